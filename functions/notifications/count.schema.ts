@@ -1,0 +1,8 @@
+import type { EndpointSchema } from '#http/spec';
+
+export const schema = {
+  operation: 'E25',
+  summary: 'Number of notifications not yet dismissed',
+  role: 'viewer',
+  responses: { 200: 'notifications_counted' },
+} as const satisfies EndpointSchema;

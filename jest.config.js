@@ -1,0 +1,16 @@
+/** Jest over the real stack: globalSetup starts serverless-offline + the store once for the whole run. */
+const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', importAttributes: true }, target: 'es2022', experimental: { keepImportAttributes: true } }, module: { type: 'commonjs' } }];
+
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.(t|j)sx?$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  // one shared stack; tests that count or dismiss global state must not race each other
+  maxWorkers: 1,
+  testTimeout: 30000,
+  reporters: ['default', '<rootDir>/test/setup/summary-reporter.cjs'],
+};

@@ -1,0 +1,60 @@
+import type { EndpointSchema } from '../../shared/http/spec.ts';
+import type { RouteDef } from './routes.ts';
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 201: 'Created', 202: 'Accepted (a task was queued; see Location)', 400: 'Bad Request', 401: 'Unauthorized',
+  403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large', 500: 'Internal Server Error',
+  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+const envelope = {
+  type: 'object',
+  required: ['status', 'message', 'error', 'data'],
+  properties: {
+    status: { type: 'string', enum: ['success', 'error'] },
+    message: { type: 'string', description: 'snake_case code' },
+    error: { type: 'string', description: '"" on success; the reason on error' },
+    data: {},
+  },
+};
+
+function parameters(where: 'path' | 'query', schema: EndpointSchema['path']) {
+  const s = schema as { properties?: Record<string, object>; required?: string[] } | undefined;
+  return Object.entries(s?.properties ?? {}).map(([name, sch]) => ({
+    name,
+    in: where,
+    required: where === 'path' || Boolean(s?.required?.includes(name)),
+    schema: sch,
+  }));
+}
+
+/** The OpenAPI 3.1 document, from the same schemas the validators are compiled from. */
+export function openapi(routes: RouteDef[], schemas: Map<string, EndpointSchema | null>, version: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const s = schemas.get(r.module);
+    if (!s || r.method === '*') continue;
+    const codes = { ...(s.responses ?? { 200: 'success' }), 400: 'validation_failed', 401: 'unauthorized', 403: 'forbidden', 500: 'internal_error' };
+    if (s.body) Object.assign(codes, { 413: 'payload_too_large' });
+    const responses = Object.fromEntries(
+      Object.entries(codes).map(([code, message]) => [code, { description: `${STATUS_TEXT[Number(code)] ?? ''}: ${message}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } }]),
+    );
+    paths[r.path] ??= {};
+    paths[r.path][r.method.toLowerCase()] = {
+      operationId: r.name,
+      summary: s.operation ? `${s.operation}. ${s.summary}` : s.summary,
+      'x-required-role': s.role,
+      parameters: [...parameters('path', s.path), ...parameters('query', s.query)],
+      ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: s.body } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Host management control plane', version, description: 'Every response is the envelope {status, message, error, data}. Authenticate with `Authorization: Bearer <token>`.' },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, schemas: { Envelope: envelope } },
+    paths,
+  };
+}

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { waitFor } from './ports.ts';
+
+export interface Offline {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `serverless offline` (the real API Gateway emulation) over the built bundles, in its own process
+ * group so that stopping it also stops its worker processes.
+ */
+export async function startOffline(opts: { httpPort: number; lambdaPort: number; env: NodeJS.ProcessEnv; logFile?: string }): Promise<Offline> {
+  const child = spawn(process.execPath, ['node_modules/serverless/bin/serverless.js', 'offline', 'start', '--httpPort', String(opts.httpPort), '--lambdaPort', String(opts.lambdaPort)], {
+    env: { ...process.env, ...opts.env, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off' },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (opts.logFile) {
+    const log = createWriteStream(opts.logFile, { flags: 'a' });
+    child.stdout!.pipe(log);
+    child.stderr!.pipe(log);
+  } else {
+    child.stdout!.pipe(process.stdout);
+    child.stderr!.pipe(process.stderr);
+  }
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? -1));
+  const url = `http://127.0.0.1:${opts.httpPort}`;
+  await waitFor('serverless offline', async () => {
+    if (exited !== null) throw new Error(`serverless offline exited with ${exited}${opts.logFile ? `; see ${opts.logFile}` : ''}`);
+    const res = await fetch(`${url}/api/notifications/count`);
+    return res.status > 0;
+  }, 90_000);
+  return {
+    url,
+    child,
+    stop: async () => {
+      if (exited !== null) return;
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        return;
+      }
+      await new Promise((r) => {
+        const t = setTimeout(() => {
+          try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+          r(null);
+        }, 3000);
+        child.once('exit', () => { clearTimeout(t); r(null); });
+      });
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The stack the jest suite runs against: fresh store (a PGlite copy, or a scratch database on
+ * TEST_DATABASE_URL), random ports, quiet logs. Writes its coordinates to the file named by argv[2] and
+ * runs until SIGTERM.
+ */
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { startStack } from './stack.ts';
+import { freePort } from './ports.ts';
+
+const out = process.argv[2];
+const dir = mkdtempSync(join(tmpdir(), 'hm-test-'));
+const stack = await startStack({
+  dataDir: join(dir, 'pglite'),
+  scratchServerUrl: process.env.TEST_DATABASE_URL || undefined,
+  httpPort: await freePort(),
+  lambdaPort: await freePort(),
+  demoSeed: false,
+  logDir: resolve('.local/test-logs'),
+  quiet: true,
+});
+writeFileSync(out, JSON.stringify({ apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, storeKind: stack.storeKind, adminToken: stack.adminToken, pid: process.pid }));
+const shutdown = async () => {
+  await stack.stop();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);

@@ -1,0 +1,40 @@
+/**
+ * Typed domain errors. Anything thrown that is not an HttpError renders as 500 internal_error;
+ * the error renderer never puts stack traces or SQL in a response body.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    /** snake_case code, becomes the envelope's `message` */
+    readonly code: string,
+    /** short human detail naming the field or resource, becomes the envelope's `error` */
+    readonly detail: string,
+    /** only E16's 409 carries data on an error */
+    readonly data: unknown = null,
+  ) {
+    super(detail);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (code: string, detail: string) => new HttpError(400, code, detail);
+export const unauthorized = (detail: string) => new HttpError(401, 'unauthorized', detail);
+export const forbidden = (detail: string) => new HttpError(403, 'forbidden', detail);
+export const notFound = (code: string, detail: string) => new HttpError(404, code, detail);
+export const conflict = (code: string, detail: string, data: unknown = null) => new HttpError(409, code, detail, data);
+export const payloadTooLarge = (detail: string) => new HttpError(413, 'payload_too_large', detail);
+export const badGateway = (code: string, detail: string) => new HttpError(502, code, detail);
+export const serviceUnavailable = (code: string, detail: string) => new HttpError(503, code, detail);
+export const gatewayTimeout = (code: string, detail: string) => new HttpError(504, code, detail);
+
+/** One failing field of a request, as reported by validation. */
+export interface FieldError {
+  field: string;
+  problem: string;
+}
+
+export class ValidationError extends HttpError {
+  constructor(readonly fields: FieldError[]) {
+    super(400, 'validation_failed', fields.map((f) => `${f.field}: ${f.problem}`).join('; '));
+  }
+}

@@ -1,0 +1,23 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { forbidden, unauthorized } from '#http/errors';
+import { roleAllows, type Role } from '#shared/auth/roles';
+import { verifyToken } from '#shared/auth/tokens';
+import { getDb } from '#store/db';
+import type { HmContext } from './pipeline-log.ts';
+
+/** Bearer-token auth of DESIGN §4, as a middleware so 401/403 are envelopes too. */
+export const authenticate = (required: Role): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, HmContext> => ({
+  before: async (request) => {
+    const header = request.event.headers?.authorization ?? request.event.headers?.Authorization;
+    if (!header) throw unauthorized('missing Authorization header; send "Authorization: Bearer <token>"');
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) throw unauthorized('malformed Authorization header; expected "Bearer <token>"');
+    const check = await verifyToken(getDb(), m[1]);
+    if (!check.ok) throw unauthorized(check.reason);
+    request.context.hm.principal = check.principal;
+    if (!roleAllows(check.principal.role, required)) {
+      throw forbidden(required === 'agent' ? 'only agent tokens may call this endpoint' : `this operation requires the ${required} role; the token has ${check.principal.role}`);
+    }
+  },
+});

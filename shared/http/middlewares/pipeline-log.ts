@@ -1,0 +1,60 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import { errorResponse, successResponse, type Reply } from '#http/envelope';
+import { HttpError } from '#http/errors';
+import { mapStoreError } from '#store/tx';
+import type { Principal } from '#shared/auth/tokens';
+
+/** Per-invocation state, kept on the Lambda context (Middy's `internal` is shared between invocations). */
+export interface RequestState {
+  started: number;
+  principal?: Principal;
+}
+export type HmContext = Context & { hm: RequestState };
+
+type Req = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, HmContext>;
+
+function logLine(request: Req, status: number, extra: Record<string, unknown> = {}) {
+  const { event, context } = request;
+  const p = context.hm?.principal;
+  // One structured line per request; never the token.
+  console.log(
+    JSON.stringify({
+      level: status >= 500 ? 'error' : 'info',
+      msg: 'request',
+      requestId: event.requestContext?.requestId ?? context?.awsRequestId,
+      method: event.requestContext?.http?.method,
+      route: event.routeKey,
+      path: event.rawPath,
+      status,
+      durationMs: Number((performance.now() - (context.hm?.started ?? performance.now())).toFixed(2)),
+      principal: p ? `${p.name}(${p.role})` : null,
+      ...extra,
+    }),
+  );
+}
+
+/**
+ * Outermost middleware: turns the handler's Reply into the envelope, renders every error as the envelope
+ * (500 internal_error hides the cause, which goes to the log), and writes the request's log line.
+ */
+export const pipelineLog = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, HmContext> => ({
+  before: (request) => {
+    request.context.hm = { started: performance.now() };
+  },
+  after: (request) => {
+    request.response = successResponse(request.response as unknown as Reply);
+    logLine(request, (request.response as { statusCode: number }).statusCode);
+  },
+  onError: (request) => {
+    const err = mapStoreError(request.error);
+    if (err instanceof HttpError) {
+      request.response = errorResponse(err.statusCode, err.code, err.detail, err.data);
+      logLine(request, err.statusCode, { code: err.code });
+    } else {
+      request.response = errorResponse(500, 'internal_error', 'an unexpected error occurred; see the server log for the request id');
+      const e = err as Error;
+      logLine(request, 500, { code: 'internal_error', cause: e?.message, stack: e?.stack });
+    }
+  },
+});

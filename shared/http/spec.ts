@@ -1,0 +1,57 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { Role } from '#shared/auth/roles';
+
+/**
+ * The declaration of one endpoint, written once in `functions/<area>/<op>.schema.ts`. The build compiles it
+ * (ajv standalone) into the validators the handler uses and into the OpenAPI document, so the two cannot drift.
+ */
+export interface EndpointSchema {
+  /** spec operation number (E1–E25), or omitted for endpoints beyond the spec */
+  operation?: string;
+  summary: string;
+  role: Role;
+  /** path parameters; coerced from strings */
+  path?: JSONSchema;
+  /** query string parameters; coerced from strings, defaults applied */
+  query?: JSONSchema;
+  /** JSON body; when omitted the endpoint takes none (an absent or empty body is accepted) */
+  body?: JSONSchema;
+  /** maximum body size in bytes (default 1 MiB) */
+  bodyLimit?: number;
+  /** the statuses this endpoint can answer besides 401/403/500, for the OpenAPI document */
+  responses?: Record<number, string>;
+}
+
+type Of<S, K extends string> = S extends { [P in K]: infer T } ? (T extends JSONSchema ? FromSchema<T> : never) : Record<string, never>;
+
+/** The validated input a handler receives, derived from its schema. */
+export interface EndpointInput<S extends EndpointSchema> {
+  path: Of<S, 'path'>;
+  query: Of<S, 'query'>;
+  body: Of<S, 'body'>;
+}
+
+/** A compiled validator: true when valid; otherwise `errors` holds ajv's error objects. */
+export interface CompiledValidator {
+  (data: unknown): boolean;
+  errors?: Array<{ instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }> | null;
+}
+
+/** What the build emits for each endpoint (`#spec/<area>/<op>`). */
+export interface CompiledSpec {
+  name: string;
+  role: Role;
+  bodyLimit: number;
+  takesBody: boolean;
+  /** validates `{path, query}` (coercing strings) */
+  request: CompiledValidator | null;
+  /** validates the parsed body, strictly */
+  body: CompiledValidator | null;
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Shared schema pieces. */
+export const id32 = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
+export const pathId = <K extends string>(name: K) =>
+  ({ type: 'object', properties: { [name]: id32 } as { [P in K]: typeof id32 }, required: [name], additionalProperties: false }) as const;

@@ -1,0 +1,44 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '#store/tables';
+import { conflict, serviceUnavailable } from '#http/errors';
+
+const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '08000', '08001', '08003', '08006']);
+
+const codeOf = (err: unknown): string | undefined => (err as { code?: string })?.code;
+
+export function isConnectionError(err: unknown): boolean {
+  const code = codeOf(err);
+  if (code && CONNECTION_CODES.has(code)) return true;
+  const msg = (err as Error)?.message ?? '';
+  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(msg);
+}
+
+/**
+ * Runs `fn` as one SERIALIZABLE transaction, retried on serialization conflicts. PostgreSQL is the
+ * cluster's consensus layer (DESIGN §3): a conflict that survives the retries is 409
+ * cluster_leadership_changed; an unreachable store is 503 cluster_consensus_unavailable.
+ */
+export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().setIsolationLevel('serializable').execute(fn);
+    } catch (err) {
+      const code = codeOf(err);
+      if (code && RETRYABLE.has(code)) {
+        if (attempt < attempts) {
+          await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 10));
+          continue;
+        }
+        throw conflict('cluster_leadership_changed', 'the change conflicted with a concurrent change; retry the request');
+      }
+      throw mapStoreError(err);
+    }
+  }
+}
+
+/** Connection failures become 503; everything else passes through unchanged. */
+export function mapStoreError(err: unknown): unknown {
+  if (isConnectionError(err)) return serviceUnavailable('cluster_consensus_unavailable', 'the state store is unreachable; retry shortly');
+  return err;
+}

@@ -3,7 +3,7 @@
  * OpenAPI document from the same schemas, and bundles each function and the agent with esbuild.
  *   --schemas-only   only the generated specs (what typecheck and tests of handlers need)
  */
-import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 import { readRoutes } from './build/routes.ts';
 import { compileSpecs } from './build/compile-specs.ts';
@@ -18,7 +18,7 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: strin
 writeFileSync('.generated/openapi.json', JSON.stringify(openapi(routes, schemas, pkg.version), null, 2));
 
 if (!schemasOnly) {
-  rmSync('dist', { recursive: true, force: true });
+  // dist/ is overwritten in place, never emptied: a running serverless-offline may be reading it.
   const modules = [...new Set(routes.map((r) => r.module))];
   const common: esbuild.BuildOptions = {
     bundle: true,

@@ -1,0 +1,35 @@
+/**
+ * How drivers reach a host (DESIGN §7): an argv array, never a shell string built from input.
+ * Implementations: local (execFile), ssh (node-ssh), simulator (answers in FreeBSD 14's formats).
+ */
+export interface RunOptions {
+  stdin?: string | Buffer;
+  timeoutMs?: number;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Executor {
+  readonly kind: 'local' | 'ssh' | 'simulator';
+  run(argv: string[], opts?: RunOptions): Promise<RunResult>;
+  close?(): Promise<void>;
+}
+
+/** Raised by drivers when a command fails; the message is the command's own stderr, for the task's error. */
+export class CommandError extends Error {
+  constructor(readonly argv: string[], readonly result: RunResult) {
+    super((result.stderr || result.stdout).trim() || `${argv[0]} exited with ${result.code}`);
+    this.name = 'CommandError';
+  }
+}
+
+/** Runs and throws CommandError on a non-zero exit. */
+export async function runChecked(exec: Executor, argv: string[], opts?: RunOptions): Promise<string> {
+  const res = await exec.run(argv, opts);
+  if (res.code !== 0) throw new CommandError(argv, res);
+  return res.stdout;
+}

@@ -1,0 +1,55 @@
+/**
+ * What an agent reports about its host (DESIGN §7): at start, on change, and what the control plane
+ * validates requests against. Sections are optional so that each capability adds its own; the whole
+ * object is stored as `nodes.inventory` (jsonb) and some sections are also projected into tables.
+ */
+export interface PoolVdev {
+  /** device or vdev name as zpool prints it: `ada1p3`, `mirror-0`, `raidz2-0` */
+  name: string;
+  guid?: string;
+  type: 'disk' | 'file' | 'mirror' | 'raidz1' | 'raidz2' | 'raidz3' | 'spare' | 'log' | 'cache' | 'replacing';
+  state: string;
+  children?: PoolVdev[];
+}
+
+export interface PoolInventory {
+  name: string;
+  guid: string;
+  health: string;
+  size: number;
+  allocated: number;
+  free: number;
+  vdevs: PoolVdev[];
+}
+
+export interface DatasetInventory {
+  name: string;
+  type: 'filesystem' | 'volume' | 'snapshot';
+  used: number;
+  available: number;
+  /** zvols only */
+  volsize?: number;
+}
+
+export interface TunableInventory {
+  name: string;
+  /** sysctl -t type names: integer, unsigned integer, long, unsigned long, int64_t, uint64_t, string, boolean … */
+  type: string;
+  value: string;
+  writable: boolean;
+  description?: string;
+}
+
+export interface HostInventory {
+  hostname: string;
+  os: string;
+  cpus: number;
+  memoryBytes: number;
+  pools?: PoolInventory[];
+  datasets?: DatasetInventory[];
+  tunables?: TunableInventory[];
+  /** free disks (not in any pool), for device replacement */
+  disks?: string[];
+  // jails, vms, pciDevices, users, groups: added by their capabilities
+  [section: string]: unknown;
+}

@@ -36,11 +36,13 @@ export function endpoint<I extends { path: unknown; query: unknown; body: unknow
       requestId: raw.requestContext?.requestId ?? context.awsRequestId,
     })) as unknown as APIGatewayProxyResultV2;
   };
+  // The middlewares type the event differently (raw vs parsed body); the chain is one runtime order.
+  type Any = middy.MiddlewareObj<any, any, Error, any>;
   return middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, HmContext>()
     .use(pipelineLog())
-    .use(authenticate(spec.role) as never)
-    .use(bodyLimit(spec.bodyLimit) as never)
-    .use(jsonBody(spec.takesBody) as never)
-    .use(validate(spec) as never)
-    .handler(base as never);
+    .use(authenticate(spec.role) as Any)
+    .use(bodyLimit(spec.bodyLimit) as Any)
+    .use(jsonBody(spec.takesBody) as Any)
+    .use(validate(spec) as Any)
+    .handler(base as any);
 }

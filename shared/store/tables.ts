@@ -114,6 +114,18 @@ export interface BackupEventsTable {
   updated_at: Timestamp;
 }
 
+export interface GuestsTable {
+  /** CTID of a jail or RID of a VM: one id space across the cluster */
+  id: number;
+  type: 'jail' | 'vm';
+  node_id: string;
+  name: string;
+  state: string;
+  config: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
 /** Every table of the store. Later migrations add their tables here too. */
 export interface Database {
   api_tokens: ApiTokensTable;
@@ -125,6 +137,7 @@ export interface Database {
   notification_rules: NotificationRulesTable;
   backup_jobs: BackupJobsTable;
   backup_events: BackupEventsTable;
+  guests: GuestsTable;
 }
 
 export type NodeRow = Selectable<NodesTable>;

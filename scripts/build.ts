@@ -4,10 +4,47 @@
  *   --schemas-only   only the generated specs (what typecheck and tests of handlers need)
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { readRoutes } from './build/routes.ts';
+import { readFunctionModules, readRoutes } from './build/routes.ts';
 import { compileSpecs } from './build/compile-specs.ts';
 import { openapi } from './build/openapi.ts';
+
+/**
+ * pg decides at import whether it runs in a Cloudflare Worker. On Node 20 (no `navigator` global) its probe
+ * constructs a `Response`, which makes Node load undici: measured ≈ 24 ms of a 46 ms `import('pg')` (cpu
+ * profile), the largest single item of a function's cold start here. Node 21+ (the nodejs22.x Lambda runtime)
+ * answers from `navigator` and never pays it. Bundles only ever run on Node, so the probe is compiled out; if
+ * pg changes that file the build warns and bundles it unchanged (slower, still correct).
+ */
+const pgNodeStreams: esbuild.Plugin = {
+  name: 'pg-node-streams',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]pg[\\/]lib[\\/]stream\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const probe = 'if (isCloudflareRuntime()) {';
+      if (!source.includes(probe)) return { contents: source, loader: 'js', warnings: [{ text: 'pg/lib/stream.js changed: its Cloudflare probe is bundled as is (≈ 24 ms more cold start on Node 20)' }] };
+      return { contents: source.replace(probe, 'if (false) {'), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * `yaml` resolves, on platform node, to its CommonJS build, which esbuild cannot tree-shake: every function
+ * importing a module that imports it carried all 112 KB, even those that never parse YAML (vm/hardware-vnc was
+ * 378 KB against the 300 KB budget). Its ESM build (the package's `default` export condition; the same code,
+ * differing only in using atob/btoa and console.warn where Node has Buffer and emitWarning) is tree-shaken:
+ * measured vm/hardware-vnc 378 → 299 KB; in vm/options-cloud-init yaml 112 → 95 KB (parseDocument needs most of it).
+ */
+const yamlEsm: esbuild.Plugin = {
+  name: 'yaml-esm',
+  setup(build) {
+    const esm = join(dirname(createRequire(import.meta.url).resolve('yaml/package.json')), 'browser/index.js');
+    if (existsSync(esm)) build.onResolve({ filter: /^yaml$/ }, () => ({ path: esm }));
+  },
+};
 
 const started = Date.now();
 const schemasOnly = process.argv.includes('--schemas-only');
@@ -19,7 +56,7 @@ writeFileSync('.generated/openapi.json', JSON.stringify(openapi(routes, schemas,
 
 if (!schemasOnly) {
   // dist/ is overwritten in place, never emptied: a running serverless-offline may be reading it.
-  const modules = [...new Set(routes.map((r) => r.module))];
+  const modules = [...new Set([...routes.map((r) => r.module), ...readFunctionModules()])];
   const common: esbuild.BuildOptions = {
     bundle: true,
     platform: 'node',
@@ -27,16 +64,35 @@ if (!schemasOnly) {
     format: 'esm',
     minify: true,
     sourcemap: true,
+    // serverless.yml sets NODE_OPTIONS=--enable-source-maps, which parses a function's map at import when it is
+    // there. Without embedded sources the map is 3× smaller (notifications/count: 1151 KB → 358 KB) and that parse
+    // costs ≈ 9 ms instead of ≈ 15 ms of cold start (median of 7 imports each); traces still map to file:line.
+    sourcesContent: false,
     legalComments: 'none',
     // CommonJS dependencies (pg) call require() for node builtins; give the ESM bundle a real one.
     banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
     external: ['pg-native', 'cloudflare:sockets'],
     metafile: true,
     logLevel: 'warning',
+    plugins: [pgNodeStreams],
   };
-  const fn = await esbuild.build({ ...common, entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])), outdir: 'dist' });
+  // Function bundles leave `@aws-sdk/*` out: the nodejs22.x Lambda runtime ships SDK v3 (ESM imports of it
+  // resolve there since nodejs18.x), and locally serverless-offline resolves it from node_modules. Measured
+  // (esbuild metafile, notifications/count + SQSClient + SendMessageCommand): bundled 701 KB — @smithy/core
+  // 200 KB, @aws-sdk/* 143 KB, bowser 34 KB — against the 300 KB budget; external 245 KB, as without the queue.
+  // kysely (149 KB) + pg (≈ 80 KB) are the floor: kysely is already tree-shaken (sideEffects: false), but its
+  // `Kysely` class reaches the query compiler and every builder. Cold start: a static import of the SDK from
+  // node_modules costs ≈ +100 ms here, so enqueueing code should `await import('@aws-sdk/client-sqs')` lazily.
+  // The agent keeps the SDK bundled: it runs on hosts without node_modules.
+  const fn = await esbuild.build({ ...common, external: [...common.external!, '@aws-sdk/*'], plugins: [...common.plugins!, yamlEsm], entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])), outdir: 'dist' });
   const agentEntry = 'agent/main.ts';
-  if (existsSync(agentEntry)) await esbuild.build({ ...common, entryPoints: { 'agent/agent': agentEntry }, outdir: 'dist' });
+  // ssh2 (node-ssh) tries optional native addons (sshcrypto, cpu-features) inside try/catch and falls back to
+  // pure JS: leave them out of the bundle, so hosts need no compiler and no node_modules. Its CommonJS also
+  // reads __dirname, which an ESM bundle must define.
+  const cjsPaths = "import{fileURLToPath as __fu}from'node:url';import{dirname as __dn}from'node:path';const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);";
+  if (existsSync(agentEntry)) {
+    await esbuild.build({ ...common, banner: { js: common.banner!.js + cjsPaths }, external: [...common.external!, '*.node'], entryPoints: { 'agent/agent': agentEntry }, outdir: 'dist' });
+  }
   mkdirSync('dist', { recursive: true });
   writeFileSync('dist/package.json', '{"type":"module"}\n');
   const sizes = Object.entries(fn.metafile!.outputs).filter(([f]) => f.endsWith('.js'));

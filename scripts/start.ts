@@ -3,6 +3,7 @@
  * (or HM_SEED), and serverless-offline on http://localhost:3000/api. Ctrl-C stops everything.
  */
 import { startStack } from './stack/stack.ts';
+import { DEMO_NODE_ID } from './stack/local-agent.ts';
 
 if (process.argv.includes('--help')) {
   console.log(`npm start — run the control plane locally
@@ -11,7 +12,10 @@ Environment:
   DATABASE_URL     use this PostgreSQL database instead of the embedded PGlite store under .local/pglite
   HM_ADMIN_TOKEN   install this admin token (hm_ + 43 base64url chars) instead of generating one
   HM_SEED          load this seed file (JSON, see shared/seed/seed.schema.json) before serving
-  HM_HTTP_PORT     API port (default 3000); HM_LAMBDA_PORT (default 3002); HM_PGLITE_PORT (default 5433)`);
+  HM_HTTP_PORT     API port (default 3000); HM_LAMBDA_PORT (default 3002); HM_PGLITE_PORT (default 5433)
+  HM_QUEUE_PORT    the local SQS (fauxqs) port (default 9324)
+  HM_AGENT_NODE    run the agent for this seeded node against the simulator (default ${DEMO_NODE_ID});
+                   "none" runs no agent. Its simulated host lives in .local/simulator/<node>.json`);
   process.exit(0);
 }
 
@@ -25,6 +29,8 @@ const stack = await startStack({
   seedFile: process.env.HM_SEED || undefined,
   demoSeed: true,
   logDir: '.local/logs',
+  queuePort: Number(process.env.HM_QUEUE_PORT ?? 9324),
+  agentNodeId: process.env.HM_AGENT_NODE === 'none' ? undefined : process.env.HM_AGENT_NODE || DEMO_NODE_ID,
 });
 
 console.log(`
@@ -33,6 +39,8 @@ console.log(`
   Store:        ${stack.storeKind === 'pglite' ? `PGlite at ${stack.databaseUrl}` : 'PostgreSQL (DATABASE_URL)'}
   Seed:         ${stack.seeded ?? 'none (store already had data)'}
   Admin token:  ${stack.adminToken}
+  Queue:        fauxqs at ${stack.queueEndpoint} (prefix ${stack.queuePrefix})
+  Agent:        ${stack.agent ? `node ${stack.agent.nodeId}, simulator ${stack.agent.statePath}, log ${stack.agent.logFile}` : 'none'}
 
   Try: curl -H "Authorization: Bearer ${stack.adminToken}" ${stack.apiUrl}/notifications/count
 `);

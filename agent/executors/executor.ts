@@ -13,9 +13,25 @@ export interface RunResult {
   stderr: string;
 }
 
+/**
+ * A command started with its streams open, for data that must not be buffered (`zfs send | zfs recv`):
+ * write to `stdin` (and end it), read `stdout`; `done` settles when the command has exited and its output
+ * has been read. Used through `runPiped` (./pipe.ts).
+ */
+export interface StartedCommand {
+  stdin: NodeJS.WritableStream;
+  stdout: NodeJS.ReadableStream;
+  /** code and stderr; stdout was streamed */
+  done: Promise<{ code: number; stderr: string }>;
+  /** stops the command (timeout, the other end of a pipe failed) */
+  kill(): void;
+}
+
 export interface Executor {
   readonly kind: 'local' | 'ssh' | 'simulator';
   run(argv: string[], opts?: RunOptions): Promise<RunResult>;
+  /** starts a command with streaming stdin/stdout (all three executors have it; test fakes may not) */
+  start?(argv: string[], opts?: { timeoutMs?: number }): StartedCommand;
   close?(): Promise<void>;
 }
 

@@ -13,6 +13,25 @@ export interface RouteDef {
 }
 
 /**
+ * Every function's module (`functions/<area>/<op>`), also those without an HTTP route (scheduled ones, e.g.
+ * tasks-sweep): all of them are bundled.
+ */
+export function readFunctionModules(root = process.cwd()): string[] {
+  const dir = join(root, 'functions');
+  const modules: string[] = [];
+  for (const area of readdirSync(dir).sort()) {
+    const file = join(dir, area, 'functions.yml');
+    if (!existsSync(file)) continue;
+    const doc = (YAML.parse(readFileSync(file, 'utf8')) ?? {}) as Record<string, { handler: string }>;
+    for (const fn of Object.values(doc)) {
+      const m = /^dist\/(functions\/.+)\.handler$/.exec(fn.handler);
+      if (m) modules.push(m[1]);
+    }
+  }
+  return modules;
+}
+
+/**
  * The functions of the service. serverless.yml includes every `functions/<area>/functions.yml`, so those
  * files are the one list of endpoints; the build, the OpenAPI document and the tests read them here.
  */

@@ -34,10 +34,40 @@ async function openPglite(dataDir: string): Promise<PGlite> {
   return PGlite.create(dataDir, { extensions });
 }
 
+/**
+ * pglite-socket 0.2.17 queues each wire-protocol message on its own, and only keeps an open transaction's
+ * connection exclusive. Outside a transaction, another connection's messages can land between one statement's
+ * Parse, Bind, Execute and Sync — and all connections share one session, so its unnamed statement and portal
+ * get replaced: a query then returns another query's rows (seen as rows "vanishing" under concurrent agents,
+ * functions and tests). Queue the extended-protocol messages of a connection up to the message that makes the
+ * server answer (Sync, Flush, a simple Query …) and run them as one unit.
+ */
+function runStatementsWhole(server: PGLiteSocketServer): void {
+  type Enqueue = (handlerId: number, message: Uint8Array, onData: (d: Uint8Array) => void) => Promise<number>;
+  const queue = (server as unknown as { queryQueue: { enqueue: Enqueue } }).queryQueue;
+  const enqueue = queue.enqueue.bind(queue);
+  const held = new Map<number, Uint8Array[]>();
+  // Parse, Bind, Describe, Execute, Close: answered only at the next Sync/Flush
+  const DEFERRED = new Set(['P', 'B', 'D', 'E', 'C'].map((c) => c.charCodeAt(0)));
+  queue.enqueue = (handlerId, message, onData) => {
+    if (message.length > 0 && DEFERRED.has(message[0])) {
+      const parts = held.get(handlerId) ?? [];
+      parts.push(message);
+      held.set(handlerId, parts);
+      return Promise.resolve(0);
+    }
+    const parts = held.get(handlerId);
+    if (!parts) return enqueue(handlerId, message, onData);
+    held.delete(handlerId);
+    return enqueue(handlerId, new Uint8Array(Buffer.concat([...parts, message])), onData);
+  };
+}
+
 /** PGlite served over the PostgreSQL wire protocol, so every process reaches it with plain `pg`. */
 export async function startEmbeddedStore(opts: { dataDir: string; port?: number; host?: string }): Promise<EmbeddedStore> {
   const db = await openPglite(opts.dataDir);
   const server = new PGLiteSocketServer({ db, port: opts.port ?? 0, host: opts.host ?? '127.0.0.1', maxConnections: 200 });
+  runStatementsWhole(server);
   await server.start();
   const port = Number((server as unknown as { port: number }).port);
   writeFileSync(join(opts.dataDir, 'migrations.key'), migrationsKey());

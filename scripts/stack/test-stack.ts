@@ -19,8 +19,13 @@ const stack = await startStack({
   demoSeed: false,
   logDir: resolve('.local/test-logs'),
   quiet: true,
+  queuePort: 0,
+  queuePrefix: `hm-test-${process.pid}`,
+  // tests start their own agents (test/helpers/agent.ts); unsent tasks are swept quickly so tests stay short
+  sweepEveryMs: 2000,
+  functionEnv: { HM_SWEEP_UNSENT_S: '2' },
 });
-writeFileSync(out, JSON.stringify({ apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, storeKind: stack.storeKind, adminToken: stack.adminToken, pid: process.pid }));
+writeFileSync(out, JSON.stringify({ apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, storeKind: stack.storeKind, adminToken: stack.adminToken, queueEndpoint: stack.queueEndpoint, queuePrefix: stack.queuePrefix, pid: process.pid }));
 const shutdown = async () => {
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -1,3 +1,6 @@
+import type { JailInventory } from './jails/types.ts';
+import type { VmInventory } from './vms/types.ts';
+
 /**
  * What an agent reports about its host (DESIGN §7): at start, on change, and what the control plane
  * validates requests against. Sections are optional so that each capability adds its own; the whole
@@ -7,7 +10,12 @@ export interface PoolVdev {
   /** device or vdev name as zpool prints it: `ada1p3`, `mirror-0`, `raidz2-0` */
   name: string;
   guid?: string;
-  type: 'disk' | 'file' | 'mirror' | 'raidz1' | 'raidz2' | 'raidz3' | 'spare' | 'log' | 'cache' | 'replacing';
+  /**
+   * `log`, `cache`, `spare`, `special`, `dedup` also name the pseudo-vdevs that group a pool's `logs`, `cache`,
+   * `spares`, `special` and `dedup` sections (their children are the section's vdevs); `spare` is also a
+   * `spare-N` vdev while a hot spare stands in
+   */
+  type: 'disk' | 'file' | 'mirror' | 'raidz1' | 'raidz2' | 'raidz3' | 'spare' | 'log' | 'cache' | 'special' | 'dedup' | 'replacing';
   state: string;
   children?: PoolVdev[];
 }
@@ -50,6 +58,10 @@ export interface HostInventory {
   tunables?: TunableInventory[];
   /** free disks (not in any pool), for device replacement */
   disks?: string[];
+  /** managed jails (shared/domain/jails/types.ts) */
+  jails?: JailInventory[];
+  /** VMs: libvirt domains named by RID and orphaned registrations (shared/domain/vms/types.ts) */
+  vms?: VmInventory[];
   // jails, vms, pciDevices, users, groups: added by their capabilities
   [section: string]: unknown;
 }

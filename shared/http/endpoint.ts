@@ -33,7 +33,7 @@ export function endpoint<I extends { path: unknown; query: unknown; body: unknow
       db: getDb(),
       principal: context.hm.principal!,
       event: raw,
-      requestId: raw.requestContext?.requestId ?? context.awsRequestId,
+      requestId: context.awsRequestId ?? raw.requestContext?.requestId,
     })) as unknown as APIGatewayProxyResultV2;
   };
   // The middlewares type the event differently (raw vs parsed body); the chain is one runtime order.

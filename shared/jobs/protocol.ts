@@ -1,3 +1,5 @@
+import type { JailTaskPayloads } from '../domain/jails/tasks.ts';
+
 /**
  * The job protocol shared by functions (producers) and the agent (consumer), DESIGN §6.
  *
@@ -13,10 +15,29 @@ export const FINAL_STATUSES: TaskStatus[] = ['success', 'failed', 'interrupted']
  * (agent/jobs/registry.ts) must have a handler for each.
  */
 export interface TaskPayloads {
+  /** E3, E4 (+ their re-application at agent start), E20: shared/domain/jails/tasks.ts */
+  'jail.apply-hooks': JailTaskPayloads['jail.apply-hooks'];
+  'jail.apply-limits': JailTaskPayloads['jail.apply-limits'];
+  'jail.migrate': JailTaskPayloads['jail.migrate'];
   /** E7 */
   'pool.replace-device': { pool: string; guid: string; old: string; new: string };
   /** E11, and re-application at agent start */
   'tunable.apply': { name: string; value: string };
+  /**
+   * A diagnostic: reads sysctl values on the host (`sysctl -n <oid>` each) and holds for `holdMs`, reporting
+   * progress. Proves the path control plane → queue → agent → host → report end to end (the fault tests use it).
+   */
+  'host.probe': { sysctls: string[]; holdMs?: number };
+  /** E5: the VM's QEMU guest agent channel (shut-off VM) */
+  'vm.guest-agent': { rid: number; domain: string; enabled: boolean };
+  /** E6: how long a graceful shutdown may take (any state; kept in the VM's registration) */
+  'vm.shutdown-wait-time': { rid: number; domain: string; waitTime: number };
+  /** E17: cloud-init seed ISO (all three '' = off) (shut-off VM) */
+  'vm.cloud-init': { rid: number; domain: string; data: string; metadata: string; networkConfig: string };
+  /** E19: VNC graphics + GOP video (shut-off VM); `password` absent keeps the current one, '' clears it */
+  'vm.vnc': { rid: number; domain: string; enabled: boolean; bind: string; port: number | null; resolution: string; wait: boolean; password?: string };
+  /** E10: removes an orphaned VM's registration and runtime files (never datasets), re-checking libvirt first */
+  'vm.purge-registration': { rid: number; domain: string };
 }
 export type TaskKind = keyof TaskPayloads;
 
@@ -32,4 +53,6 @@ export const resourceKey = {
   jail: (ctid: number) => `jail:${ctid}`,
   vm: (rid: number) => `vm:${rid}`,
   tunable: (name: string) => `tunable:${name}`,
+  /** host-wide work of a node (diagnostics) */
+  host: (nodeId: string) => `host:${nodeId}`,
 };

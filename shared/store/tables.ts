@@ -28,6 +28,13 @@ export interface NodesTable {
   inventory: Json<Record<string, unknown>>;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  // ── the node's agent (migration 0011) ──
+  heartbeat_interval_s: ColumnType<number, number | undefined, number>;
+  agent_version: ColumnType<string, string | undefined, string>;
+  agent_started_at: NullableTimestamp;
+  registered_at: NullableTimestamp;
+  inventory_hash: ColumnType<string, string | undefined, string>;
+  inventory_at: NullableTimestamp;
 }
 
 export interface ClusterNotesTable {
@@ -112,6 +119,22 @@ export interface BackupEventsTable {
   started_at: NullableTimestamp;
   completed_at: NullableTimestamp;
   updated_at: Timestamp;
+  /** set by a trigger (migration 0002): the event's row in backup_event_search_docs */
+  search_doc_id: Generated<number>;
+}
+
+/** E12's search text, once per distinct value (migration 0002). */
+export interface BackupEventSearchDocsTable {
+  id: Generated<number>;
+  doc: string;
+}
+
+/** Number of backup events per (search document, node, job), kept by triggers (migration 0002). */
+export interface BackupEventCountsTable {
+  search_doc_id: number;
+  node_id: string;
+  job_id: number;
+  n: number;
 }
 
 export interface GuestsTable {
@@ -126,6 +149,187 @@ export interface GuestsTable {
   updated_at: Timestamp;
 }
 
+// ── pools, tunables, telemetry (migrations 0020–0021) ──
+
+export interface PoolsTable {
+  guid: string;
+  node_id: string;
+  name: string;
+  health: string;
+  size: number;
+  allocated: number;
+  free: number;
+  vdevs: Json<unknown[]>;
+  updated_at: Timestamp;
+}
+
+export interface PoolDevicesTable {
+  id: Generated<number>;
+  node_id: string;
+  pool_guid: string;
+  name: string;
+  guid: string | null;
+  type: string;
+  state: string;
+  parent: string;
+  leaf: boolean;
+}
+
+export interface NodeDisksTable {
+  node_id: string;
+  name: string;
+}
+
+export interface TunablesTable {
+  node_id: string;
+  name: string;
+  type: string;
+  value: string;
+  writable: boolean;
+  description: string;
+  updated_at: Timestamp;
+}
+
+export interface TunableSettingsTable {
+  node_id: string;
+  name: string;
+  value: string;
+  type: string;
+  previous_value: string;
+  task_id: number | null;
+  requested_by: string;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface TelemetryCursorsTable {
+  stream: 'pool' | 'arc';
+  last_id: number;
+}
+
+export interface PoolTelemetryTable {
+  id: number;
+  node_id: string;
+  pool_guid: string;
+  pool_name: string;
+  time: Timestamp;
+  interval_seconds: number;
+  sample_count: number;
+  size: number;
+  allocated: number;
+  free: number;
+  fragmentation: number;
+  dedup_ratio: number;
+  health: string;
+  worst_health: string;
+  read_iops: number;
+  write_iops: number;
+  read_bytes_per_second: number;
+  write_bytes_per_second: number;
+  read_latency_nanos: number;
+  write_latency_nanos: number;
+  max_read_iops: number;
+  max_write_iops: number;
+  max_read_bytes_per_second: number;
+  max_write_bytes_per_second: number;
+  max_read_latency_nanos: number;
+  max_write_latency_nanos: number;
+  node_seq: Generated<number>;
+  pool_seq: Generated<number>;
+}
+
+export interface ArcTelemetryTable {
+  id: number;
+  node_id: string;
+  time: Timestamp;
+  interval_ms: number;
+  sample_count: number;
+  size: number;
+  target_size: number;
+  min_size: number;
+  max_size: number;
+  data_size: number;
+  metadata_size: number;
+  header_size: number;
+  other_size: number;
+  compressed_size: number;
+  uncompressed_size: number;
+  l2_size: number;
+  l2_allocated: number;
+  l2_device_count: number;
+  hits: number;
+  misses: number;
+  demand_hits: number;
+  demand_misses: number;
+  prefetch_hits: number;
+  prefetch_misses: number;
+  l2_hits: number;
+  l2_misses: number;
+  evictions: number;
+  l2_read_bytes: number;
+  l2_write_bytes: number;
+  evict_not_enough: number;
+  memory_throttle: number;
+  node_seq: Generated<number>;
+}
+
+type Rollup<T> = Omit<T, 'id'> & { id: Generated<number>; resolution_seconds: number };
+
+export interface TelemetryNodesTable {
+  node_id: string;
+  last_sample_at: NullableTimestamp;
+  arc_counters: Json<Record<string, number>> | null;
+  arc_counters_at: NullableTimestamp;
+  rollup_from: NullableTimestamp;
+  maintained_at: NullableTimestamp;
+  pool_rows: Generated<number>;
+  arc_rows: Generated<number>;
+  pool_rows_by_guid: ColumnType<Record<string, number>, string | undefined, string>;
+}
+
+// ── tasks (migration 0010) ──
+
+export interface TasksTable {
+  id: Generated<number>;
+  kind: string;
+  node_id: string;
+  resource: string;
+  status: ColumnType<'queued' | 'running' | 'success' | 'failed' | 'interrupted', 'queued' | 'running' | 'success' | 'failed' | 'interrupted' | undefined>;
+  phase: ColumnType<string, string | undefined, string>;
+  progress: ColumnType<number, number | undefined, number>;
+  output: ColumnType<string, string | undefined, string>;
+  error: ColumnType<string, string | undefined, string>;
+  result: Json<unknown> | null;
+  payload: Json<unknown>;
+  requested_by: string;
+  requester_token_id: number | null;
+  idempotency_key: string | null;
+  request_ref: ColumnType<string, string | undefined, string>;
+  exclusive: ColumnType<boolean, boolean | undefined, boolean>;
+  attempts: ColumnType<number, number | undefined, number>;
+  dispatch_count: ColumnType<number, number | undefined, number>;
+  dispatched_at: NullableTimestamp;
+  created_at: CreatedAt;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+// ── VM MAC objects (migration 0040) ──
+
+export interface VmMacObjectsTable {
+  id: Generated<number>;
+  name: string;
+  /** lower case, colon separated */
+  mac: string;
+  created_at: CreatedAt;
+}
+
+export interface VmMacBindingsTable {
+  guest_id: number;
+  mac_object_id: number;
+}
+
 /** Every table of the store. Later migrations add their tables here too. */
 export interface Database {
   api_tokens: ApiTokensTable;
@@ -137,9 +341,26 @@ export interface Database {
   notification_rules: NotificationRulesTable;
   backup_jobs: BackupJobsTable;
   backup_events: BackupEventsTable;
+  backup_event_search_docs: BackupEventSearchDocsTable;
+  backup_event_counts: BackupEventCountsTable;
   guests: GuestsTable;
+  vm_mac_objects: VmMacObjectsTable;
+  vm_mac_bindings: VmMacBindingsTable;
+  tasks: TasksTable;
+  pools: PoolsTable;
+  pool_devices: PoolDevicesTable;
+  node_disks: NodeDisksTable;
+  tunables: TunablesTable;
+  tunable_settings: TunableSettingsTable;
+  telemetry_cursors: TelemetryCursorsTable;
+  pool_telemetry: PoolTelemetryTable;
+  arc_telemetry: ArcTelemetryTable;
+  pool_telemetry_rollups: Rollup<PoolTelemetryTable>;
+  arc_telemetry_rollups: Rollup<ArcTelemetryTable>;
+  telemetry_nodes: TelemetryNodesTable;
 }
 
 export type NodeRow = Selectable<NodesTable>;
+export type TaskRow = Selectable<TasksTable>;
 export type BackupEventRow = Selectable<BackupEventsTable>;
 export type NotificationRuleRow = Selectable<NotificationRulesTable>;

@@ -22,7 +22,8 @@ function logLine(request: Req, status: number, extra: Record<string, unknown> = 
     JSON.stringify({
       level: status >= 500 ? 'error' : 'info',
       msg: 'request',
-      requestId: event.requestContext?.requestId ?? context?.awsRequestId,
+      // the Lambda request id is unique per invocation everywhere (serverless-offline's gateway id is a constant)
+      requestId: context?.awsRequestId ?? event.requestContext?.requestId,
       method: event.requestContext?.http?.method,
       route: event.routeKey,
       path: event.rawPath,

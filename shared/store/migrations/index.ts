@@ -1,6 +1,12 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation.ts';
+import * as m0002 from './0002_backup_events_search.ts';
+import * as m0010 from './0010_tasks.ts';
+import * as m0011 from './0011_node_agents.ts';
+import * as m0020 from './0020_pools_tunables.ts';
+import * as m0021 from './0021_telemetry.ts';
 import * as m0030 from './0030_guests.ts';
+import * as m0040 from './0040_vm_mac_objects.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -10,5 +16,11 @@ import * as m0030 from './0030_guests.ts';
  */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
+  '0002_backup_events_search': m0002,
+  '0010_tasks': m0010,
+  '0011_node_agents': m0011,
+  '0020_pools_tunables': m0020,
+  '0021_telemetry': m0021,
   '0030_guests': m0030,
+  '0040_vm_mac_objects': m0040,
 };

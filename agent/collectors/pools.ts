@@ -1,0 +1,89 @@
+import type { Executor } from '../executors/executor.ts';
+import type { PoolInventory, PoolVdev } from '../../shared/domain/inventory.ts';
+import { listPools, poolStatus, vdevs, type StatusVdev, type ZpoolStatus } from '../drivers/zpool.ts';
+
+/**
+ * Pools with their vdev trees and GUIDs: `zpool list` for sizes and pool GUIDs, `zpool status` for the
+ * tree and `zpool status -g` (same tree, GUIDs for names) for every vdev's GUID.
+ */
+
+const SECTION_TYPE: Record<string, PoolVdev['type']> = { logs: 'log', cache: 'cache', spares: 'spare', special: 'special', dedup: 'dedup' };
+
+function vdevType(v: StatusVdev): PoolVdev['type'] {
+  const m = /^(mirror|raidz[123]?|replacing|spare)-\d+$/.exec(v.name);
+  if (m) return m[1] === 'raidz' ? 'raidz1' : (m[1] as PoolVdev['type']);
+  return v.name.startsWith('/') ? 'file' : 'disk';
+}
+
+/** A missing device prints as its GUID with `was /dev/ada1p3`: report it by that device name. */
+function deviceName(v: StatusVdev): string {
+  const was = /^was (\/dev\/)?(.+)$/.exec(v.note ?? '');
+  return was ? was[2] : v.name.replace(/^\/dev\//, '');
+}
+
+function toInventory(named: StatusVdev, byGuid: StatusVdev | undefined): PoolVdev {
+  const out: PoolVdev = { name: named.children.length ? named.name : deviceName(named), type: vdevType(named), state: named.state };
+  if (byGuid && /^\d+$/.test(byGuid.name)) out.guid = byGuid.name;
+  if (named.children.length) out.children = named.children.map((c, i) => toInventory(c, byGuid?.children[i]));
+  return out;
+}
+
+export function poolVdevs(named: ZpoolStatus, byGuid: ZpoolStatus | undefined): PoolVdev[] {
+  const top = named.root.children.map((c, i) => toInventory(c, byGuid?.root.children[i]));
+  for (const [section, list] of Object.entries(named.sections)) {
+    const guids = byGuid?.sections[section];
+    top.push({ name: section, type: SECTION_TYPE[section] ?? 'disk', state: '-', children: list.map((c, i) => toInventory(c, guids?.[i])) });
+  }
+  return top;
+}
+
+/** Device names a pool occupies (leaves, missing ones by their last path). */
+export function poolDevices(status: ZpoolStatus): string[] {
+  const roots = [status.root, ...Object.values(status.sections).flat()];
+  return roots.flatMap((r) => [...vdevs(r)].filter((v) => v !== status.root && !v.children.length).map(deviceName));
+}
+
+export interface CollectedPools {
+  pools: PoolInventory[];
+  /** device names in use by any pool */
+  devices: string[];
+  statuses: ZpoolStatus[];
+}
+
+export async function collectPools(exec: Executor): Promise<CollectedPools> {
+  const list = await listPools(exec);
+  const pools: PoolInventory[] = [];
+  const statuses: ZpoolStatus[] = [];
+  const devices: string[] = [];
+  for (const p of list) {
+    const named = await poolStatus(exec, p.name);
+    const byGuid = await poolStatus(exec, p.name, { guids: true });
+    statuses.push(named);
+    devices.push(...poolDevices(named));
+    pools.push({
+      name: p.name,
+      guid: p.guid,
+      health: p.health,
+      size: p.size ?? 0,
+      allocated: p.allocated ?? 0,
+      free: p.free ?? 0,
+      vdevs: poolVdevs(named, byGuid),
+    });
+  }
+  return { pools, devices, statuses };
+}
+
+/** The whole-disk name of a partition or slice: ada0p3 → ada0, da1s1a → da1. */
+export const baseDisk = (name: string) => name.replace(/(p\d+|s\d+[a-h]?)$/, '');
+
+/**
+ * Disks (`kern.disks`) that no pool uses, whole or through a partition. CD drives are left out. A disk
+ * holding only UFS or swap partitions is not recognised as busy (zpool would refuse it at replace time).
+ */
+export function freeDisks(kernDisks: string, usedDevices: string[]): string[] {
+  const used = new Set(usedDevices.flatMap((d) => [d, baseDisk(d)]));
+  return kernDisks
+    .split(/\s+/)
+    .filter((d) => d && !/^cd\d+$/.test(d) && !used.has(d))
+    .sort();
+}

@@ -1,0 +1,56 @@
+import { runChecked, type Executor } from '../executors/executor.ts';
+import type { PoolSample, TelemetrySample } from '../../shared/domain/telemetry/sample.ts';
+import { arcSample, readArcstats } from '../drivers/arc.ts';
+import { listPools, parseZpoolStatus, poolIostat } from '../drivers/zpool.ts';
+
+export interface TelemetryOptions {
+  /** the agent's sampling interval, stored with the sample (default 10) */
+  intervalSeconds?: number;
+  /**
+   * the window `zpool iostat` measures rates over (`-y <window> 1`; it blocks that long on a real host).
+   * 0 = averages since boot. Default 1.
+   */
+  iostatWindowSeconds?: number;
+  /** clock for the sample's time (tests) */
+  now?: () => number;
+}
+
+/**
+ * One E14 sample (DESIGN §8, shared/domain/telemetry/sample.ts): per pool `zpool list -Hp` (sizes,
+ * fragmentation, dedup, health) joined with `zpool iostat -Hpl` (IOPS, bytes/s, total wait), and the ARC's
+ * lifetime counters and sizes. The control plane turns counters into per-interval deltas and ratios.
+ */
+export async function collectTelemetry(exec: Executor, opts: TelemetryOptions = {}): Promise<TelemetrySample> {
+  const time = (opts.now ?? Date.now)();
+  const list = await listPools(exec);
+  const io = list.length ? await poolIostat(exec, { windowSeconds: opts.iostatWindowSeconds ?? 1 }) : [];
+  const byName = new Map(io.map((r) => [r.name, r]));
+  const pools: PoolSample[] = list.map((p) => {
+    const s = byName.get(p.name);
+    return {
+      guid: p.guid,
+      name: p.name,
+      health: p.health,
+      size: p.size ?? 0,
+      allocated: p.allocated ?? 0,
+      free: p.free ?? 0,
+      fragmentation: p.fragmentation ?? 0,
+      dedupRatio: p.dedupRatio ?? 1,
+      readIOPS: s?.readOps ?? 0,
+      writeIOPS: s?.writeOps ?? 0,
+      readBytesPerSecond: s?.readBytes ?? 0,
+      writeBytesPerSecond: s?.writeBytes ?? 0,
+      readLatencyNanos: s?.totalWaitRead ?? 0,
+      writeLatencyNanos: s?.totalWaitWrite ?? 0,
+    };
+  });
+  const sample: TelemetrySample = { time, intervalSeconds: opts.intervalSeconds ?? 10, pools };
+  const stats = await readArcstats(exec);
+  if (stats) sample.arc = arcSample(stats, stats.l2_size || stats.l2_asize ? await l2DeviceCount(exec) : 0);
+  return sample;
+}
+
+/** Cache (L2ARC) devices over all pools, from `zpool status`. */
+async function l2DeviceCount(exec: Executor): Promise<number> {
+  return parseZpoolStatus(await runChecked(exec, ['zpool', 'status'])).reduce((n, s) => n + (s.sections.cache?.length ?? 0), 0);
+}

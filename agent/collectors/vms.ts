@@ -1,0 +1,60 @@
+import type { Executor } from '../executors/executor.ts';
+import { DomainXml } from '../drivers/domain-xml.ts';
+import { hasCdrom, readGuestAgent, readMacs, readVnc, readZvols } from '../drivers/domain-xml-options.ts';
+import { domState, dumpXml, listAll } from '../drivers/virsh.ts';
+import { listRegistrations, readFileOrNull, readRegistration, vmPaths, type Registration } from '../drivers/vm-runtime.ts';
+import { defaultVmOptions, VM_STATES, type VmInventory, type VmState } from '../../shared/domain/vms/types.ts';
+
+/** Domains named by a guest id (1–9999) are the control plane's VMs; others are left alone. */
+const ridOf = (domain: string): number | null => (/^[1-9]\d{0,3}$/.test(domain) ? Number(domain) : null);
+
+// a word this libvirt does not use: reported as libvirt's own "no state" rather than guessed
+const asState = (s: string): VmState => ((VM_STATES as readonly string[]).includes(s) ? (s as VmState) : 'no state');
+
+const union = (...lists: string[][]) => [...new Set(lists.flat())].sort();
+
+/**
+ * The VM section of the inventory: every libvirt domain named by a RID (`virsh list --all`, then
+ * `virsh domstate` and `virsh dumpxml` per domain) joined with the agent's registrations; a registration
+ * libvirt does not define is reported as `orphaned`, its options read from the XML it last defined.
+ */
+export async function collectVms(exec: Executor): Promise<VmInventory[]> {
+  const domains = (await listAll(exec)).filter((d) => ridOf(d.name) !== null);
+  const rids = new Set([...domains.map((d) => ridOf(d.name)!), ...(await listRegistrations(exec))]);
+  const out: VmInventory[] = [];
+  for (const rid of [...rids].sort((a, b) => a - b)) {
+    const domain = String(rid);
+    const reg = await readRegistration(exec, rid);
+    const listed = domains.find((d) => d.name === domain);
+    const state = listed ? await domState(exec, domain) : null;
+    if (state !== null) {
+      out.push(describe(rid, asState(state), DomainXml.parse(await dumpXml(exec, domain)), reg));
+    } else if (reg) {
+      const lastXml = await readFileOrNull(exec, vmPaths(rid).domainXml);
+      out.push(describe(rid, 'orphaned', lastXml ? DomainXml.parse(lastXml) : null, reg));
+    }
+  }
+  return out;
+}
+
+function describe(rid: number, state: VmState, xml: DomainXml | null, reg: Registration | null): VmInventory {
+  const options = defaultVmOptions();
+  if (xml) {
+    options.qemuGuestAgent = readGuestAgent(xml);
+    options.vnc = readVnc(xml);
+  }
+  if (reg) {
+    options.shutdownWaitTime = reg.shutdownWaitTime;
+    // the texts count only while their seed is attached (a detached seed is cloud-init off)
+    if (!xml || hasCdrom(xml, vmPaths(rid).cloudInitIso)) options.cloudInit = reg.cloudInit;
+  }
+  return {
+    rid,
+    domain: String(rid),
+    name: xml?.title ?? reg?.name ?? String(rid),
+    state,
+    options,
+    macs: union(xml ? readMacs(xml) : [], reg?.macs ?? []),
+    datasets: union(xml ? readZvols(xml) : [], reg?.datasets ?? []),
+  };
+}

@@ -1,0 +1,32 @@
+import { runChecked, type Executor } from '../executors/executor.ts';
+import type { CloudInitOptions } from '../../shared/domain/vms/types.ts';
+import { makeDir, removePaths, vmPaths, writeFile } from './vm-runtime.ts';
+
+/**
+ * The cloud-init NoCloud seed of a VM: user-data, meta-data and (optionally) network-config in a
+ * directory, made into an ISO 9660 image labelled `cidata` (the label cloud-init looks for) with
+ * FreeBSD's makefs, then attached to the domain as a cdrom.
+ */
+export const SEED_FILES = { data: 'user-data', metadata: 'meta-data', networkConfig: 'network-config' } as const;
+
+export const isCloudInitOn = (c: CloudInitOptions) => c.data !== '' && c.metadata !== '';
+
+/** `makefs -t cd9660` argv for the seed (Rock Ridge keeps the file names as they are). */
+export const makefsArgv = (iso: string, dir: string) => ['makefs', '-t', 'cd9660', '-o', 'rockridge', '-o', 'label=cidata', iso, dir];
+
+/** Writes the seed directory and builds the ISO; returns the ISO's path. */
+export async function buildSeedIso(exec: Executor, rid: number, c: CloudInitOptions): Promise<string> {
+  const p = vmPaths(rid);
+  await removePaths(exec, [p.cloudInitDir, p.cloudInitIso]);
+  await makeDir(exec, p.cloudInitDir);
+  for (const key of ['data', 'metadata', 'networkConfig'] as const) {
+    if (c[key] !== '') await writeFile(exec, `${p.cloudInitDir}/${SEED_FILES[key]}`, c[key]);
+  }
+  await runChecked(exec, makefsArgv(p.cloudInitIso, p.cloudInitDir));
+  return p.cloudInitIso;
+}
+
+export async function removeSeed(exec: Executor, rid: number): Promise<void> {
+  const p = vmPaths(rid);
+  await removePaths(exec, [p.cloudInitDir, p.cloudInitIso]);
+}

@@ -1,0 +1,128 @@
+import { DEFAULT_VNC_BIND, DEFAULT_VNC_RESOLUTION, type VncOptions } from '../../shared/domain/vms/types.ts';
+import { DomainXml, GUEST_AGENT_CHANNEL, attrsOf, childrenOf, el, find, findAll, is, removeAll, tagOf, type XNode } from './domain-xml.ts';
+
+/**
+ * Reading and writing the VM options that live in the domain XML (DESIGN §7, E5/E17/E19):
+ * - guest agent: a virtio-serial controller + `<channel type='unix'>` targeting `org.qemu.guest_agent.0`
+ *   (libvirt's bhyve driver turns it into `-s N:0,virtio-console,org.qemu.guest_agent.0=<socket>`);
+ * - VNC: `<graphics type='vnc'>` with a `<listen type='address'>` + a GOP `<video>` with its resolution
+ *   (bhyve's `fbuf,tcp=<bind>:<port>,w=,h=[,password=][,wait]`);
+ * - cloud-init: the NoCloud seed ISO attached as a read-only SATA cdrom.
+ */
+
+const isGuestAgentChannel = (n: XNode) =>
+  tagOf(n) === 'channel' && childrenOf(n).some((c) => tagOf(c) === 'target' && attrsOf(c).name === GUEST_AGENT_CHANNEL);
+
+export function readGuestAgent(d: DomainXml): boolean {
+  return childrenOf(d.devices).some(isGuestAgentChannel);
+}
+
+export function setGuestAgent(d: DomainXml, enabled: boolean, socketPath: string): void {
+  const devices = d.devices;
+  removeAll(devices, isGuestAgentChannel);
+  if (enabled) {
+    if (!find(devices, is('controller', { type: 'virtio-serial' }))) {
+      childrenOf(devices).push(el('controller', { type: 'virtio-serial', index: '0', ports: '16' }));
+    }
+    childrenOf(devices).push(
+      el('channel', { type: 'unix' }, [el('source', { mode: 'bind', path: socketPath }), el('target', { type: 'virtio', name: GUEST_AGENT_CHANNEL })]),
+    );
+  } else if (!findAll(devices, is('channel')).length) {
+    // the controller only served channels; none is left
+    removeAll(devices, is('controller', { type: 'virtio-serial' }));
+  }
+}
+
+/** VNC as the domain has it (`auth` = a password is set). */
+export function readVnc(d: DomainXml): VncOptions {
+  const g = find(d.devices, is('graphics', { type: 'vnc' }));
+  const video = find(d.devices, is('video'));
+  const model = video && find(video, is('model'));
+  const res = model && find(model, is('resolution'));
+  const resolution = res ? `${attrsOf(res).x}x${attrsOf(res).y}` : DEFAULT_VNC_RESOLUTION;
+  if (!g) return { enabled: false, bind: DEFAULT_VNC_BIND, port: null, resolution, wait: false, auth: false };
+  const a = attrsOf(g);
+  const listen = find(g, is('listen', { type: 'address' }));
+  const port = a.autoport === 'yes' || !a.port || a.port === '-1' ? null : Number(a.port);
+  return {
+    enabled: true,
+    bind: (listen && attrsOf(listen).address) || a.listen || DEFAULT_VNC_BIND,
+    port,
+    resolution,
+    wait: a.wait === 'yes',
+    auth: a.passwd !== undefined && a.passwd !== '',
+  };
+}
+
+export interface VncSetting {
+  enabled: boolean;
+  bind: string;
+  port: number;
+  resolution: string;
+  wait: boolean;
+  /** undefined keeps the current password; '' clears authentication */
+  password?: string;
+}
+
+export function setVnc(d: DomainXml, vnc: VncSetting): void {
+  const devices = d.devices;
+  const old = find(devices, is('graphics', { type: 'vnc' }));
+  const passwd = vnc.password === undefined ? (old ? attrsOf(old).passwd : undefined) : vnc.password;
+  removeAll(devices, is('graphics', { type: 'vnc' }));
+  removeAll(devices, is('video'));
+  if (!vnc.enabled) return;
+  const [x, y] = vnc.resolution.split('x');
+  const attrs: Record<string, string> = { type: 'vnc', port: String(vnc.port), autoport: 'no', listen: vnc.bind };
+  if (passwd) attrs.passwd = passwd;
+  // the original system's flag for bhyve's fbuf `wait` (boot waits for the first VNC client)
+  if (vnc.wait) attrs.wait = 'yes';
+  childrenOf(devices).push(
+    el('graphics', attrs, [el('listen', { type: 'address', address: vnc.bind })]),
+    el('video', {}, [el('model', { type: 'gop', heads: '1', primary: 'yes' }, [el('resolution', { x, y })])]),
+  );
+}
+
+const isCdromAt = (iso: string) => (n: XNode) =>
+  tagOf(n) === 'disk' && attrsOf(n).device === 'cdrom' && childrenOf(n).some((c) => tagOf(c) === 'source' && attrsOf(c).file === iso);
+
+export function hasCdrom(d: DomainXml, iso: string): boolean {
+  return childrenOf(d.devices).some(isCdromAt(iso));
+}
+
+/** Attaches (iso) or detaches (null) the cloud-init seed ISO found at `iso`. */
+export function setCloudInitCdrom(d: DomainXml, iso: string, attach: boolean): void {
+  const devices = d.devices;
+  removeAll(devices, isCdromAt(iso));
+  if (!attach) return;
+  const used = new Set(
+    findAll(devices, is('disk')).flatMap((disk) => findAll(disk, is('target')).map((t) => attrsOf(t).dev)),
+  );
+  const dev = [...'abcdefghijklmnopqrstuvwxyz'].map((c) => `hd${c}`).find((name) => !used.has(name)) ?? 'hdz';
+  childrenOf(devices).push(
+    el('disk', { type: 'file', device: 'cdrom' }, [
+      el('driver', { name: 'file', type: 'raw' }),
+      el('source', { file: iso }),
+      el('target', { dev, bus: 'sata' }),
+      el('readonly'),
+    ]),
+  );
+}
+
+/** MAC addresses of the domain's interfaces, lower case. */
+export function readMacs(d: DomainXml): string[] {
+  return findAll(d.devices, is('interface'))
+    .map((i) => find(i, is('mac')))
+    .filter((m): m is XNode => Boolean(m))
+    .map((m) => (attrsOf(m).address ?? '').toLowerCase())
+    .filter(Boolean);
+}
+
+/** ZFS volumes backing the domain's disks (`/dev/zvol/<dataset>`). */
+export function readZvols(d: DomainXml): string[] {
+  return findAll(d.devices, is('disk')).flatMap((disk) =>
+    findAll(disk, is('source'))
+      .map((s) => attrsOf(s).dev ?? attrsOf(s).file ?? '')
+      .filter((p) => p.startsWith('/dev/zvol/'))
+      .map((p) => p.slice('/dev/zvol/'.length)),
+  );
+}

@@ -1,0 +1,43 @@
+import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
+
+/**
+ * rctl(8): `rctl -u <filter>` prints the subject's resource usage as `resource=value` lines (bytes, or with -h
+ * humanized: `memoryuse=78M`); `rctl -a <rule>` adds a rule, `rctl -r <filter>` removes matching rules.
+ */
+const SUFFIX: Record<string, number> = { '': 1, B: 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40, P: 2 ** 50, E: 2 ** 60 };
+
+/** `78M` → 81788928; plain integers as they are. */
+export function parseAmount(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)([BKMGTPE]?)$/i.exec(text.trim());
+  if (!m) throw new Error(`not an rctl amount: ${text}`);
+  return Math.round(Number(m[1]) * SUFFIX[m[2].toUpperCase()]);
+}
+
+export function parseRctlUsage(stdout: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of stdout.split('\n')) {
+    const m = /^([a-z_]+)=(\S+)$/.exec(line.trim());
+    if (m) out[m[1]] = parseAmount(m[2]);
+  }
+  return out;
+}
+
+/** The `memoryuse:deny` rule of a jail (bytes), as the post-start limits add it. */
+export const memoryRule = (jail: string, bytes: number) => `jail:${jail}:memoryuse:deny=${bytes}`;
+
+export async function jailUsage(exec: Executor, jail: string): Promise<Record<string, number>> {
+  return parseRctlUsage(await runChecked(exec, ['rctl', '-u', `jail:${jail}`]));
+}
+
+export async function addRule(exec: Executor, rule: string): Promise<void> {
+  await runChecked(exec, ['rctl', '-a', rule]);
+}
+
+/** Removes the jail's rules; a jail without rules (or not running) is not an error. */
+export async function removeJailRules(exec: Executor, jail: string): Promise<void> {
+  try {
+    await runChecked(exec, ['rctl', '-r', `jail:${jail}`]);
+  } catch (err) {
+    if (!(err instanceof CommandError)) throw err;
+  }
+}

@@ -1,0 +1,78 @@
+import { runChecked, type Executor } from '../executors/executor.ts';
+import { listDir, readOrNull, writeText } from './jail-files.ts';
+import { DEFAULT_SHUTDOWN_WAIT_TIME, type CloudInitOptions } from '../../shared/domain/vms/types.ts';
+
+/**
+ * The agent's own runtime files for a VM (its "registration"), beside what libvirt keeps:
+ *   /var/db/hostmgr/vms/<rid>/vm.json           what libvirt has no place for (name, shutdown wait, cloud-init texts, MACs, datasets)
+ *   /var/db/hostmgr/vms/<rid>/domain.xml        the XML last handed to `virsh define`
+ *   /var/db/hostmgr/vms/<rid>/cloud-init/       user-data, meta-data, network-config
+ *   /var/db/hostmgr/vms/<rid>/cloud-init.iso    the NoCloud seed built from them
+ * plus libvirt's per-domain runtime files under /var/run/libvirt/bhyve/. A registration whose domain
+ * libvirt no longer defines is orphaned; E10 removes these files (never the datasets).
+ */
+export const VM_RUNTIME_ROOT = '/var/db/hostmgr/vms';
+export const LIBVIRT_BHYVE_RUN = '/var/run/libvirt/bhyve';
+
+export const vmPaths = (rid: number) => {
+  const dir = `${VM_RUNTIME_ROOT}/${rid}`;
+  return {
+    dir,
+    registration: `${dir}/vm.json`,
+    domainXml: `${dir}/domain.xml`,
+    cloudInitDir: `${dir}/cloud-init`,
+    cloudInitIso: `${dir}/cloud-init.iso`,
+  };
+};
+
+/** libvirt's per-domain runtime files (pid, status XML, the guest agent socket) */
+export const libvirtRuntimeFiles = (domain: string) => ['pid', 'xml', 'agent'].map((ext) => `${LIBVIRT_BHYVE_RUN}/${domain}.${ext}`);
+export const guestAgentSocket = (domain: string) => `${LIBVIRT_BHYVE_RUN}/${domain}.agent`;
+
+export interface Registration {
+  rid: number;
+  name: string;
+  shutdownWaitTime: number;
+  cloudInit: CloudInitOptions;
+  macs: string[];
+  datasets: string[];
+}
+
+export const newRegistration = (rid: number, name: string): Registration => ({
+  rid,
+  name,
+  shutdownWaitTime: DEFAULT_SHUTDOWN_WAIT_TIME,
+  cloudInit: { data: '', metadata: '', networkConfig: '' },
+  macs: [],
+  datasets: [],
+});
+
+// generic file access through the executor (cat / tee / mkdir -p / rm -rf / ls -1), shared with the jail drivers
+export { readOrNull as readFileOrNull } from './jail-files.ts';
+export const writeFile = (exec: Executor, path: string, content: string) => writeText(exec, path, content);
+export const makeDir = async (exec: Executor, path: string) => void (await runChecked(exec, ['mkdir', '-p', path]));
+export async function removePaths(exec: Executor, paths: string[]): Promise<void> {
+  if (paths.length) await runChecked(exec, ['rm', '-rf', ...paths]);
+}
+
+/** RIDs that have a runtime directory. */
+export async function listRegistrations(exec: Executor): Promise<number[]> {
+  return (await listDir(exec, VM_RUNTIME_ROOT))
+    .map((l) => l.trim())
+    .filter((l) => /^[1-9]\d{0,3}$/.test(l))
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+export async function readRegistration(exec: Executor, rid: number): Promise<Registration | null> {
+  const text = await readOrNull(exec, vmPaths(rid).registration);
+  if (text === null) return null;
+  const raw = JSON.parse(text) as Partial<Registration>;
+  const base = newRegistration(rid, raw.name ?? String(rid));
+  return { ...base, ...raw, rid, cloudInit: { ...base.cloudInit, ...raw.cloudInit } };
+}
+
+export async function writeRegistration(exec: Executor, reg: Registration): Promise<void> {
+  await makeDir(exec, vmPaths(reg.rid).dir);
+  await writeFile(exec, vmPaths(reg.rid).registration, JSON.stringify(reg, null, 2) + '\n');
+}

@@ -1,0 +1,94 @@
+import { execFile, spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import type { Executor, RunOptions, RunResult, StartedCommand } from './executor.ts';
+
+/**
+ * Runs commands on this host with execFile: an argv array, never a shell, so no argument is ever
+ * interpreted. Output is parsed by the drivers, so the C locale is forced (stable number and date formats).
+ *
+ * Results: the command's exit code; 124 when it ran past its timeout (killed), 127 when the program does
+ * not exist, 128+N when a signal killed it. Output beyond `maxBuffer` is an error of the executor (thrown).
+ */
+export interface LocalExecutorOptions {
+  /** per-command timeout when the caller gives none (default 10 minutes) */
+  defaultTimeoutMs?: number;
+  /** stdout/stderr limit for run() (default 64 MiB) */
+  maxBuffer?: number;
+  /** prepended to every argv, e.g. ['sudo', '-n'] */
+  prefix?: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+export const TIMEOUT_CODE = 124;
+export const NOT_FOUND_CODE = 127;
+
+const signalCode = (signal: string | null | undefined) => 128 + ((signal && constants.signals[signal as keyof typeof constants.signals]) || 0);
+
+export class LocalExecutor implements Executor {
+  readonly kind = 'local' as const;
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(private readonly opts: LocalExecutorOptions = {}) {
+    this.env = { ...(opts.env ?? process.env), LC_ALL: 'C' };
+  }
+
+  private argv(argv: string[]): [string, string[]] {
+    if (!argv.length) throw new Error('empty argv');
+    const full = [...(this.opts.prefix ?? []), ...argv];
+    return [full[0], full.slice(1)];
+  }
+
+  run(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
+    const [file, args] = this.argv(argv);
+    const timeoutMs = opts.timeoutMs ?? this.opts.defaultTimeoutMs ?? 600_000;
+    return new Promise((resolve, reject) => {
+      const child = execFile(
+        file,
+        args,
+        { encoding: 'utf8', maxBuffer: this.opts.maxBuffer ?? 64 * 1024 * 1024, timeout: timeoutMs, killSignal: 'SIGKILL', env: this.env },
+        (err, stdout, stderr) => {
+          if (!err) return resolve({ code: 0, stdout, stderr });
+          const e = err as NodeJS.ErrnoException & { code?: string | number; killed?: boolean; signal?: string | null };
+          if (e.code === 'ENOENT') return resolve({ code: NOT_FOUND_CODE, stdout, stderr: `${stderr}${file}: not found\n` });
+          if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return reject(new Error(`${argv[0]}: output exceeds the executor's buffer`));
+          if (e.killed) return resolve({ code: TIMEOUT_CODE, stdout, stderr: `${stderr}${argv[0]}: timed out after ${timeoutMs} ms\n` });
+          if (typeof e.code === 'number') return resolve({ code: e.code, stdout, stderr });
+          if (e.signal) return resolve({ code: signalCode(e.signal), stdout, stderr });
+          reject(err);
+        },
+      );
+      // a command that exits without reading its input must not fail the run with EPIPE
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(opts.stdin ?? '');
+    });
+  }
+
+  start(argv: string[], opts: { timeoutMs?: number } = {}): StartedCommand {
+    const [file, args] = this.argv(argv);
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: this.env });
+    const timeoutMs = opts.timeoutMs ?? this.opts.defaultTimeoutMs ?? 600_000;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (c: string) => {
+      if (stderr.length < 1 << 20) stderr += c;
+    });
+    child.stdin.on('error', () => undefined);
+    const done = new Promise<{ code: number; stderr: string }>((resolve) => {
+      child.once('error', (e: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        resolve({ code: e.code === 'ENOENT' ? NOT_FOUND_CODE : 1, stderr: `${stderr}${file}: ${e.code === 'ENOENT' ? 'not found' : e.message}\n` });
+      });
+      child.once('close', (code, signal) => {
+        clearTimeout(timer);
+        if (timedOut) resolve({ code: TIMEOUT_CODE, stderr: `${stderr}${argv[0]}: timed out after ${timeoutMs} ms\n` });
+        else resolve({ code: code ?? signalCode(signal), stderr });
+      });
+    });
+    return { stdin: child.stdin, stdout: child.stdout, done, kill: () => child.kill('SIGKILL') };
+  }
+}

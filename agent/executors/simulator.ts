@@ -1,0 +1,62 @@
+import { PassThrough } from 'node:stream';
+import type { Executor, RunOptions, RunResult, StartedCommand } from './executor.ts';
+import { HostSimulator, type SimulatorOptions } from '../simulator/simulator.ts';
+
+/**
+ * The host simulator as an executor (DESIGN §7): commands are answered in-process from the simulated
+ * host's JSON state, in FreeBSD 14's formats, so the real drivers run unchanged against it. Streams are
+ * buffered (a simulated `zfs send` is small): start() runs the command once its stdin has ended.
+ */
+/**
+ * Writes a streamed command's output, at HM_SIM_STREAM_BYTES_PER_S when set (a simulated `zfs send` then
+ * takes as long as a real one of that size over a slow link: long enough to cut it off in tests).
+ */
+async function paced(out: PassThrough, text: string, killed: () => boolean): Promise<void> {
+  const rate = Number(process.env.HM_SIM_STREAM_BYTES_PER_S ?? 0);
+  if (!(rate > 0)) return void out.end(text);
+  const buf = Buffer.from(text);
+  const chunk = Math.max(1024, Math.floor(rate / 20));
+  for (let at = 0; at < buf.length && !killed(); at += chunk) {
+    out.write(buf.subarray(at, at + chunk));
+    await new Promise((r) => setTimeout(r, (chunk / rate) * 1000));
+  }
+  out.end();
+}
+
+export class SimulatorExecutor implements Executor {
+  readonly kind = 'simulator' as const;
+  readonly simulator: HostSimulator;
+
+  constructor(opts: SimulatorOptions) {
+    this.simulator = new HostSimulator(opts);
+  }
+
+  run(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
+    return this.simulator.run(argv, opts.stdin ?? '');
+  }
+
+  start(argv: string[]): StartedCommand {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const chunks: Buffer[] = [];
+    stdin.on('data', (c: Buffer) => chunks.push(c));
+    let killed = false;
+    const done = new Promise<{ code: number; stderr: string }>((resolve) => {
+      stdin.on('end', async () => {
+        if (killed) return resolve({ code: 137, stderr: '' });
+        const res = await this.simulator.run(argv, Buffer.concat(chunks));
+        await paced(stdout, res.stdout, () => killed);
+        resolve({ code: killed ? 137 : res.code, stderr: res.stderr });
+      });
+    });
+    return {
+      stdin,
+      stdout,
+      done,
+      kill: () => {
+        killed = true;
+        stdin.end();
+      },
+    };
+  }
+}

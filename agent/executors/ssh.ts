@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { NodeSSH } from 'node-ssh';
+import type { Executor, RunOptions, RunResult, StartedCommand } from './executor.ts';
+import { TIMEOUT_CODE } from './local.ts';
+import { shJoin } from './quote.ts';
+
+/**
+ * Runs commands on a host over SSH (node-ssh's connection, key authentication). The argv is quoted word by
+ * word for the remote shell (./quote.ts), so arguments arrive exactly as given. One connection is kept and
+ * reopened when it drops; channels are limited to stay under sshd's MaxSessions (10 by default).
+ *
+ * Results follow the local executor: exit code; 124 after a timeout (the channel is closed); 128+N when the
+ * remote command was killed by a signal.
+ */
+export interface SshExecutorOptions {
+  host: string;
+  port?: number;
+  username?: string;
+  /** private key text, or a file with it */
+  privateKey?: string;
+  privateKeyPath?: string;
+  passphrase?: string;
+  /**
+   * the server's host key fingerprint as `ssh-keygen -l` prints it (`SHA256:…`); the connection is refused
+   * when the server presents another key. Without it any host key is accepted.
+   */
+  hostKeySha256?: string;
+  /** prepended to every argv, e.g. ['sudo', '-n'] or a simulator CLI in tests */
+  prefix?: string[];
+  defaultTimeoutMs?: number;
+  readyTimeoutMs?: number;
+  /** concurrent channels on the one connection (default 8) */
+  maxChannels?: number;
+}
+
+/** The part of ssh2's ClientChannel this executor uses (ssh2 ships no types here). */
+interface Channel extends NodeJS.ReadWriteStream {
+  stderr: Readable;
+  on(event: 'exit', fn: (code: number | null, signal?: string) => void): this;
+  on(event: string, fn: (...args: unknown[]) => void): this;
+  close(): void;
+  signal?(name: string): void;
+}
+interface Ssh2Client {
+  exec(command: string, cb: (err: Error | undefined, channel: Channel) => void): void;
+  on(event: string, fn: (...args: unknown[]) => void): void;
+}
+
+const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, ABRT: 6, KILL: 9, SEGV: 11, PIPE: 13, ALRM: 14, TERM: 15 };
+
+export class SshExecutor implements Executor {
+  readonly kind = 'ssh' as const;
+  private ssh: NodeSSH | null = null;
+  private connecting: Promise<Ssh2Client> | null = null;
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly opts: SshExecutorOptions) {}
+
+  /** Connects now (the first command would otherwise); rejects on authentication or host key failures. */
+  async connect(): Promise<void> {
+    await this.client();
+  }
+
+  private client(): Promise<Ssh2Client> {
+    if (this.connecting) return this.connecting;
+    const ssh = new NodeSSH();
+    const o = this.opts;
+    const expected = o.hostKeySha256?.replace(/^SHA256:/, '').replace(/=+$/, '');
+    const attempt = ssh
+      .connect({
+        host: o.host,
+        port: o.port ?? 22,
+        username: o.username ?? 'root',
+        privateKey: o.privateKey ?? (o.privateKeyPath ? readFileSync(o.privateKeyPath, 'utf8') : undefined),
+        passphrase: o.passphrase,
+        readyTimeout: o.readyTimeoutMs ?? 10_000,
+        keepaliveInterval: 15_000,
+        hostVerifier: expected ? (key: Buffer) => createHash('sha256').update(key).digest('base64').replace(/=+$/, '') === expected : undefined,
+      })
+      .then(() => {
+        const conn = ssh.connection as unknown as Ssh2Client;
+        // a dropped connection is reopened by the next command
+        const reset = () => {
+          if (this.ssh === ssh) {
+            this.ssh = null;
+            this.connecting = null;
+          }
+        };
+        conn.on('close', reset);
+        conn.on('end', reset);
+        conn.on('error', reset);
+        this.ssh = ssh;
+        return conn;
+      });
+    this.connecting = attempt;
+    attempt.catch(() => {
+      if (this.connecting === attempt) this.connecting = null;
+    });
+    return attempt;
+  }
+
+  private async slot(): Promise<() => void> {
+    const max = this.opts.maxChannels ?? 8;
+    while (this.active >= max) await new Promise<void>((r) => this.waiting.push(r));
+    this.active++;
+    return () => {
+      this.active--;
+      this.waiting.shift()?.();
+    };
+  }
+
+  /** The command line the remote shell gets. */
+  commandLine(argv: string[]): string {
+    if (!argv.length) throw new Error('empty argv');
+    return shJoin([...(this.opts.prefix ?? []), ...argv]);
+  }
+
+  start(argv: string[], opts: { timeoutMs?: number } = {}): StartedCommand {
+    const command = this.commandLine(argv);
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let channel: Channel | null = null;
+    let killed = false;
+    let timedOut = false;
+    const timeoutMs = opts.timeoutMs ?? this.opts.defaultTimeoutMs ?? 600_000;
+    const stop = () => {
+      killed = true;
+      channel?.signal?.('KILL');
+      channel?.close();
+    };
+    let onTimeout: () => void = () => undefined;
+    const timedOutP = new Promise<void>((r) => (onTimeout = r));
+    const done = (async () => {
+      const release = await this.slot();
+      const timer = setTimeout(() => {
+        timedOut = true;
+        stop();
+        onTimeout();
+      }, timeoutMs);
+      let ch: Channel | null = null;
+      try {
+        const conn = await this.client();
+        ch = await new Promise<Channel>((resolve, reject) => conn.exec(command, (err, c) => (err ? reject(err) : resolve(c))));
+        channel = ch;
+        if (killed) stop();
+        let stderr = '';
+        ch.stderr.setEncoding('utf8');
+        ch.stderr.on('data', (c: string) => {
+          if (stderr.length < 1 << 20) stderr += c;
+        });
+        let exit: { code: number | null; signal?: string } = { code: null };
+        const exited = new Promise<void>((resolve) => ch!.on('exit', (code, signal) => ((exit = { code, signal }), resolve())));
+        const outEnded = new Promise<void>((resolve) => ch!.on('end', () => resolve()));
+        const errEnded = new Promise<void>((resolve) => ch!.stderr.on('end', () => resolve()));
+        const closed = new Promise<void>((resolve) => ch!.on('close', () => resolve()));
+        ch.pipe(stdout);
+        stdin.pipe(ch as unknown as Writable);
+        // finished when the channel closes, or when the command has exited and its output is read (a
+        // sender still writing into stdin must not hold it open), or at the timeout
+        await Promise.race([closed, Promise.all([exited, outEnded, errEnded]), timedOutP]);
+        stdout.end();
+        if (timedOut) return { code: TIMEOUT_CODE, stderr: `${stderr}${argv[0]}: timed out after ${timeoutMs} ms\n` };
+        if (exit.code !== null && exit.code !== undefined) return { code: exit.code, stderr };
+        if (exit.signal) return { code: 128 + (SIGNALS[exit.signal.replace(/^SIG/, '')] ?? 0), stderr };
+        return { code: killed ? 137 : 255, stderr: stderr || `${argv[0]}: the ssh channel closed without an exit status\n` };
+      } finally {
+        clearTimeout(timer);
+        // whatever still writes into stdin is drained, and the channel let go
+        stdin.unpipe();
+        stdin.resume();
+        ch?.close();
+        release();
+      }
+    })();
+    // a failure to connect or open the channel ends the output; the error itself comes through `done`
+    done.catch(() => stdout.end());
+    return { stdin, stdout, done, kill: stop };
+  }
+
+  async run(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
+    const cmd = this.start(argv, { timeoutMs: opts.timeoutMs });
+    const chunks: Buffer[] = [];
+    cmd.stdout.on('data', (c: Buffer) => chunks.push(c));
+    cmd.stdin.end(opts.stdin ?? '');
+    const { code, stderr } = await cmd.done;
+    return { code, stdout: Buffer.concat(chunks).toString('utf8'), stderr };
+  }
+
+  async close(): Promise<void> {
+    const ssh = this.ssh;
+    this.ssh = null;
+    this.connecting = null;
+    ssh?.dispose();
+  }
+}

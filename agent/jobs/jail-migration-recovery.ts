@@ -1,0 +1,37 @@
+import type { AgentService } from '../runtime/services.ts';
+import { peerExecutor } from '../runtime/peers.ts';
+import { listJournals } from './jail-migration-journal.ts';
+import { activeMigrations, finishCommitted, rollBack } from './jail-migrate.ts';
+
+/**
+ * Migrations cut off by an agent crash (their journal outlived the process): at start and then every
+ * minute, a journal that no running migration owns is resolved. Not committed → undone: the target keeps
+ * nothing and the jail runs here again (its task was marked `interrupted` at registration). Committed (the
+ * jail already runs on the target) → finished: removed here, and the task's success is reported for the
+ * attempt that did the work, which moves the guest to the target node in the store.
+ */
+export const jailMigrationRecovery: AgentService = {
+  name: 'jail-migration-recovery',
+  everyMs: () => 60_000,
+  async run(ctx) {
+    for (const j of await listJournals(ctx.exec)) {
+      if (activeMigrations.has(j.ctid)) continue;
+      const target = peerExecutor(ctx.config, j.target.address);
+      try {
+        if (j.phase === 'committed') {
+          const warnings = await finishCommitted(ctx.exec, target, j);
+          if (j.attempt !== null) {
+            const result = { ctid: j.ctid, targetNodeId: j.target.nodeId, state: j.wasRunning ? 'running' : 'stopped', warnings, recovered: true };
+            await ctx.api.call('POST', `/agent/tasks/${j.taskId}/finish`, { attempt: j.attempt, status: 'success', result }, { attempts: 5, signal: ctx.signal });
+          }
+          ctx.log('warn', 'cut-off jail migration finished', { taskId: j.taskId, ctid: j.ctid, warnings });
+        } else {
+          const problems = await rollBack(ctx.exec, target, j);
+          ctx.log(problems.length ? 'error' : 'warn', 'cut-off jail migration undone', { taskId: j.taskId, ctid: j.ctid, phase: j.phase, problems });
+        }
+      } finally {
+        await target.close?.().catch(() => undefined);
+      }
+    }
+  },
+};

@@ -1,0 +1,46 @@
+import { poolStatus, replaceDevice, resilverProgress, vdevs, type ZpoolStatus } from '../drivers/zpool.ts';
+import { sleep } from '../runtime/backoff.ts';
+import type { JobHandler } from './job.ts';
+
+/** How often `zpool status` is read while the resilver runs (HM_RESILVER_POLL_MS; resilvers take hours on real disks). */
+export const resilverPollMs = () => Number(process.env.HM_RESILVER_POLL_MS ?? 5000);
+
+const leaves = (s: ZpoolStatus) => [s.root, ...Object.values(s.sections).flat()].flatMap((r) => [...vdevs(r)]).filter((v) => v.children.length === 0);
+const named = (s: ZpoolStatus, device: string) => leaves(s).filter((v) => v.name === device || v.name === `/dev/${device}`);
+
+/**
+ * E7 `pool.replace-device`: `zpool replace <pool> <old> <new>` (zpool's own message fails the task), then
+ * `zpool status` is followed until the resilver has finished and no `replacing-N` vdev is left, its "% done"
+ * reported as task progress. Ends successfully only when the new device is in the pool and ONLINE; a resilver
+ * that finished with errors, or a new device that did not come online, fails the task with what zpool shows.
+ * A replacement that is already under way (the same task delivered again after a restart) is followed, not
+ * started twice.
+ */
+export const poolReplaceDevice: JobHandler<'pool.replace-device'> = async (ctx, p) => {
+  const before = await poolStatus(ctx.exec, p.pool);
+  const underWay = named(before, p.new).length > 0 && resilverProgress(before).replacing;
+  if (!underWay) {
+    await ctx.progress('replacing', 0, `zpool replace ${p.pool} ${p.old} ${p.new}`);
+    await replaceDevice(ctx.exec, p.pool, p.old, p.new);
+  }
+  let reported = -1;
+  for (;;) {
+    if (ctx.signal.aborted) throw new Error(`the agent stopped while ${p.pool} was resilvering onto ${p.new}`);
+    const status = await poolStatus(ctx.exec, p.pool);
+    const progress = resilverProgress(status);
+    if (!progress.replacing && !progress.running) {
+      if (progress.errors) throw new Error(`resilver of ${p.pool} finished with ${progress.errors} errors: ${status.scan.text}`);
+      const device = named(status, p.new)[0];
+      if (!device) throw new Error(`${p.new} is not in pool ${p.pool} after the replacement (state ${status.state})`);
+      if (device.state !== 'ONLINE') throw new Error(`${p.new} is ${device.state} in pool ${p.pool}${device.note ? ` (${device.note})` : ''}`);
+      await ctx.progress('resilvered', 100, status.scan.text.split('\n')[0]);
+      return { pool: p.pool, old: p.old, new: p.new, poolState: status.state, scan: status.scan.text };
+    }
+    const percent = Math.min(99, Math.floor(progress.percent ?? 0));
+    if (percent !== reported) {
+      await ctx.progress('resilvering', percent, status.scan.text.split('\n').slice(-1)[0]);
+      reported = percent;
+    }
+    await sleep(resilverPollMs(), ctx.signal);
+  }
+};

@@ -1,0 +1,35 @@
+import type { TaskKind } from '../../shared/jobs/protocol.ts';
+import type { JobHandler } from './job.ts';
+import { hostProbe } from './host-probe.ts';
+import { poolReplaceDevice } from './pool-replace-device.ts';
+import { tunableApply } from './tunable-apply.ts';
+import { applyJailHooks } from './jail-hooks.ts';
+import { applyJailLimits } from './jail-limits.ts';
+import { migrateJail } from './jail-migrate.ts';
+import { vmGuestAgent } from './vm-guest-agent.ts';
+import { vmShutdownWaitTime } from './vm-shutdown-wait-time.ts';
+import { vmCloudInit } from './vm-cloud-init.ts';
+import { vmVnc } from './vm-vnc.ts';
+import { vmPurgeRegistration } from './vm-purge-registration.ts';
+
+/**
+ * Every task kind the agent can run (shared/jobs/protocol.ts lists the kinds). A capability adds its
+ * handler here: one import, one entry. A kind without a handler fails its task with a clear error.
+ */
+export const jobHandlers: { [K in TaskKind]?: JobHandler<K> } = {
+  'host.probe': hostProbe,
+  'pool.replace-device': poolReplaceDevice,
+  'tunable.apply': tunableApply,
+  'jail.apply-hooks': applyJailHooks,
+  'jail.apply-limits': applyJailLimits,
+  'jail.migrate': migrateJail,
+  'vm.guest-agent': vmGuestAgent,
+  'vm.shutdown-wait-time': vmShutdownWaitTime,
+  'vm.cloud-init': vmCloudInit,
+  'vm.vnc': vmVnc,
+  'vm.purge-registration': vmPurgeRegistration,
+};
+
+export function handlerFor(kind: string): JobHandler | undefined {
+  return Object.hasOwn(jobHandlers, kind) ? (jobHandlers[kind as TaskKind] as JobHandler | undefined) : undefined;
+}

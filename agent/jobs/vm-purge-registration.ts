@@ -1,0 +1,17 @@
+import type { JobHandler } from './job.ts';
+import { domState } from '../drivers/virsh.ts';
+import { libvirtRuntimeFiles, removePaths, vmPaths } from '../drivers/vm-runtime.ts';
+
+/**
+ * E10 on the host: libvirt is asked again (the control plane's view is an inventory old); a domain that
+ * is defined after all keeps everything and fails the task. Otherwise the registration directory and
+ * libvirt's per-domain runtime files go. Datasets are never touched.
+ */
+export const vmPurgeRegistration: JobHandler<'vm.purge-registration'> = async (ctx, p) => {
+  const state = await domState(ctx.exec, p.domain);
+  if (state !== null) throw new Error(`vm_still_defined: libvirt defines domain ${p.domain} (${state}); its registration was kept`);
+  const removed = [vmPaths(p.rid).dir, ...libvirtRuntimeFiles(p.domain)];
+  await ctx.progress('removing runtime files', 50);
+  await removePaths(ctx.exec, removed);
+  return { rid: p.rid, removed };
+};

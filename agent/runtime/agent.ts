@@ -1,0 +1,270 @@
+import { networkInterfaces } from 'node:os';
+import type { Executor } from '../executors/executor.ts';
+import { runChecked } from '../executors/executor.ts';
+import type { HostInventory } from '../../shared/domain/inventory.ts';
+import type { QueueMessage } from '../../shared/jobs/protocol.ts';
+import { AgentApi, ApiError } from './api.ts';
+import { backoffMs, sleep } from './backoff.ts';
+import type { AgentConfig } from './config.ts';
+import { InventoryWatch } from './inventory-watch.ts';
+import { Lanes, Slots } from './lanes.ts';
+import type { Logger } from './log.ts';
+import { NodeQueue, type ReceivedMessage } from './queue.ts';
+import { TaskRunner, type WorkItem } from './runner.ts';
+import { agentServices } from './services.ts';
+import { peerExecutor } from './peers.ts';
+import { Spool } from './spool.ts';
+
+export const AGENT_VERSION = '0.1.0';
+
+interface Registered {
+  node: { id: string; status: string };
+  queueUrl: string;
+  reapply: Array<WorkItem & { resource: string }>;
+}
+
+/** A received task message while the agent holds it (waiting for its lane, or running). */
+interface Held {
+  item: WorkItem;
+  resource: string;
+  /** every delivery of this task the agent holds (a duplicate arriving meanwhile joins here) */
+  receipts: string[];
+  keeper: NodeJS.Timeout;
+}
+
+export class FatalAgentError extends Error {}
+
+/**
+ * The agent's life (DESIGN §6): replay undelivered outcomes → register (+ inventory) → mark its stale running
+ * tasks interrupted → heartbeat, inventory watch, services → re-apply persisted configuration → consume the
+ * node's queue (bounded concurrency, serial per resource, visibility kept alive) → on stop: take no more work,
+ * hand back unstarted messages, drain, exit.
+ */
+export class Agent {
+  private readonly graceful = new AbortController();
+  private readonly hard = new AbortController();
+  private readonly api: AgentApi;
+  private readonly spool: Spool;
+  private readonly runner: TaskRunner;
+  private readonly lanes = new Lanes();
+  private readonly slots: Slots;
+  private readonly held = new Map<number, Held>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private inventory!: InventoryWatch;
+  private queue: NodeQueue | null = null;
+  private consuming = false;
+  nodeId = '';
+
+  constructor(
+    private readonly cfg: AgentConfig,
+    private readonly exec: Executor,
+    private readonly collectInventory: (exec: Executor) => Promise<HostInventory>,
+    private readonly log: Logger,
+  ) {
+    this.api = new AgentApi(cfg.apiUrl, cfg.token, log);
+    this.spool = new Spool(cfg.stateDir);
+    this.slots = new Slots(cfg.concurrency);
+    this.runner = new TaskRunner(this.api, exec, this.spool, log, this.graceful.signal, this.hard.signal, (address) => peerExecutor(cfg, address));
+  }
+
+  /** First call: graceful stop (drain). Second call, or a stop before consuming began: stop now. */
+  stop(): void {
+    if (this.graceful.signal.aborted || !this.consuming) {
+      if (!this.hard.signal.aborted) this.log('warn', 'stopping now');
+      this.graceful.abort();
+      this.hard.abort();
+      return;
+    }
+    this.log('info', 'stopping: no new work; draining running tasks', { running: this.held.size });
+    this.graceful.abort();
+  }
+
+  async run(): Promise<void> {
+    const stop = this.graceful.signal;
+    await this.runner.replaySpool();
+    if (stop.aborted) return this.shutdown();
+    this.nodeId = this.cfg.nodeId ?? (await runChecked(this.exec, ['sysctl', '-n', 'kern.hostuuid'])).trim().toLowerCase();
+    this.inventory = new InventoryWatch(() => this.collectInventory(this.exec), this.api, this.log);
+    const reg = await this.register();
+    if (!reg) return this.shutdown();
+    try {
+      const { data: stale } = await this.api.call<{ interrupted: number[] }>('POST', '/agent/tasks/interrupt-stale', undefined, { attempts: Infinity, signal: stop });
+      if (stale.interrupted.length) this.log('warn', 'tasks cut off by the previous run marked interrupted', { tasks: stale.interrupted });
+    } catch (err) {
+      if (stop.aborted) return this.shutdown();
+      throw err;
+    }
+
+    this.every(this.cfg.heartbeatIntervalS * 1000, () => this.heartbeat());
+    this.every(this.cfg.inventoryIntervalS * 1000, () => this.inventory.check());
+    for (const s of agentServices) {
+      const ctx = { exec: this.exec, api: this.api, nodeId: this.nodeId, config: this.cfg, log: this.log, signal: this.hard.signal };
+      this.every(s.everyMs(this.cfg), () => s.run(ctx).catch((err: Error) => this.log('warn', `${s.name} failed`, { cause: err.message })), true);
+    }
+
+    this.queue = new NodeQueue({ url: this.cfg.queueUrl ?? reg.queueUrl, endpoint: this.cfg.queueEndpoint, region: this.cfg.region, visibilityS: this.cfg.visibilityTimeoutS, waitS: this.cfg.pollWaitS });
+    this.consuming = true;
+    // persisted configuration first, before any queued work can depend on it
+    for (const item of reg.reapply) {
+      if (stop.aborted) break;
+      await this.runner.run(item);
+    }
+    if (reg.reapply.length) this.inventory.checkSoon();
+    this.log('info', 'consuming', { queueUrl: this.queue.o.url, concurrency: this.cfg.concurrency });
+    await this.consume();
+    await this.drain();
+    return this.shutdown();
+  }
+
+  private async register(): Promise<Registered | null> {
+    const inventory = await this.collectInventory(this.exec);
+    const body = {
+      id: this.nodeId,
+      name: this.cfg.nodeName ?? inventory.hostname,
+      ip: this.cfg.nodeIp ?? (this.cfg.executor === 'ssh' ? this.cfg.ssh.host! : firstIpv4()),
+      inventory,
+      agentVersion: AGENT_VERSION,
+      heartbeatIntervalS: this.cfg.heartbeatIntervalS,
+    };
+    try {
+      const { data } = await this.api.call<Registered>('POST', '/agent/register', body, { attempts: Infinity, signal: this.graceful.signal });
+      this.inventory.sent(inventory);
+      this.log('info', 'registered', { nodeId: this.nodeId, status: data.node.status, reapply: data.reapply.length });
+      return data;
+    } catch (err) {
+      if (err instanceof ApiError) throw new FatalAgentError(`registration refused: ${err.message}`);
+      return null; // stopped while the control plane was unreachable
+    }
+  }
+
+  private async heartbeat(): Promise<void> {
+    try {
+      await this.api.call('POST', '/agent/heartbeat', undefined);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'node_not_registered') {
+        this.log('warn', 'the control plane forgot this node; registering again');
+        await this.register().catch((e: Error) => this.log('error', 'registration failed', { cause: e.message }));
+        return;
+      }
+      this.log('warn', 'heartbeat failed', { cause: (err as Error).message });
+    }
+  }
+
+  /** Runs `fn` every `ms` (not overlapping itself); `now` also runs it at once. */
+  private every(ms: number, fn: () => Promise<unknown>, now = false): void {
+    let busy = false;
+    const tick = () => {
+      if (busy || this.hard.signal.aborted) return;
+      busy = true;
+      void fn().finally(() => (busy = false));
+    };
+    this.timers.push(setInterval(tick, ms));
+    if (now) tick();
+  }
+
+  private async consume(): Promise<void> {
+    const stop = this.graceful.signal;
+    let failures = 0;
+    while (!stop.aborted) {
+      await this.slots.whenFree(stop);
+      if (stop.aborted) break;
+      let messages: ReceivedMessage[];
+      try {
+        messages = await this.queue!.receive(this.slots.free, stop);
+        failures = 0;
+      } catch (err) {
+        if (stop.aborted) break;
+        const wait = backoffMs(++failures, 500, 30_000);
+        this.log('warn', 'queue receive failed; retrying', { cause: (err as Error).message, retryInMs: wait });
+        // a queue that vanished (e.g. a restarted emulator) is created again by registering
+        if (/NonExistentQueue|QueueDoesNotExist|does not exist/i.test(`${(err as Error).name} ${(err as Error).message}`)) await this.register().catch(() => undefined);
+        await sleep(wait, stop);
+        continue;
+      }
+      for (const m of messages) this.accept(m);
+    }
+  }
+
+  private accept(m: ReceivedMessage): void {
+    let msg: QueueMessage;
+    try {
+      msg = JSON.parse(m.body) as QueueMessage;
+      if (!Number.isInteger(msg.taskId) || typeof msg.kind !== 'string') throw new Error('not a task message');
+    } catch (err) {
+      // nothing can be attributed to a task: drop it rather than let it cycle into the DLQ
+      this.log('error', 'unreadable queue message dropped', { cause: (err as Error).message, body: m.body.slice(0, 200) });
+      void this.queue!.delete(m.receipt).catch(() => undefined);
+      return;
+    }
+    const already = this.held.get(msg.taskId);
+    if (already) {
+      // a second delivery of a task held here: acked together with the first when it is done
+      already.receipts.push(m.receipt);
+      return;
+    }
+    const held: Held = {
+      item: { taskId: msg.taskId, kind: msg.kind, payload: msg.payload },
+      resource: m.group ?? `task:${msg.taskId}`,
+      receipts: [m.receipt],
+      keeper: setInterval(() => this.keepInvisible(held), Math.max(1000, (this.cfg.visibilityTimeoutS * 1000) / 3)),
+    };
+    this.held.set(msg.taskId, held);
+    this.slots.take();
+    void this.lanes.run(held.resource, () => this.process(held));
+  }
+
+  private keepInvisible(h: Held): void {
+    for (const r of h.receipts) {
+      void this.queue!.extend(r).catch((err: Error) => this.log('warn', 'could not extend message visibility', { taskId: h.item.taskId, cause: err.message }));
+    }
+  }
+
+  private async process(h: Held): Promise<void> {
+    try {
+      if (this.graceful.signal.aborted) {
+        // not started before shutdown: hand the message back for the next run
+        await Promise.all(h.receipts.map((r) => this.queue!.release(r).catch(() => undefined)));
+        return;
+      }
+      const outcome = await this.runner.run(h.item);
+      if (outcome === 'abandoned') {
+        // shutdown came first: the next run gets the message again (and replays a spooled outcome before it)
+        await Promise.all(h.receipts.map((r) => this.queue!.release(r).catch(() => undefined)));
+      } else {
+        await Promise.all(h.receipts.map((r) => this.queue!.delete(r).catch((err: Error) => this.log('warn', 'could not delete message', { taskId: h.item.taskId, cause: err.message }))));
+      }
+      if (outcome === 'done') this.inventory.checkSoon();
+    } finally {
+      clearInterval(h.keeper);
+      this.held.delete(h.item.taskId);
+      this.slots.give();
+    }
+  }
+
+  private async drain(): Promise<void> {
+    if (this.slots.inUse === 0) return;
+    const limit = AbortSignal.any([this.hard.signal, AbortSignal.timeout(this.cfg.drainTimeoutS * 1000)]);
+    await this.slots.idle(limit);
+    if (this.slots.inUse > 0) {
+      this.log('warn', 'drain timed out; stopping running tasks', { running: [...this.held.keys()] });
+      this.hard.abort();
+      // give handlers and reports a moment to notice; undelivered outcomes stay in the spool
+      await this.slots.idle(AbortSignal.timeout(5000));
+    }
+  }
+
+  private async shutdown(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    this.inventory?.stop();
+    this.queue?.close();
+    await this.exec.close?.().catch(() => undefined);
+    this.log('info', 'stopped');
+  }
+}
+
+function firstIpv4(): string {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return '127.0.0.1';
+}

@@ -1,0 +1,168 @@
+import { parseArgs } from 'node:util';
+
+export type ExecutorKind = 'local' | 'ssh' | 'simulator';
+
+export interface AgentConfig {
+  apiUrl: string;
+  token: string;
+  nodeId?: string;
+  nodeName?: string;
+  nodeIp?: string;
+  queueUrl?: string;
+  queueEndpoint?: string;
+  region?: string;
+  executor: ExecutorKind;
+  ssh: { host?: string; port: number; user: string; keyFile?: string };
+  /** how this host's jobs reach other nodes' hosts over SSH (E20 migration streams) */
+  peerSsh: { port: number; user: string; keyFile?: string; prefix: string[] };
+  simulatorState?: string;
+  concurrency: number;
+  heartbeatIntervalS: number;
+  inventoryIntervalS: number;
+  visibilityTimeoutS: number;
+  pollWaitS: number;
+  drainTimeoutS: number;
+  stateDir: string;
+}
+
+export const HELP = `hostmgr-agent — runs host work for the control plane (DESIGN §6, §7)
+
+Usage: npm run agent -- [options]      (installed: node /usr/local/libexec/hostmgr/agent.js [options])
+
+Every option can also be set by the environment variable shown.
+
+Control plane
+  --api-url URL              HM_API_URL             the API, e.g. https://hostmgr.example.org/api (required)
+  --token TOKEN              HM_AGENT_TOKEN         this node's agent token (npm run token -- create --role agent --node <id>)
+  --token-file FILE          HM_AGENT_TOKEN_FILE    read the token from a file instead (keeps it out of ps)
+  --node-id UUID             HM_NODE_ID             the host's UUID (default: sysctl -n kern.hostuuid on the host)
+  --node-name NAME           HM_NODE_NAME           display name (default: the host's hostname)
+  --node-ip IP               HM_NODE_IP             address other nodes reach it on (default: SSH host or first IPv4)
+
+Queue
+  --queue-url URL            HM_QUEUE_URL           this node's SQS FIFO queue (default: from registration)
+  --queue-endpoint URL       HM_QUEUE_ENDPOINT      SQS endpoint override (the local emulator); AWS credentials and
+                                                    AWS_REGION come from the usual AWS environment
+  --visibility-timeout S     HM_VISIBILITY_TIMEOUT  seconds a received message stays hidden; extended while it runs (60)
+  --poll-wait S              HM_POLL_WAIT           long-poll wait, 1–20 (20)
+
+Host
+  --executor KIND            HM_EXECUTOR            local | ssh | simulator (local)
+  --ssh-host HOST            HM_SSH_HOST            for --executor ssh
+  --ssh-port PORT            HM_SSH_PORT            (22)
+  --ssh-user USER            HM_SSH_USER            (root)
+  --ssh-key FILE             HM_SSH_KEY             private key file
+  --simulator-state FILE     HM_SIMULATOR_STATE     for --executor simulator: the simulated host's JSON state
+
+Other nodes (jail migration sends ZFS streams to the target host over SSH, at the node's address)
+  --peer-ssh-port PORT       HM_PEER_SSH_PORT       (22)
+  --peer-ssh-user USER       HM_PEER_SSH_USER       (root)
+  --peer-ssh-key FILE        HM_PEER_SSH_KEY        private key file
+  --peer-ssh-prefix WORDS    HM_PEER_SSH_PREFIX     words put before every remote command (e.g. doas), split at spaces
+
+Behaviour
+  --concurrency N            HM_CONCURRENCY         tasks run at once, 1–64 (4); tasks of one resource run one at a time
+  --heartbeat-interval S     HM_HEARTBEAT_INTERVAL  seconds between heartbeats (10); offline after three missed
+  --inventory-interval S     HM_INVENTORY_INTERVAL  seconds between inventory checks (60; also after every task)
+  --drain-timeout S          HM_DRAIN_TIMEOUT       on SIGTERM, wait this long for running tasks (600)
+  --state-dir DIR            HM_STATE_DIR           undelivered results are kept here (/var/db/hostmgr-agent)
+  --help                                            this text
+
+Signals: SIGTERM/SIGINT stop taking work, hand back unstarted messages, let running tasks finish (drain), exit 0.
+A second signal stops at once; running tasks are then marked interrupted at the next start.`;
+
+export class ConfigError extends Error {}
+
+const OPTIONS = {
+  'api-url': { type: 'string' },
+  token: { type: 'string' },
+  'token-file': { type: 'string' },
+  'node-id': { type: 'string' },
+  'node-name': { type: 'string' },
+  'node-ip': { type: 'string' },
+  'queue-url': { type: 'string' },
+  'queue-endpoint': { type: 'string' },
+  'visibility-timeout': { type: 'string' },
+  'poll-wait': { type: 'string' },
+  executor: { type: 'string' },
+  'ssh-host': { type: 'string' },
+  'ssh-port': { type: 'string' },
+  'ssh-user': { type: 'string' },
+  'ssh-key': { type: 'string' },
+  'simulator-state': { type: 'string' },
+  'peer-ssh-port': { type: 'string' },
+  'peer-ssh-user': { type: 'string' },
+  'peer-ssh-key': { type: 'string' },
+  'peer-ssh-prefix': { type: 'string' },
+  concurrency: { type: 'string' },
+  'heartbeat-interval': { type: 'string' },
+  'inventory-interval': { type: 'string' },
+  'drain-timeout': { type: 'string' },
+  'state-dir': { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+/** Parses flags over environment; throws ConfigError naming the option. `null` means: print help. */
+export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, readFile: (f: string) => string): AgentConfig | null {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new ConfigError(`${(err as Error).message}; see --help`);
+  }
+  if (values.help) return null;
+  const opt = (flag: keyof typeof OPTIONS, envName: string): string | undefined => {
+    const v = (values[flag] as string | undefined) ?? env[envName];
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const int = (flag: keyof typeof OPTIONS, envName: string, def: number, min: number, max: number): number => {
+    const raw = opt(flag, envName);
+    if (raw === undefined) return def;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`--${flag} (${envName}): must be an integer ${min}–${max}, got "${raw}"`);
+    return n;
+  };
+
+  const apiUrl = opt('api-url', 'HM_API_URL');
+  if (!apiUrl) throw new ConfigError('--api-url (HM_API_URL) is required');
+  if (!/^https?:\/\//.test(apiUrl)) throw new ConfigError(`--api-url (HM_API_URL): must be an http(s) URL, got "${apiUrl}"`);
+  const tokenFile = opt('token-file', 'HM_AGENT_TOKEN_FILE');
+  const token = opt('token', 'HM_AGENT_TOKEN') ?? (tokenFile ? readFile(tokenFile).trim() : undefined);
+  if (!token) throw new ConfigError('--token (HM_AGENT_TOKEN) or --token-file (HM_AGENT_TOKEN_FILE) is required');
+  const executor = (opt('executor', 'HM_EXECUTOR') ?? 'local') as ExecutorKind;
+  if (!['local', 'ssh', 'simulator'].includes(executor)) throw new ConfigError(`--executor (HM_EXECUTOR): must be local, ssh or simulator, got "${executor}"`);
+  const ssh = { host: opt('ssh-host', 'HM_SSH_HOST'), port: int('ssh-port', 'HM_SSH_PORT', 22, 1, 65535), user: opt('ssh-user', 'HM_SSH_USER') ?? 'root', keyFile: opt('ssh-key', 'HM_SSH_KEY') };
+  if (executor === 'ssh' && !ssh.host) throw new ConfigError('--ssh-host (HM_SSH_HOST) is required with --executor ssh');
+  const simulatorState = opt('simulator-state', 'HM_SIMULATOR_STATE');
+  if (executor === 'simulator' && !simulatorState) throw new ConfigError('--simulator-state (HM_SIMULATOR_STATE) is required with --executor simulator');
+  const nodeId = opt('node-id', 'HM_NODE_ID');
+  if (nodeId && !/^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/.test(nodeId)) {
+    throw new ConfigError(`--node-id (HM_NODE_ID): must be a UUID, got "${nodeId}"`);
+  }
+  return {
+    apiUrl: apiUrl.replace(/\/+$/, ''),
+    token,
+    nodeId: nodeId?.toLowerCase(),
+    nodeName: opt('node-name', 'HM_NODE_NAME'),
+    nodeIp: opt('node-ip', 'HM_NODE_IP'),
+    queueUrl: opt('queue-url', 'HM_QUEUE_URL'),
+    queueEndpoint: opt('queue-endpoint', 'HM_QUEUE_ENDPOINT'),
+    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || undefined,
+    executor,
+    ssh,
+    peerSsh: {
+      port: int('peer-ssh-port', 'HM_PEER_SSH_PORT', 22, 1, 65535),
+      user: opt('peer-ssh-user', 'HM_PEER_SSH_USER') ?? 'root',
+      keyFile: opt('peer-ssh-key', 'HM_PEER_SSH_KEY'),
+      prefix: (opt('peer-ssh-prefix', 'HM_PEER_SSH_PREFIX') ?? '').split(/\s+/).filter(Boolean),
+    },
+    simulatorState,
+    concurrency: int('concurrency', 'HM_CONCURRENCY', 4, 1, 64),
+    heartbeatIntervalS: int('heartbeat-interval', 'HM_HEARTBEAT_INTERVAL', 10, 1, 3600),
+    inventoryIntervalS: int('inventory-interval', 'HM_INVENTORY_INTERVAL', 60, 1, 86400),
+    visibilityTimeoutS: int('visibility-timeout', 'HM_VISIBILITY_TIMEOUT', 60, 3, 43200),
+    pollWaitS: int('poll-wait', 'HM_POLL_WAIT', 20, 1, 20),
+    drainTimeoutS: int('drain-timeout', 'HM_DRAIN_TIMEOUT', 600, 0, 86400),
+    stateDir: opt('state-dir', 'HM_STATE_DIR') ?? '/var/db/hostmgr-agent',
+  };
+}

@@ -1,0 +1,132 @@
+import type { Executor } from '../executors/executor.ts';
+import { CommandError } from '../executors/executor.ts';
+import type { JobContext } from '../jobs/job.ts';
+import { handlerFor } from '../jobs/registry.ts';
+import type { TaskKind } from '../../shared/jobs/protocol.ts';
+import { AgentApi, ApiError } from './api.ts';
+import type { Logger } from './log.ts';
+import type { FinishBody, Spool } from './spool.ts';
+
+/** A unit of work as the agent sees it: from a queue message, or from the registration's re-apply list. */
+export interface WorkItem {
+  taskId: number;
+  kind: string;
+  payload: unknown;
+}
+
+/**
+ * - `done`: the outcome landed (or the control plane no longer wants it): the message can go;
+ * - `skipped`: the task was already started or finished elsewhere (a duplicate delivery): the message can go;
+ * - `abandoned`: shutdown came first; the message stays in the queue (and any outcome in the spool).
+ */
+export type RunOutcome = 'done' | 'skipped' | 'abandoned';
+
+interface StartAnswer {
+  run: boolean;
+  reason: string;
+  attempt: number;
+  task: { resource: string; nodeId: string };
+}
+
+const OUTPUT_TAIL = 64 * 1024;
+const tail = (s: string) => (s.length > OUTPUT_TAIL ? s.slice(-OUTPUT_TAIL) : s);
+
+/** Runs one task: start (idempotent by id) → job handler → finish (spooled, retried until it lands). */
+export class TaskRunner {
+  constructor(
+    private readonly api: AgentApi,
+    private readonly exec: Executor,
+    private readonly spool: Spool,
+    private readonly log: Logger,
+    /** aborted when running work should give up (shutdown) */
+    private readonly stopSignal: AbortSignal,
+    /** aborted when the agent must quit now (hard stop): in-flight reports give up, the spool keeps them */
+    private readonly hardSignal: AbortSignal,
+    /** executors on other nodes' hosts (JobContext.peer) */
+    private readonly peers?: (address: string) => Executor,
+  ) {}
+
+  async run(item: WorkItem): Promise<RunOutcome> {
+    const { taskId } = item;
+    let start: StartAnswer;
+    try {
+      // a task not started yet can be handed back on shutdown: stop retrying when stopping
+      ({ data: start } = await this.api.call<StartAnswer>('POST', `/agent/tasks/${taskId}/start`, undefined, { attempts: Infinity, signal: this.stopSignal }));
+    } catch (err) {
+      if (err instanceof ApiError) {
+        // 404: the task no longer exists; 403: not this node's — either way nothing to run, drop the message
+        this.log('error', 'task refused by the control plane; dropping its message', { taskId, cause: err.message });
+        return 'skipped';
+      }
+      return 'abandoned';
+    }
+    if (!start.run) {
+      this.log('info', 'task not run: already handled', { taskId, reason: start.reason });
+      return 'skipped';
+    }
+    const attempt = start.attempt;
+    this.log('info', 'task started', { taskId, kind: item.kind, resource: start.task.resource, attempt });
+    const began = Date.now();
+    let pendingOutput = '';
+    const ctx: JobContext = {
+      exec: this.exec,
+      task: { id: taskId, kind: item.kind as TaskKind, resource: start.task.resource, nodeId: start.task.nodeId, attempt },
+      peer: this.peers,
+      signal: this.hardSignal,
+      progress: async (phase, percent, output) => {
+        pendingOutput = tail(pendingOutput + (output ? (output.endsWith('\n') ? output : `${output}\n`) : ''));
+        const body = { attempt, phase: phase.slice(0, 200), progress: Math.max(0, Math.min(100, Math.round(percent))), ...(pendingOutput ? { output: pendingOutput } : {}) };
+        try {
+          await this.api.call('POST', `/agent/tasks/${taskId}/progress`, body, { attempts: 3, baseMs: 200, maxMs: 1000, signal: this.hardSignal });
+          pendingOutput = '';
+        } catch (err) {
+          // progress is best effort; undelivered output rides along with the next report
+          this.log('warn', 'progress report failed', { taskId, cause: (err as Error).message });
+        }
+      },
+    };
+
+    let body: FinishBody;
+    const handler = handlerFor(item.kind);
+    if (!handler) {
+      body = { attempt, status: 'failed', error: `unknown task kind "${item.kind}": this agent has no handler for it (update the agent)` };
+    } else {
+      try {
+        const result = await handler(ctx, item.payload as never);
+        body = { attempt, status: 'success', ...(result === undefined ? {} : { result }) };
+      } catch (err) {
+        const e = err as Error;
+        body = { attempt, status: 'failed', error: (e?.message || String(err)).slice(0, 65536) };
+        if (err instanceof CommandError) pendingOutput = tail(pendingOutput + [err.result.stdout, err.result.stderr].filter(Boolean).join('\n'));
+      }
+    }
+    if (pendingOutput) body.output = pendingOutput;
+    this.log(body.status === 'success' ? 'info' : 'warn', 'task ended', { taskId, status: body.status, error: body.error, ms: Date.now() - began });
+    return (await this.finish(taskId, body)) ? 'done' : 'abandoned';
+  }
+
+  /** Reports an outcome until it lands; true when it did (or was refused for good), false on hard stop. */
+  async finish(taskId: number, body: FinishBody): Promise<boolean> {
+    this.spool.put({ taskId, body });
+    try {
+      await this.api.call('POST', `/agent/tasks/${taskId}/finish`, body, { attempts: Infinity, baseMs: 250, maxMs: 10_000, signal: this.hardSignal });
+    } catch (err) {
+      if (!(err instanceof ApiError)) {
+        this.log('warn', 'task outcome kept for the next start', { taskId, cause: (err as Error).message });
+        return false;
+      }
+      // e.g. 409 task_attempt_superseded: the control plane has moved on; keeping the report would not help
+      this.log('error', 'task outcome refused', { taskId, cause: err.message });
+    }
+    this.spool.remove(taskId);
+    return true;
+  }
+
+  /** At start: outcomes a previous run could not deliver. */
+  async replaySpool(): Promise<number> {
+    const pending = this.spool.list();
+    for (const p of pending) await this.finish(p.taskId, p.body);
+    if (pending.length) this.log('info', 'replayed undelivered task outcomes', { count: pending.length });
+    return pending.length;
+  }
+}

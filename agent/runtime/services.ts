@@ -1,0 +1,32 @@
+import type { Executor } from '../executors/executor.ts';
+import type { AgentApi } from './api.ts';
+import type { AgentConfig } from './config.ts';
+import type { Logger } from './log.ts';
+import { jailMigrationRecovery } from '../jobs/jail-migration-recovery.ts';
+import { telemetryService } from './telemetry-loop.ts';
+
+export interface ServiceContext {
+  exec: Executor;
+  api: AgentApi;
+  nodeId: string;
+  config: AgentConfig;
+  log: Logger;
+  /** aborted when the agent stops */
+  signal: AbortSignal;
+}
+
+/**
+ * Periodic work of the agent besides tasks (e.g. telemetry sampling, E14). Each runs every `everyMs` from
+ * registration until shutdown; one run at a time; a failing run is logged and the next one tries again.
+ * A capability adds its service to `agentServices` (one import, one entry).
+ */
+export interface AgentService {
+  name: string;
+  everyMs(config: AgentConfig): number;
+  run(ctx: ServiceContext): Promise<void>;
+}
+
+export const agentServices: AgentService[] = [
+  jailMigrationRecovery, // E20: migrations cut off by a crash are undone or finished
+  telemetryService(), // E14: pool and ARC samples every 10 s
+];

@@ -1,0 +1,89 @@
+import { collectTelemetry } from '../collectors/telemetry.ts';
+import type { Executor } from '../executors/executor.ts';
+import type { TelemetrySample } from '../../shared/domain/telemetry/sample.ts';
+import { ApiError, type AgentApi } from './api.ts';
+import type { AgentConfig } from './config.ts';
+import type { Logger } from './log.ts';
+import type { AgentService } from './services.ts';
+
+/** Samples kept while the control plane cannot be reached: one hour at the default interval. */
+export const MAX_BUFFERED_SAMPLES = 360;
+
+/**
+ * The sampling interval (DESIGN §8: 10 s): `telemetryIntervalS` of the agent configuration when it has one,
+ * else HM_TELEMETRY_INTERVAL (seconds), else 10.
+ */
+export function telemetryIntervalS(cfg: AgentConfig, env: NodeJS.ProcessEnv = process.env): number {
+  const configured = (cfg as AgentConfig & { telemetryIntervalS?: number }).telemetryIntervalS;
+  const fromEnv = Number(env.HM_TELEMETRY_INTERVAL);
+  const s = configured ?? (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 10);
+  return Math.min(3600, Math.max(1, s));
+}
+
+export interface TelemetryLoopDeps {
+  exec: Executor;
+  api: Pick<AgentApi, 'call'>;
+  log: Logger;
+  intervalSeconds: number;
+  /** zpool iostat's measuring window; 1 s on real hosts (it blocks that long) */
+  iostatWindowSeconds?: number;
+  /** takes one sample; collectTelemetry on `exec` unless given (tests) */
+  collect?: () => Promise<TelemetrySample>;
+}
+
+/**
+ * One sampling step of E14's telemetry: takes a sample (`zpool list -Hp`, `zpool iostat -Hpl`, arcstats) and
+ * posts it with every sample not yet delivered, oldest first, to POST /api/agent/telemetry. While the control
+ * plane is unreachable samples accumulate (at most MAX_BUFFERED_SAMPLES, the oldest dropped first); a post
+ * the control plane refuses (4xx) is logged and dropped, since sending it again cannot succeed. Samples the
+ * control plane already holds are skipped by it, so a post whose answer was lost does no harm.
+ */
+export function createTelemetryLoop(deps: TelemetryLoopDeps) {
+  const pending: TelemetrySample[] = [];
+  return {
+    pending,
+    async tick(): Promise<void> {
+      try {
+        const collect = deps.collect ?? (() => collectTelemetry(deps.exec, { intervalSeconds: deps.intervalSeconds, iostatWindowSeconds: deps.iostatWindowSeconds }));
+        pending.push(await collect());
+      } catch (err) {
+        deps.log('warn', 'telemetry sample failed', { cause: (err as Error).message });
+      }
+      if (pending.length > MAX_BUFFERED_SAMPLES) pending.splice(0, pending.length - MAX_BUFFERED_SAMPLES);
+      if (!pending.length) return;
+      const batch = pending.slice();
+      try {
+        await deps.api.call('POST', '/agent/telemetry', { samples: batch });
+        pending.splice(0, batch.length);
+      } catch (err) {
+        if (err instanceof ApiError) {
+          deps.log('error', 'telemetry refused by the control plane; samples dropped', { cause: err.message, samples: batch.length });
+          pending.splice(0, batch.length);
+        } else {
+          deps.log('warn', 'telemetry post failed; kept for the next one', { cause: (err as Error).message, pending: pending.length });
+        }
+      }
+    },
+  };
+}
+
+/**
+ * The agent service (agent/runtime/services.ts) that samples every `telemetryIntervalS` from registration
+ * until shutdown. One loop per agent: created on the first run, kept across runs for its pending samples.
+ */
+export function telemetryService(): AgentService {
+  let loop: ReturnType<typeof createTelemetryLoop> | undefined;
+  return {
+    name: 'telemetry',
+    everyMs: (cfg) => telemetryIntervalS(cfg) * 1000,
+    async run(ctx) {
+      loop ??= createTelemetryLoop({
+        exec: ctx.exec,
+        api: ctx.api,
+        log: ctx.log,
+        intervalSeconds: telemetryIntervalS(ctx.config),
+      });
+      await loop.tick();
+    },
+  };
+}

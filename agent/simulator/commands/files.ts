@@ -1,0 +1,110 @@
+import { getopt } from '../format.ts';
+import { fail, registerCommand, withUsage, type CommandContext } from '../registry.ts';
+import { chmod, isDir, isFile, listDir, makeDirs, move, readFile, removeFile, removeTree, writeFile } from '../file-tree.ts';
+
+/**
+ * The file commands drivers use to read and write host files through an executor, argv only (content on
+ * stdin): cat, tee, mkdir, rm, ls, chmod, mv, with FreeBSD's messages. State: ../file-tree.ts.
+ */
+const missing = (cmd: string, path: string) => `${cmd}: ${path}: No such file or directory`;
+
+registerCommand('cat', (ctx: CommandContext) => {
+  let out = '';
+  let err = '';
+  for (const p of ctx.args) {
+    const c = readFile(ctx.state, p);
+    if (c === null) err += `${isDir(ctx.state, p) ? `cat: ${p}: Is a directory` : missing('cat', p)}\n`;
+    else out += c;
+  }
+  return { code: err ? 1 : 0, stdout: out, stderr: err };
+});
+
+registerCommand(
+  'tee',
+  withUsage(
+    (ctx) => {
+      const o = getopt(ctx.args, 'ai');
+      let err = '';
+      for (const p of o.operands) {
+        const content = o.flags.has('a') ? (readFile(ctx.state, p) ?? '') + ctx.stdin : ctx.stdin;
+        if (isDir(ctx.state, p) && !isFile(ctx.state, p)) err += `tee: ${p}: Is a directory\n`;
+        else if (!writeFile(ctx.state, p, content)) err += `${missing('tee', p)}\n`;
+      }
+      return { code: err ? 1 : 0, stdout: ctx.stdin, stderr: err };
+    },
+    '\ttee [-ai] [file ...]',
+  ),
+);
+
+registerCommand(
+  'mkdir',
+  withUsage(
+    (ctx) => {
+      const o = getopt(ctx.args, 'pm:v');
+      for (const p of o.operands) {
+        if (isFile(ctx.state, p)) return fail(`mkdir: ${p}: File exists`);
+        if (!o.flags.has('p')) {
+          if (isDir(ctx.state, p)) return fail(`mkdir: ${p}: File exists`);
+          const parent = p.slice(0, p.lastIndexOf('/')) || '/';
+          if (!isDir(ctx.state, parent)) return fail(missing('mkdir', p));
+        }
+        makeDirs(ctx.state, p);
+      }
+      return {};
+    },
+    '\tmkdir [-pv] [-m mode] directory_name ...',
+  ),
+);
+
+registerCommand(
+  'rm',
+  withUsage(
+    (ctx) => {
+      const o = getopt(ctx.args, 'dfiIPRrvWx');
+      const recursive = o.flags.has('r') || o.flags.has('R');
+      let err = '';
+      for (const p of o.operands) {
+        if (isFile(ctx.state, p)) removeFile(ctx.state, p);
+        else if (isDir(ctx.state, p)) {
+          if (recursive) removeTree(ctx.state, p);
+          else err += `rm: ${p}: is a directory\n`;
+        } else if (!o.flags.has('f')) err += `${missing('rm', p)}\n`;
+      }
+      return { code: err ? 1 : 0, stderr: err };
+    },
+    '\trm [-f | -i] [-dIPRrvWx] file ...',
+  ),
+);
+
+registerCommand(
+  'ls',
+  withUsage(
+    (ctx) => {
+      const o = getopt(ctx.args, '1aAlF');
+      const paths = o.operands.length ? o.operands : ['/'];
+      let out = '';
+      let err = '';
+      for (const p of paths) {
+        if (isFile(ctx.state, p)) out += `${p}\n`;
+        else if (isDir(ctx.state, p)) out += listDir(ctx.state, p).map((n) => `${n}\n`).join('');
+        else err += `${missing('ls', p)}\n`;
+      }
+      return { code: err ? 1 : 0, stdout: out, stderr: err };
+    },
+    '\tls [-1AaFl] [file ...]',
+  ),
+);
+
+registerCommand('chmod', (ctx) => {
+  const [mode, ...paths] = ctx.args;
+  if (!mode || !/^[0-7]{3,4}$/.test(mode) || !paths.length) return fail('usage: chmod [-fhv] [-R [-H | -L | -P]] mode file ...');
+  for (const p of paths) if (!chmod(ctx.state, p, mode)) return fail(missing('chmod', p));
+  return {};
+});
+
+registerCommand('mv', (ctx) => {
+  const [from, to] = ctx.args;
+  if (!from || !to || ctx.args.length !== 2) return fail('usage: mv [-f | -i | -n] [-hv] source target');
+  if (!move(ctx.state, from, to)) return fail(`mv: ${from}: No such file or directory`);
+  return {};
+});

@@ -1,0 +1,17 @@
+/**
+ * Every command family of the simulator. A new family is one file under this folder that registers its
+ * commands at import (registerCommand / registerSubcommand / registerTicker / registerSysctlProvider);
+ * add one import line for it here. Keep the list sorted.
+ */
+import './cpuset.ts';
+import './files.ts';
+import './jail.ts';
+import './jls.ts';
+import './makefs.ts';
+import './rctl.ts';
+import './sysctl.ts';
+import './sysctl-arcstats.ts';
+import './virsh.ts';
+import './zfs.ts';
+import './zfs-snapshot-send-recv.ts';
+import './zpool.ts';

@@ -1,0 +1,122 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import type { SimHost } from '../host-schema.ts';
+import { hooksSchema, HOOK_PHASES } from '../../../shared/domain/jails/hooks.ts';
+import { renderJailConf, withManagedSection } from '../../drivers/jail-conf.ts';
+import { hookFileContent, jailFiles, limitsFileContent, managedLines } from '../../drivers/jail-layout.ts';
+import { readFile, writeFile } from '../file-tree.ts';
+
+/**
+ * Jails of a simulated host. The seed lists them (`hosts[nodeId].jails`); the first command run on the host
+ * writes each one's conf, hook scripts and post-start limits as the agent lays them out (materialises it),
+ * so from then on the files are the configuration, as on a real host, and this list is the kernel's view:
+ * whether the jail runs, its jid, CPU affinity, rctl rules, and a log of the hook commands jail(8) ran.
+ */
+export const simJailSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['ctid', 'name'],
+  properties: {
+    ctid: { type: 'integer', minimum: 1, maximum: 9999 },
+    name: { type: 'string', pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$' },
+    /** default: the name */
+    hostname: { type: 'string', minLength: 1, maxLength: 255 },
+    /** the jail's root; default the dataset's mountpoint, else /usr/local/jails/<name> */
+    path: { type: 'string', pattern: '^/' },
+    /** ZFS dataset holding the root; created (1 GiB used) when the seed's datasets lack it */
+    dataset: { type: 'string', pattern: '^[A-Za-z0-9_.:/-]+$' },
+    ip4: { type: 'string' },
+    ip6: { type: 'string' },
+    state: { enum: ['running', 'stopped'] },
+    /** seed: hooks to lay out (all phases optional here) */
+    hooks: { type: 'object', additionalProperties: false, properties: hooksSchema.properties },
+    /** seed: CPUs the post-start limits pin it to */
+    cpuSet: { type: 'array', items: { type: 'integer', minimum: 0 } },
+    /** seed: rctl memoryuse limit in bytes */
+    memoryBytes: { type: 'integer', minimum: 0 },
+    /** what `rctl -u` reports while it runs */
+    memoryUsedBytes: { type: 'integer', minimum: 0 },
+    // ── runtime ──
+    materialized: { type: 'boolean' },
+    jid: { type: 'integer', minimum: 1 },
+    cpusetId: { type: 'integer', minimum: 1 },
+    /** CPUs the running jail's threads may use (cpuset -l) */
+    affinity: { type: 'array', items: { type: 'integer', minimum: 0 } },
+    /** rctl rules of the running jail, `jail:<name>:<resource>:<action>=<amount>` */
+    rules: { type: 'array', items: { type: 'string' } },
+    /** every exec.* command jail(8) ran for it, oldest first (bounded) */
+    hookRuns: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['phase', 'command', 'atMs'],
+        properties: { phase: { type: 'string' }, command: { type: 'string' }, atMs: { type: 'integer' } },
+      },
+    },
+  },
+} as const;
+
+export type SimJail = FromSchema<typeof simJailSchema>;
+type WithJails = SimHost & { jails?: SimJail[] };
+
+export const jailsOf = (state: SimHost): SimJail[] => ((state as WithJails).jails ??= []);
+export const findSimJail = (state: SimHost, name: string) => jailsOf(state).find((j) => j.name === name);
+export const runningJails = (state: SimHost) => jailsOf(state).filter((j) => j.state === 'running' && j.jid !== undefined).sort((a, b) => a.jid! - b.jid!);
+
+export function nextJid(state: SimHost): number {
+  return Math.max(0, ...jailsOf(state).map((j) => j.jid ?? 0)) + 1;
+}
+
+const allCpus = (state: SimHost) => Array.from({ length: state.cpus }, (_, i) => i);
+
+/** jail(8) creating the jail in the kernel: a fresh jid, all CPUs, no rules (post-start hooks change that). */
+export function markRunning(state: SimHost, j: SimJail): void {
+  j.state = 'running';
+  j.jid = nextJid(state);
+  j.cpusetId = j.jid + 2;
+  j.affinity = allCpus(state);
+  j.rules = [];
+}
+
+export function markStopped(j: SimJail): void {
+  j.state = 'stopped';
+  delete j.jid;
+  delete j.cpusetId;
+  delete j.affinity;
+  j.rules = [];
+}
+
+const HOOK_LOG_LIMIT = 200;
+export function logHook(j: SimJail, phase: string, command: string, now: number): void {
+  const runs = (j.hookRuns ??= []);
+  runs.push({ phase, command, atMs: now });
+  if (runs.length > HOOK_LOG_LIMIT) runs.splice(0, runs.length - HOOK_LOG_LIMIT);
+}
+
+/** Lays out a seeded jail on the simulated host the way the agent does (conf, hooks, limits, dataset). */
+export function materialize(state: SimHost, j: SimJail): void {
+  const ds = j.dataset ? state.datasets.find((d) => d.name === j.dataset) : undefined;
+  const path = j.path ?? ds?.mountpoint ?? (j.dataset ? `/${j.dataset}` : `/usr/local/jails/${j.name}`);
+  j.path = path;
+  if (j.dataset && !ds) state.datasets.push({ name: j.dataset, type: 'filesystem', usedBytes: 1024 ** 3, mountpoint: path });
+  const files = jailFiles(j.ctid, j.name, path);
+  let conf = readFile(state, files.conf);
+  if (conf === null) {
+    conf = renderJailConf({ ctid: j.ctid, name: j.name, hostname: j.hostname ?? j.name, path, dataset: j.dataset ?? null, ip4: j.ip4 });
+    const wired = HOOK_PHASES.filter((p) => j.hooks?.[p]?.enabled && j.hooks[p]!.script.trim());
+    for (const p of HOOK_PHASES) {
+      const h = j.hooks?.[p];
+      if (h && (h.enabled || h.script.trim())) writeFile(state, files.hookFile(p), hookFileContent(h.script), '755', true);
+    }
+    const limits = limitsFileContent(j.name, j.ctid, { cpuSet: j.cpuSet ?? [], memoryBytes: j.memoryBytes ?? 0 });
+    if (limits) writeFile(state, files.limits, limits, '755', true);
+    writeFile(state, files.conf, withManagedSection(conf, j.name, managedLines(files, wired, limits !== '')), '644', true);
+  }
+  if (j.state === 'running' && j.jid === undefined) {
+    markRunning(state, j);
+    if (j.cpuSet?.length) j.affinity = [...j.cpuSet];
+    if (j.memoryBytes) j.rules = [`jail:${j.name}:memoryuse:deny=${j.memoryBytes}`];
+  }
+  j.state ??= 'stopped';
+  j.materialized = true;
+}

@@ -1,0 +1,40 @@
+import { getopt } from '../format.ts';
+import { isDir, listDir, readFile, writeFile } from '../file-tree.ts';
+import { fail, registerCommand, withUsage } from '../registry.ts';
+
+/**
+ * FreeBSD's makefs(8), the ISO 9660 part (`-t cd9660`) that cloud-init seeds need. The simulated image is
+ * a JSON description of what the real one would hold (volume label, Rock Ridge, each file and its content),
+ * so tests can read back what a guest's cloud-init would see.
+ */
+registerCommand(
+  'makefs',
+  withUsage(
+    (ctx) => {
+      const o = getopt(ctx.args, 'B:b:d:f:F:M:m:N:O:o:pRs:S:t:T:xZ');
+      const type = o.values.get('t') ?? 'ffs';
+      if (type !== 'cd9660') return fail(`makefs: ${type}: simulated makefs only builds cd9660 images`);
+      const [image, dir] = o.operands;
+      if (!image || !dir || o.operands.length !== 2) return fail('usage: makefs [-t fs-type] [-o fs-options] image-file directory', 1);
+      if (!isDir(ctx.state, dir)) return fail(`makefs: ${dir}: No such file or directory`);
+      const options: Record<string, string | true> = {};
+      // -o may repeat (getopt keeps the last value): collect every occurrence
+      const oValues = ctx.args.flatMap((a, i) => (a === '-o' ? [ctx.args[i + 1] ?? ''] : a.startsWith('-o') ? [a.slice(2)] : []));
+      for (const opt of oValues.flatMap((v) => v.split(','))) {
+        const [k, v] = opt.split('=');
+        options[k] = v ?? true;
+      }
+      const label = typeof options.label === 'string' ? options.label : typeof options.L === 'string' ? options.L : 'CDROM';
+      const files: Record<string, string> = {};
+      for (const name of listDir(ctx.state, dir)) {
+        const content = readFile(ctx.state, `${dir}/${name}`);
+        if (content !== null) files[name] = content;
+      }
+      const rockridge = options.rockridge === true || options.R === true;
+      const iso = { format: 'cd9660', label, rockridge, files };
+      if (!writeFile(ctx.state, image, JSON.stringify(iso, null, 2) + '\n')) return fail(`makefs: ${image}: No such file or directory`);
+      return { stdout: `Calculated size of \`${image}': ${2048 * (18 + Object.keys(files).length)} bytes, 0 inodes\n` };
+    },
+    '\tmakefs [-t fs-type] [-o fs-options] image-file directory',
+  ),
+);

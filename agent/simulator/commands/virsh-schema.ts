@@ -1,0 +1,56 @@
+/**
+ * The seed's description of a simulated host's VMs (`host.vms`), and their runtime state in the state file.
+ * The seed says what an operator would: name, state, CPUs, memory, NICs, zvols and the options; at first
+ * use the simulator makes each into a libvirt bhyve domain definition (`xml`) and the agent's registration
+ * files (/var/db/hostmgr/vms/<rid>/…). From then on `xml` is the truth `virsh` answers from.
+ */
+const mac = { type: 'string', pattern: '^([0-9a-f]{2}:){5}[0-9a-f]{2}$' } as const;
+
+export const simVmSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['rid', 'name', 'state'],
+  properties: {
+    /** the guest id; also the libvirt domain name, as the original system names domains */
+    rid: { type: 'integer', minimum: 1, maximum: 9999 },
+    /** display name (the domain's <title>) */
+    name: { type: 'string', minLength: 1, maxLength: 128 },
+    /** libvirt's state; `orphaned`: libvirt does not define it, only the agent's registration files are left */
+    state: { enum: ['running', 'shut off', 'paused', 'orphaned'] },
+    uuid: { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' },
+    vcpus: { type: 'integer', minimum: 1, maximum: 256 },
+    memoryBytes: { type: 'integer', minimum: 1048576 },
+    /** one bridged virtio NIC per MAC, on bridge0 */
+    macs: { type: 'array', items: mac },
+    /** zvols backing the disks (`/dev/zvol/<name>`), in order; list them in `datasets` too */
+    zvols: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 1024, pattern: '^[A-Za-z0-9_.:/%-]+$' } },
+    guestAgent: { type: 'boolean' },
+    vnc: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['port'],
+      properties: {
+        port: { type: 'integer', minimum: 1, maximum: 65535 },
+        bind: { type: 'string' },
+        resolution: { type: 'string', pattern: '^[0-9]+x[0-9]+$' },
+        password: { type: 'string' },
+        wait: { type: 'boolean' },
+      },
+    },
+    cloudInit: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['data', 'metadata'],
+      properties: { data: { type: 'string' }, metadata: { type: 'string' }, networkConfig: { type: 'string' } },
+    },
+    shutdownWaitTime: { type: 'integer', minimum: 1, maximum: 3600 },
+    /** runtime: the persistent domain definition libvirt holds (absent in seeds: made from the fields above) */
+    xml: { type: 'string' },
+    /** runtime: the domain id while it runs */
+    id: { type: 'integer', minimum: 1 },
+    /** runtime: undefined while running (a transient domain); becomes orphaned when it stops */
+    transient: { type: 'boolean' },
+    /** runtime: the registration files were written (so a purged registration is not re-created) */
+    materialized: { type: 'boolean' },
+  },
+} as const;

@@ -1,0 +1,211 @@
+import type { SimDataset, SimHost } from '../host-schema.ts';
+import { getopt, nicenum } from '../format.ts';
+import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
+import { findDataset, poolOf } from '../dataset-model.ts';
+import { newGuid } from '../pool-model.ts';
+import { filesBelow, removeTree, writeFile, type SimFile } from '../file-tree.ts';
+
+/**
+ * zfs snapshot / send / recv / destroy of OpenZFS 2.2, for replication (E20 jail migration).
+ *
+ * A simulated send stream is text: a header line with the datasets, their snapshots and the files under the
+ * root dataset's mountpoint (a jail's tree), a payload sized like the data (capped by HM_SIM_SEND_MAX_BYTES,
+ * default 256 KiB), and a trailer with the payload's length. `zfs recv` refuses a stream whose trailer is
+ * missing or wrong, in zfs's words, and changes nothing — as a real receive of a cut-off stream does.
+ * Dry runs (`-nP`, `-nvP`) print the lines of the samples in test/fixtures/freebsd (zfs-send-nvP-*.txt);
+ * `-v` prints the estimate lines of zfs-send-v-*.txt on stderr.
+ */
+const MAGIC = 'HMSIM-ZFS-STREAM v1 ';
+const TRAILER = 'HMSIM-ZFS-END ';
+
+interface StreamDataset {
+  /** '' for the root of the stream, '/child' for descendants */
+  rel: string;
+  type: SimDataset['type'];
+  usedBytes: number;
+  referencedBytes?: number;
+  mountpoint?: string;
+  properties?: Record<string, string>;
+  snapshots: { name: string; guid: string; usedBytes: number; referencedBytes?: number; creation?: number }[];
+}
+
+interface StreamHeader {
+  kind: 'full' | 'incremental';
+  /** the sent snapshot's name (after @) and, incremental, the one it starts from */
+  snapshot: string;
+  from?: string;
+  datasets: StreamDataset[];
+  files: Record<string, SimFile>;
+}
+
+const notExist = (name: string) => fail(`cannot open '${name}': dataset does not exist`);
+const maxPayload = () => Number(process.env.HM_SIM_SEND_MAX_BYTES ?? 256 * 1024);
+
+const descendants = (state: SimHost, fs: string) => state.datasets.filter((d) => d.type !== 'snapshot' && (d.name === fs || d.name.startsWith(`${fs}/`)));
+const snapshotsOf = (state: SimHost, fs: string) => state.datasets.filter((d) => d.type === 'snapshot' && d.name.startsWith(`${fs}@`));
+const mountpointOf = (d: SimDataset) => (d.mountpoint && d.mountpoint !== 'none' && d.mountpoint !== 'legacy' ? d.mountpoint : d.mountpoint ? null : `/${d.name}`);
+
+function snapshot(ctx: CommandContext): CommandOutput {
+  const o = getopt(ctx.args, 'ro:');
+  if (!o.operands.length) return fail('missing snapshot argument', 2);
+  for (const target of o.operands) {
+    const [fs, snap] = target.split('@');
+    if (!snap) return fail(`cannot create snapshot '${target}': invalid character '@' in name`, 2);
+    const root = findDataset(ctx.state, fs);
+    if (!root || root.type === 'snapshot') return notExist(fs);
+    const all = o.flags.has('r') ? descendants(ctx.state, fs) : [root];
+    const taken = all.find((d) => findDataset(ctx.state, `${d.name}@${snap}`));
+    if (taken) return fail(`cannot create snapshot '${taken.name}@${snap}': dataset already exists`);
+    for (const d of all) {
+      ctx.state.datasets.push({ name: `${d.name}@${snap}`, type: 'snapshot', guid: newGuid(), usedBytes: 0, referencedBytes: d.referencedBytes ?? d.usedBytes, creation: Math.floor(ctx.now / 1000) });
+    }
+  }
+  return {};
+}
+
+function streamSize(h: StreamHeader): number {
+  const root = h.datasets[0];
+  const refer = root.referencedBytes ?? root.usedBytes;
+  return h.kind === 'full' ? refer : Math.max(4096, Math.round(refer / 100));
+}
+
+function send(ctx: CommandContext): CommandOutput {
+  const o = getopt(ctx.args, 'RvnPpLecwbDhI:i:t:');
+  const [target] = o.operands;
+  if (!target || !target.includes('@')) return fail('missing snapshot argument', 2);
+  const [fs, snap] = target.split('@');
+  const root = findDataset(ctx.state, fs);
+  if (!root || !findDataset(ctx.state, target)) return notExist(target);
+  const fromArg = o.values.get('i') ?? o.values.get('I');
+  const from = fromArg?.includes('@') ? fromArg.split('@')[1] : fromArg;
+  if (from !== undefined && !findDataset(ctx.state, `${fs}@${from}`)) return notExist(`${fs}@${from}`);
+  const members = o.flags.has('R') ? descendants(ctx.state, fs) : [root];
+  const header: StreamHeader = {
+    kind: from === undefined ? 'full' : 'incremental',
+    snapshot: snap,
+    from,
+    datasets: members.map((d) => ({
+      rel: d.name.slice(fs.length),
+      type: d.type,
+      usedBytes: d.usedBytes,
+      referencedBytes: d.referencedBytes,
+      mountpoint: d.mountpoint,
+      properties: d.properties,
+      snapshots: snapshotsOf(ctx.state, d.name).map((s) => ({ name: s.name.split('@')[1], guid: s.guid ?? newGuid(), usedBytes: s.usedBytes, referencedBytes: s.referencedBytes, creation: s.creation })),
+    })),
+    files: (() => {
+      const mp = mountpointOf(root);
+      return mp ? filesBelow(ctx.state, mp) : {};
+    })(),
+  };
+  const size = streamSize(header);
+  if (o.flags.has('n')) {
+    const line = header.kind === 'full' ? `full\t${target}\t${size}` : `incremental\t${fromArg}\t${target}\t${size}`;
+    return { stdout: o.flags.has('P') ? `${line}\nsize\t${size}\n` : '', stderr: o.flags.has('v') && !o.flags.has('P') ? estimate(fs, from, snap, size) : '' };
+  }
+  const payload = 'x'.repeat(Math.min(size, maxPayload()));
+  return {
+    stdout: `${MAGIC}${JSON.stringify(header)}\n${payload}\n${TRAILER}${payload.length}\n`,
+    stderr: o.flags.has('v') ? estimate(fs, from, snap, size) : '',
+  };
+}
+
+/** `zfs send -v`'s estimate lines (zfs-send-v-*.txt). */
+function estimate(fs: string, from: string | undefined, snap: string, size: number): string {
+  return `send from @${from ?? ''} to ${fs}@${snap} estimated size is ${nicenum(size)}\ntotal estimated size is ${nicenum(size)}\nTIME        SENT   SNAPSHOT\n`;
+}
+
+function parseStream(text: string): StreamHeader | null {
+  if (!text.startsWith(MAGIC)) return null;
+  const nl = text.indexOf('\n');
+  const end = text.lastIndexOf(`\n${TRAILER}`);
+  if (nl < 0 || end < nl) return null;
+  const declared = Number(text.slice(end + 1 + TRAILER.length).trim());
+  const payload = text.slice(nl + 1, end);
+  if (!Number.isInteger(declared) || payload.length !== declared) return null;
+  try {
+    return JSON.parse(text.slice(MAGIC.length, nl)) as StreamHeader;
+  } catch {
+    return null;
+  }
+}
+
+function recv(ctx: CommandContext): CommandOutput {
+  const o = getopt(ctx.args, 'FnuvdeAs:o:x:');
+  const [fs] = o.operands;
+  if (!fs || fs.includes('@')) return fail('missing snapshot argument', 2);
+  const h = parseStream(ctx.stdin);
+  if (!h) return fail(ctx.stdin.length ? 'cannot receive new filesystem stream: checksum mismatch or incomplete stream' : 'cannot receive: failed to read from stream');
+  if (!ctx.state.pools.some((p) => p.name === poolOf(fs))) return notExist(poolOf(fs));
+  const existing = findDataset(ctx.state, fs);
+  if (h.kind === 'full') {
+    if (existing && !o.flags.has('F')) return fail(`cannot receive new filesystem stream: destination '${fs}' exists\nmust specify -F to overwrite it`);
+    if (existing && snapshotsOf(ctx.state, fs).length) {
+      return fail(`cannot receive new filesystem stream: destination has snapshots (eg. ${snapshotsOf(ctx.state, fs)[0].name})\nmust destroy them to overwrite it`);
+    }
+  } else {
+    const latest = existing ? snapshotsOf(ctx.state, fs).at(-1) : undefined;
+    if (!existing) return fail(`cannot receive incremental stream: destination '${fs}' does not exist`);
+    if (!latest || latest.name !== `${fs}@${h.from}`) return fail(`cannot receive incremental stream: most recent snapshot of ${fs} does not\nmatch incremental source`);
+  }
+  if (o.flags.has('n')) return {};
+  for (const sd of h.datasets) {
+    const name = `${fs}${sd.rel}`;
+    let d = findDataset(ctx.state, name);
+    if (!d) {
+      d = { name, type: sd.type, guid: newGuid(), usedBytes: 0, creation: Math.floor(ctx.now / 1000) };
+      ctx.state.datasets.push(d);
+    }
+    d.usedBytes = sd.usedBytes;
+    if (sd.referencedBytes !== undefined) d.referencedBytes = sd.referencedBytes;
+    if (sd.mountpoint !== undefined) d.mountpoint = sd.mountpoint;
+    if (sd.properties) d.properties = { ...sd.properties };
+    for (const s of sd.snapshots) {
+      if (!findDataset(ctx.state, `${name}@${s.name}`)) ctx.state.datasets.push({ name: `${name}@${s.name}`, type: 'snapshot', guid: s.guid, usedBytes: s.usedBytes, referencedBytes: s.referencedBytes, creation: s.creation });
+    }
+  }
+  const root = findDataset(ctx.state, fs)!;
+  const mp = mountpointOf(root);
+  if (mp) {
+    removeTree(ctx.state, mp);
+    for (const [rel, f] of Object.entries(h.files)) writeFile(ctx.state, `${mp}/${rel}`, f.content, f.mode, true);
+  }
+  return { stdout: o.flags.has('v') ? `receiving ${h.kind} stream of ${h.from ? `${fs}@${h.from}` : fs}@${h.snapshot} into ${fs}@${h.snapshot}\n` : '' };
+}
+
+function destroy(ctx: CommandContext): CommandOutput {
+  const o = getopt(ctx.args, 'rRfnpvd');
+  const [target] = o.operands;
+  if (!target) return fail('missing dataset argument', 2);
+  if (target.includes('@')) {
+    // fs@snap[,snap…]: the snapshots that exist (with -r, also of the descendants)
+    const [fs, list] = target.split('@');
+    if (!findDataset(ctx.state, fs)) return notExist(fs);
+    const owners = o.flags.has('r') || o.flags.has('R') ? descendants(ctx.state, fs).map((x) => x.name) : [fs];
+    const names = new Set(list.split(',').flatMap((s) => owners.map((f) => `${f}@${s}`)));
+    const gone = ctx.state.datasets.filter((x) => x.type === 'snapshot' && names.has(x.name));
+    if (!gone.length) return list.includes(',') ? fail('could not find any snapshots to destroy; check snapshot names.') : notExist(target);
+    ctx.state.datasets = ctx.state.datasets.filter((x) => !gone.includes(x));
+    return {};
+  }
+  const d = findDataset(ctx.state, target);
+  if (!d) return notExist(target);
+  const below = ctx.state.datasets.filter((x) => x.name !== target && (x.name.startsWith(`${target}/`) || x.name.startsWith(`${target}@`)));
+  if (below.length && !o.flags.has('r') && !o.flags.has('R')) {
+    const kind = below.some((x) => x.type !== 'snapshot') ? 'filesystem has children' : 'filesystem has dependent snapshots';
+    return fail(`cannot destroy '${target}': ${kind}\nuse '-r' to destroy the following datasets:\n${below.map((x) => x.name).join('\n')}`);
+  }
+  for (const x of [d, ...below]) {
+    const mp = x.type === 'filesystem' ? mountpointOf(x) : null;
+    if (mp) removeTree(ctx.state, mp);
+  }
+  const gone = new Set([d, ...below]);
+  ctx.state.datasets = ctx.state.datasets.filter((x) => !gone.has(x));
+  return {};
+}
+
+registerSubcommand('zfs', 'snapshot', withUsage(snapshot, '\tsnapshot [-r] [-o property=value] ... <filesystem|volume>@<snap> ...'));
+registerSubcommand('zfs', 'send', withUsage(send, '\tsend [-DnPpRvLecwhb] [-[i|I] snapshot] <snapshot>'));
+registerSubcommand('zfs', 'recv', withUsage(recv, '\treceive [-vnsFhu] [-o <property>=<value>] ... <filesystem|volume|snapshot>'));
+registerSubcommand('zfs', 'receive', withUsage(recv, '\treceive [-vnsFhu] [-o <property>=<value>] ... <filesystem|volume|snapshot>'));
+registerSubcommand('zfs', 'destroy', withUsage(destroy, '\tdestroy [-fnpRrv] <filesystem|volume>\n\tdestroy [-dnpRrv] <filesystem|volume>@<snap>[%<snap>][,...]'));

@@ -1,0 +1,173 @@
+import type { SimDataset, SimHost } from '../host-schema.ts';
+import { getopt, table, UsageError } from '../format.ts';
+import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
+import { canonicalDatasetProp, DATASET_PROPS, datasetSource, datasetValue, findDataset, sortedDatasets, TYPE_ALIASES } from '../dataset-model.ts';
+
+/**
+ * zfs list / zfs get of OpenZFS 2.2 (FreeBSD 14). Other zfs subcommands (snapshot, send, recv …) are
+ * registered from their own files with registerSubcommand('zfs', …).
+ */
+
+class BadProp extends UsageError {}
+
+function props(spec: string, dflt: string[]): string[] {
+  if (!spec) return dflt;
+  return spec.split(',').map((p) => {
+    const c = canonicalDatasetProp(p);
+    if (!c) throw new BadProp(`bad property list: invalid property '${p}'`);
+    return c;
+  });
+}
+
+function types(spec: string | undefined, dflt: SimDataset['type'][]): Set<SimDataset['type']> {
+  if (!spec) return new Set(dflt);
+  const out = new Set<SimDataset['type']>();
+  for (const t of spec.split(',')) {
+    const ts = TYPE_ALIASES[t];
+    if (!ts) throw new UsageError(`invalid type '${t}'`);
+    ts.forEach((x) => out.add(x));
+  }
+  return out;
+}
+
+const depthBelow = (root: string, name: string) => {
+  if (name === root) return 0;
+  const rest = name.slice(root.length);
+  if (rest.startsWith('@')) return 1;
+  if (!rest.startsWith('/')) return -1;
+  const tail = rest.slice(1);
+  return tail.split('/').length + (tail.includes('@') ? 1 : 0);
+};
+
+/** The datasets a list/get addresses: operands (each existing), optionally recursive to a depth, filtered by type. */
+function select(host: SimHost, operands: string[], recursive: boolean, maxDepth: number, typeSet: Set<SimDataset['type']>): { rows: SimDataset[]; errors: string } {
+  const all = sortedDatasets(host);
+  if (!operands.length) return { rows: all.filter((d) => typeSet.has(d.type)), errors: '' };
+  let errors = '';
+  const rows: SimDataset[] = [];
+  for (const op of operands) {
+    const root = findDataset(host, op);
+    if (!root) {
+      errors += `cannot open '${op}': dataset does not exist\n`;
+      continue;
+    }
+    if (!recursive) {
+      rows.push(root);
+      continue;
+    }
+    for (const d of all) {
+      const depth = depthBelow(op, d.name);
+      if (depth < 0 || depth > maxDepth) continue;
+      if (depth === 0 || typeSet.has(d.type)) rows.push(d);
+    }
+  }
+  return { rows: rows.filter((d, i) => rows.indexOf(d) === i), errors };
+}
+
+function sortRows(host: SimHost, rows: SimDataset[], keys: { prop: string; desc: boolean }[]): SimDataset[] {
+  if (!keys.length) return rows;
+  const val = (d: SimDataset, p: string) => {
+    const v = datasetValue(host, d, p, true);
+    return /^-?\d+$/.test(v) ? Number(v) : v;
+  };
+  return [...rows].sort((a, b) => {
+    for (const k of keys) {
+      const x = val(a, k.prop);
+      const y = val(b, k.prop);
+      if (x !== y) return (x < y ? -1 : 1) * (k.desc ? -1 : 1);
+    }
+    return 0;
+  });
+}
+
+/** Sort keys in command-line order: -s ascending, -S descending (getopt keeps only the last, so scan argv). */
+function sortKeys(args: string[]): { prop: string; desc: boolean }[] {
+  const keys: { prop: string; desc: boolean }[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const m = /^-([sS])(.*)$/.exec(args[i]);
+    if (!m) continue;
+    const prop = m[2] || args[++i];
+    const c = canonicalDatasetProp(prop ?? '');
+    if (!c) throw new BadProp(`invalid property '${prop}'`);
+    keys.push({ prop: c, desc: m[1] === 'S' });
+  }
+  return keys;
+}
+
+// ---- zfs list [-r|-d depth] [-Hp] [-o property[,...]] [-s property]... [-S property]... [-t type[,...]] [dataset]...
+function list(ctx: CommandContext): CommandOutput {
+  const o = getopt(ctx.args, 'Hprd:o:s:S:t:');
+  const cols = props(o.values.get('o') ?? '', ['name', 'used', 'available', 'referenced', 'mountpoint']);
+  const recursive = o.flags.has('r') || o.values.has('d');
+  const maxDepth = o.values.has('d') ? Number(o.values.get('d')) : Infinity;
+  if (Number.isNaN(maxDepth)) throw new UsageError(`invalid depth '${o.values.get('d')}'`);
+  const typeSet = types(o.values.get('t'), ['filesystem', 'volume']);
+  const { rows, errors } = select(ctx.state, o.operands, recursive, maxDepth, typeSet);
+  const sorted = sortRows(ctx.state, rows, sortKeys(ctx.args));
+  const parsable = o.flags.has('p');
+  const cells = sorted.map((d) => cols.map((c) => datasetValue(ctx.state, d, c, parsable)));
+  if (o.flags.has('H')) return { code: errors ? 1 : 0, stdout: cells.map((r) => r.join('\t') + '\n').join(''), stderr: errors };
+  if (!cells.length) return { code: errors ? 1 : 0, stderr: errors || 'no datasets available\n' };
+  const headers = cols.map((c) => DATASET_PROPS[c]?.header ?? c.toUpperCase());
+  return {
+    code: errors ? 1 : 0,
+    stdout: table(
+      headers,
+      cells,
+      cols.map((c) => Boolean(DATASET_PROPS[c]?.numeric) && c !== 'guid' && c !== 'creation'),
+    ),
+    stderr: errors,
+  };
+}
+
+// ---- zfs get [-rHp] [-d depth] [-o field[,...]] [-t type[,...]] all|property[,...] [dataset]...
+function get(ctx: CommandContext): CommandOutput {
+  const o = getopt(ctx.args, 'Hprd:o:s:t:');
+  const [propSpec, ...names] = o.operands;
+  if (!propSpec) throw new UsageError('missing property argument');
+  const fields = (o.values.get('o') ?? 'name,property,value,source').split(',');
+  for (const f of fields) if (!['name', 'property', 'value', 'received', 'source'].includes(f)) throw new UsageError(`invalid field '${f}'`);
+  const recursive = o.flags.has('r') || o.values.has('d');
+  const maxDepth = o.values.has('d') ? Number(o.values.get('d')) : Infinity;
+  const typeSet = types(o.values.get('t'), ['filesystem', 'volume', 'snapshot']);
+  const { rows, errors } = select(ctx.state, names, recursive, maxDepth, typeSet);
+  const parsable = o.flags.has('p');
+  const out: string[][] = [];
+  for (const d of rows) {
+    const list = propSpec === 'all' ? [...Object.keys(DATASET_PROPS).filter((p) => p !== 'name'), ...Object.keys(d.properties ?? {})] : props(propSpec, []);
+    for (const p of list) {
+      const cell = { name: d.name, property: p, value: datasetValue(ctx.state, d, p, parsable), received: '-', source: datasetSource(d, p) };
+      out.push(fields.map((f) => cell[f as keyof typeof cell]));
+    }
+  }
+  const stdout = o.flags.has('H')
+    ? out.map((r) => r.join('\t') + '\n').join('')
+    : out.length
+      ? table(
+          fields.map((f) => f.toUpperCase()),
+          out,
+          fields.map(() => false),
+        )
+      : '';
+  return { code: errors ? 1 : 0, stdout, stderr: errors };
+}
+
+const badProps = (fn: (ctx: CommandContext) => CommandOutput) => (ctx: CommandContext) => {
+  try {
+    return fn(ctx);
+  } catch (e) {
+    if (e instanceof BadProp) return fail(e.message, 2);
+    throw e;
+  }
+};
+
+registerSubcommand(
+  'zfs',
+  'list',
+  withUsage(badProps(list), '\tlist [-Hp] [-r|-d max] [-o property[,...]] [-s property]...\n\t    [-S property]... [-t type[,...]] [filesystem|volume|snapshot] ...'),
+);
+registerSubcommand(
+  'zfs',
+  'get',
+  withUsage(badProps(get), '\tget [-rHp] [-d max] [-o "all" | field[,...]]\n\t    [-t type[,...]] [-s source[,...]]\n\t    <"all" | property[,...]> [filesystem|volume|snapshot|bookmark] ...'),
+);

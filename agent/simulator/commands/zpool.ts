@@ -1,0 +1,293 @@
+import type { SimHost, SimPool } from '../host-schema.ts';
+import { getopt, nicenum, phaseOf, rawTime, table, wobble } from '../format.ts';
+import { fail, registerSubcommand, registerTicker, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
+import { deviceOwner, devName, findLeaf, leafSize, newGuid, poolFree, sectionVdevs, type VNode } from '../pool-model.ts';
+import { LIST_DEFAULT, POOL_PROPS, canonicalPoolProp, propValue } from './zpool-props.ts';
+import { isHealthy, renderStatus } from './zpool-status.ts';
+
+/**
+ * zpool list / get / status / replace / iostat, in OpenZFS 2.2's formats on FreeBSD 14.
+ * Messages are zpool's own (see test/fixtures/freebsd/zpool-*.txt and SOURCES.md).
+ */
+
+const noSuchPool = (name: string) => `cannot open '${name}': no such pool\n`;
+
+/** Operands that name pools: known pools, plus a message for each unknown one. */
+function selectPools(host: SimHost, names: string[]): { pools: SimPool[]; errors: string } {
+  if (!names.length) return { pools: host.pools, errors: '' };
+  let errors = '';
+  const pools: SimPool[] = [];
+  for (const n of names) {
+    const p = host.pools.find((x) => x.name === n);
+    if (p) pools.push(p);
+    else errors += noSuchPool(n);
+  }
+  return { pools, errors };
+}
+
+function propList(spec: string | undefined, dflt: string[]): string[] {
+  if (!spec) return dflt;
+  return spec.split(',').map((name) => {
+    const canon = canonicalPoolProp(name);
+    if (!canon) throw new BadProp(name);
+    return canon;
+  });
+}
+
+class BadProp extends Error {
+  constructor(readonly prop: string) {
+    super(`bad property list: invalid property '${prop}'`);
+  }
+}
+
+const badProps = (fn: (ctx: CommandContext) => CommandOutput) => (ctx: CommandContext) => {
+  try {
+    return fn(ctx);
+  } catch (e) {
+    if (e instanceof BadProp) return fail(e.message, 2);
+    throw e;
+  }
+};
+
+// ---- zpool list [-Hp] [-o property[,...]] [pool]...
+function list(ctx: CommandContext): CommandOutput {
+  const o = getopt(ctx.args, 'gHLpPvo:T:');
+  const props = propList(o.values.get('o'), LIST_DEFAULT);
+  const { pools, errors } = selectPools(ctx.state, o.operands);
+  const parsable = o.flags.has('p');
+  if (!pools.length && !o.operands.length) return { stdout: 'no pools available\n' };
+  const rows = pools.map((p) => props.map((prop) => propValue(prop, ctx.state, p, parsable)));
+  const stdout = o.flags.has('H')
+    ? rows.map((r) => r.join('\t') + '\n').join('')
+    : rows.length
+      ? table(
+          props.map((p) => POOL_PROPS[p].header),
+          rows,
+          props.map((p) => Boolean(POOL_PROPS[p].numeric)),
+        )
+      : '';
+  return { code: errors ? 1 : 0, stdout, stderr: errors };
+}
+
+// ---- zpool get [-Hp] [-o field[,...]] all|property[,...] [pool]...
+function get(ctx: CommandContext): CommandOutput {
+  const o = getopt(ctx.args, 'Hpo:');
+  const [propSpec, ...poolNames] = o.operands;
+  if (!propSpec) return fail('missing property argument', 2);
+  const props = propSpec === 'all' ? Object.keys(POOL_PROPS).filter((p) => p !== 'name') : propList(propSpec, []);
+  const fields = (o.values.get('o') ?? 'name,property,value,source').split(',');
+  for (const f of fields) if (!['name', 'property', 'value', 'source'].includes(f)) return fail(`invalid field '${f}'`, 2);
+  const { pools, errors } = selectPools(ctx.state, poolNames);
+  const parsable = o.flags.has('p');
+  const rows: string[][] = [];
+  for (const pool of pools)
+    for (const prop of props) {
+      const cell = { name: pool.name, property: prop, value: propValue(prop, ctx.state, pool, parsable), source: POOL_PROPS[prop].source(pool) };
+      rows.push(fields.map((f) => cell[f as keyof typeof cell]));
+    }
+  const stdout = o.flags.has('H')
+    ? rows.map((r) => r.join('\t') + '\n').join('')
+    : rows.length
+      ? table(
+          fields.map((f) => f.toUpperCase()),
+          rows,
+          fields.map(() => false),
+        )
+      : '';
+  return { code: errors ? 1 : 0, stdout, stderr: errors };
+}
+
+// ---- zpool status [-gLPpx] [pool]...
+function status(ctx: CommandContext): CommandOutput {
+  const o = getopt(ctx.args, 'cDegiLpPstvxT:');
+  const { pools, errors } = selectPools(ctx.state, o.operands);
+  if (!ctx.state.pools.length) return { stdout: 'no pools available\n' };
+  let shown = pools;
+  if (o.flags.has('x')) {
+    shown = pools.filter((p) => !isHealthy(p));
+    if (!shown.length) {
+      const msg = o.operands.length === 1 && pools.length === 1 ? `pool '${pools[0].name}' is healthy\n` : 'all pools are healthy\n';
+      return { code: errors ? 1 : 0, stdout: errors && !pools.length ? '' : msg, stderr: errors };
+    }
+  }
+  const opts = { guids: o.flags.has('g'), paths: o.flags.has('P'), parsable: o.flags.has('p') };
+  const stdout = shown.map((p) => renderStatus(p, ctx.now, opts)).join('\n');
+  return { code: errors ? 1 : 0, stdout, stderr: errors };
+}
+
+// ---- zpool replace [-f] pool device [new-device]
+function replace(ctx: CommandContext): CommandOutput {
+  const o = getopt(ctx.args, 'fso:');
+  const [poolName, oldArg, newArg = oldArg] = o.operands;
+  if (!poolName) return fail('missing pool name argument', 2);
+  if (!oldArg) return fail('missing old device name', 2);
+  if (o.operands.length > 3) return fail('too many arguments', 2);
+  const host = ctx.state;
+  const pool = host.pools.find((p) => p.name === poolName);
+  if (!pool) return fail(noSuchPool(poolName));
+  const newName = devName(newArg);
+
+  // zpool first builds the new vdev: the device must exist and must not belong to an active pool
+  const disk = host.disks.find((d) => d.name === newName);
+  const owner = deviceOwner(host, newName);
+  if (!disk && !owner) return fail(`cannot open '${newArg}': no such device in /dev\nmust be a full path or shorthand device name`);
+  if (owner?.exact) return fail(`invalid vdev specification\nuse '-f' to override the following errors:\n/dev/${newName} is part of active pool '${owner.pool.name}'`);
+
+  const cannot = `cannot replace ${oldArg} with ${newArg}`;
+  const old = findLeaf(pool, oldArg);
+  if (!old || old.section === 'cache') return fail(`${cannot}: no such device in pool`);
+  // a disk whose partition is in use is held open by GEOM
+  if (owner && !owner.exact) return fail(`${cannot}: ${newArg} is busy, or device removal is in progress`);
+  if (old.parent?.type === 'replacing') return fail(`${cannot}: already in replacing/spare config; wait for completion or use 'zpool detach'`);
+  if (leafSize(host, { type: 'disk', name: newName }) < leafSize(host, old.node)) return fail(`${cannot}: device is too small`);
+
+  const fresh: VNode = { type: 'disk', name: newName, guid: newGuid(), state: 'ONLINE', resilvering: true };
+  const replacing: VNode = { type: 'replacing', guid: newGuid(), children: [old.node, fresh] };
+  const siblings = old.parent ? old.parent.children! : sectionVdevs(pool, old.section);
+  siblings[old.index] = replacing;
+  // a raidz member gets its share of the vdev's data; a mirror member or a lone disk all of it
+  const share = old.parent?.type.startsWith('raidz') ? old.parent.children!.length : 1;
+  startResilver(pool, ctx.now, ctx.settings.resilverMs, share);
+  return { code: 0 };
+}
+
+/** (Re)starts the pool's resilver: it scans what the pool holds per data vdev and writes its share of it. */
+function startResilver(pool: SimPool, now: number, durationMs: number, share: number): void {
+  const totalBytes = Math.floor(pool.allocatedBytes / Math.max(1, pool.vdevs.length));
+  pool.scan = { function: 'resilver', state: 'scanning', startMs: now, endMs: now + durationMs, totalBytes, processedBytes: Math.floor(totalBytes / share), errors: 0 };
+}
+
+/** Finishes scans whose time is up; after a resilver each replacing vdev collapses to its new device. */
+registerTicker('zpool-scan', (host, now) => {
+  for (const pool of host.pools) {
+    const scan = pool.scan;
+    if (!scan || scan.state !== 'scanning' || now < (scan.endMs ?? 0)) continue;
+    if (scan.function === 'resilver')
+      for (const section of ['data', 'logs'] as const) {
+        const resolve = (list: VNode[]) => {
+          for (const [i, v] of list.entries()) {
+            if (v.type === 'replacing') {
+              const fresh = v.children![v.children!.length - 1];
+              delete fresh.resilvering;
+              list[i] = fresh;
+            } else if (v.children) resolve(v.children);
+          }
+        };
+        resolve(sectionVdevs(pool, section));
+      }
+    pool.scan = { ...scan, state: 'finished', processedBytes: scan.function === 'resilver' ? scan.processedBytes ?? 0 : 0 };
+  }
+});
+
+// ---- zpool iostat [-Hply] [pool]... [interval [count]]
+interface IoSample {
+  readOps: number;
+  writeOps: number;
+  readBytes: number;
+  writeBytes: number;
+  readWaitNs: number;
+  writeWaitNs: number;
+  readDiskWaitNs: number;
+  writeDiskWaitNs: number;
+}
+
+/** The pool's workload at a moment: the seeded averages with a ±25% wobble of a 5-minute period. */
+export function poolIo(pool: SimPool, atSeconds: number | null): IoSample {
+  const io = pool.io ?? {};
+  const f = atSeconds === null ? 1 : 1 + 0.25 * wobble(atSeconds, 300, phaseOf(pool.name));
+  const lat = atSeconds === null ? 1 : 1 + 0.1 * wobble(atSeconds, 420, phaseOf(pool.name) + 1);
+  return {
+    readOps: (io.readOps ?? 0) * f,
+    writeOps: (io.writeOps ?? 0) * f,
+    readBytes: (io.readBytes ?? 0) * f,
+    writeBytes: (io.writeBytes ?? 0) * f,
+    readWaitNs: (io.readWaitNs ?? 0) * lat,
+    writeWaitNs: (io.writeWaitNs ?? 0) * lat,
+    readDiskWaitNs: (io.readDiskWaitNs ?? (io.readWaitNs ?? 0) * 0.7) * lat,
+    writeDiskWaitNs: (io.writeDiskWaitNs ?? (io.writeWaitNs ?? 0) * 0.6) * lat,
+  };
+}
+
+function iostat(ctx: CommandContext): CommandOutput {
+  const o = getopt(ctx.args, 'HlpygLPv');
+  const operands = [...o.operands];
+  // trailing numbers are interval and count, as long as no pool has that name
+  const numeric = (s: string | undefined) => s !== undefined && /^\d+(\.\d+)?$/.test(s) && !ctx.state.pools.some((p) => p.name === s);
+  let interval: number | null = null;
+  if (numeric(operands[operands.length - 1])) {
+    const last = Number(operands.pop());
+    if (numeric(operands[operands.length - 1])) interval = Number(operands.pop());
+    else interval = last;
+  }
+  const { pools, errors } = selectPools(ctx.state, operands);
+  if (errors) return fail(errors);
+  if (!pools.length) return { stdout: 'no pools available\n' };
+  const parsable = o.flags.has('p');
+  const latency = o.flags.has('l');
+  // without an interval (or without -y) the report is the average since boot; with -y, the last interval's
+  const sinceBoot = interval === null || !o.flags.has('y');
+  const at = sinceBoot ? null : (ctx.now - (interval! * 1000) / 2) / 1000;
+  const num = (n: number) => (parsable ? String(Math.round(n)) : nicenum(Math.round(n)));
+  const time = (n: number, ops: number) => (ops < 0.5 || n <= 0 ? '-' : parsable ? rawTime(n) : nicenum(Math.round(n), 'time'));
+  const rows = pools.map((p) => {
+    const s = poolIo(p, at);
+    const cells = [p.name, num(p.allocatedBytes), num(poolFree(ctx.state, p)), num(s.readOps), num(s.writeOps), num(s.readBytes), num(s.writeBytes)];
+    if (latency)
+      cells.push(
+        time(s.readWaitNs, s.readOps),
+        time(s.writeWaitNs, s.writeOps),
+        time(s.readDiskWaitNs, s.readOps),
+        time(s.writeDiskWaitNs, s.writeOps),
+        // sync/async queue waits: the part of the total wait not spent on the disk, split evenly
+        time((s.readWaitNs - s.readDiskWaitNs) / 2, s.readOps),
+        time((s.writeWaitNs - s.writeDiskWaitNs) / 2, s.writeOps),
+        time((s.readWaitNs - s.readDiskWaitNs) / 2, s.readOps),
+        time((s.writeWaitNs - s.writeDiskWaitNs) / 2, s.writeOps),
+        // scrub, trim and rebuild waits: nothing of that kind runs on a simulated pool
+        '-',
+        '-',
+        '-',
+      );
+    return cells;
+  });
+  if (o.flags.has('H')) return { stdout: rows.map((r) => r.join('\t') + '\n').join('') };
+  return { stdout: iostatTable(rows, latency) };
+}
+
+/** The column layout of `zpool iostat [-l]` (see test/fixtures/freebsd/zpool-iostat*.txt). */
+function iostatTable(rows: string[][], latency: boolean): string {
+  const nameWidth = Math.max(10, ...rows.map((r) => r[0].length));
+  const groups = latency
+    ? ['capacity', 'operations', 'bandwidth', 'total_wait', 'disk_wait', 'syncq_wait', 'asyncq_wait', 'scrub', 'trim', 'rebuild']
+    : ['capacity', 'operations', 'bandwidth'];
+  const labels = latency
+    ? ['alloc', 'free', 'read', 'write', 'read', 'write', 'read', 'write', 'read', 'write', 'read', 'write', 'read', 'write', 'wait', 'wait', 'wait']
+    : ['alloc', 'free', 'read', 'write', 'read', 'write'];
+  const span = (g: string) => (['scrub', 'trim', 'rebuild'].includes(g) ? 1 : 2);
+  // each label centred over its columns (the extra space to the left), as in the sample's header
+  let top = '';
+  let pos = nameWidth;
+  for (const g of groups) {
+    const w = span(g) * 7 - 2;
+    top = top.padEnd(pos + 2 + Math.max(0, Math.ceil((w - g.length) / 2))) + g;
+    pos += 2 + w;
+  }
+  const line2 = 'pool'.padEnd(nameWidth) + labels.map((l) => '  ' + l.padStart(5)).join('');
+  const dashes = '-'.repeat(nameWidth) + labels.map(() => '  -----').join('');
+  const body = rows.map((r) => r[0].padEnd(nameWidth) + r.slice(1).map((c) => '  ' + c.padStart(5)).join('')).join('\n');
+  return `${top.trimEnd()}\n${line2}\n${dashes}\n${body}\n${dashes}\n`;
+}
+
+const USAGE = {
+  list: '\tlist [-gHLpPv] [-o property[,...]] [-T d|u] [pool] ... [interval [count]]',
+  get: '\tget [-Hp] [-o "all" | field[,...]] <"all" | property[,...]> <pool> ...',
+  status: '\tstatus [-c [script1,script2,...]] [-DegiLpPstvx] [-T d|u] [pool] ... [interval [count]]',
+  replace: '\treplace [-fsw] [-o property=value] <pool> <device> [new-device]',
+  iostat: '\tiostat [[[-c [script1,script2,...][-lq]]|[-rw]] [-T d | u] [-ghHLpPvy]\n\t    [[pool ...]|[pool vdev ...]|[vdev ...]] [[-n] interval [count]]',
+};
+
+registerSubcommand('zpool', 'list', withUsage(badProps(list), USAGE.list));
+registerSubcommand('zpool', 'get', withUsage(badProps(get), USAGE.get));
+registerSubcommand('zpool', 'status', withUsage(status, USAGE.status));
+registerSubcommand('zpool', 'replace', withUsage(replace, USAGE.replace));
+registerSubcommand('zpool', 'iostat', withUsage(iostat, USAGE.iostat));

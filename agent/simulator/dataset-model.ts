@@ -1,0 +1,120 @@
+import type { SimDataset, SimHost } from './host-schema.ts';
+import { nicenum } from './format.ts';
+import { poolAvailable } from './pool-model.ts';
+
+/**
+ * Datasets, zvols and snapshots as zfs(8) reports them: hierarchy order, derived space accounting
+ * (usedbychildren from the children, avail from the pool) and the property table `zfs list/get` share.
+ */
+
+export const poolOf = (name: string) => name.split(/[/@]/)[0];
+export const parentOf = (name: string) => (name.includes('@') ? name.slice(0, name.indexOf('@')) : name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null);
+
+/** zfs's order: a dataset, then its snapshots, then its children (each level by name). */
+export function compareDatasets(a: string, b: string): number {
+  const [fa, sa = ''] = a.split('@');
+  const [fb, sb = ''] = b.split('@');
+  if (fa !== fb) {
+    const pa = fa.split('/');
+    const pb = fb.split('/');
+    for (let i = 0; i < Math.min(pa.length, pb.length); i++) if (pa[i] !== pb[i]) return pa[i] < pb[i] ? -1 : 1;
+    return pa.length - pb.length;
+  }
+  if (!sa || !sb) return sa ? 1 : sb ? -1 : 0;
+  return 0; // snapshots of one dataset keep their (creation) order
+}
+
+export function sortedDatasets(host: SimHost): SimDataset[] {
+  return host.datasets.map((d, i) => ({ d, i })).sort((x, y) => compareDatasets(x.d.name, y.d.name) || x.i - y.i).map((x) => x.d);
+}
+
+export function findDataset(host: SimHost, name: string): SimDataset | undefined {
+  return host.datasets.find((d) => d.name === name);
+}
+
+function usedByChildren(host: SimHost, ds: SimDataset): number {
+  if (ds.type === 'snapshot') return 0;
+  return host.datasets.filter((d) => d.type !== 'snapshot' && parentOf(d.name) === ds.name).reduce((s, d) => s + d.usedBytes, 0);
+}
+
+function available(host: SimHost, ds: SimDataset): number | null {
+  if (ds.type === 'snapshot') return null;
+  const pool = host.pools.find((p) => p.name === poolOf(ds.name));
+  return pool ? poolAvailable(host, pool) : 0;
+}
+
+export interface DatasetProp {
+  header: string;
+  value: (h: SimHost, d: SimDataset) => number | string | null;
+  numeric?: boolean;
+  source?: (d: SimDataset) => string;
+}
+
+const bytes = (fn: (h: SimHost, d: SimDataset) => number | null): DatasetProp => ({ header: '', value: fn, numeric: true });
+
+export const DATASET_PROPS: Record<string, DatasetProp> = {
+  name: { header: 'NAME', value: (_h, d) => d.name },
+  type: { header: 'TYPE', value: (_h, d) => d.type },
+  used: { ...bytes((_h, d) => d.usedBytes), header: 'USED' },
+  available: { ...bytes(available), header: 'AVAIL' },
+  referenced: { ...bytes((_h, d) => d.referencedBytes ?? d.usedBytes), header: 'REFER' },
+  usedbysnapshots: { ...bytes((_h, d) => (d.type === 'snapshot' ? null : d.usedBySnapshotsBytes ?? 0)), header: 'USEDSNAP' },
+  usedbychildren: { ...bytes((h, d) => (d.type === 'snapshot' ? null : usedByChildren(h, d))), header: 'USEDCHILD' },
+  usedbydataset: {
+    ...bytes((h, d) => (d.type === 'snapshot' ? null : Math.max(0, d.usedBytes - usedByChildren(h, d) - (d.usedBySnapshotsBytes ?? 0)))),
+    header: 'USEDDS',
+  },
+  usedbyrefreservation: { ...bytes((_h, d) => (d.type === 'snapshot' ? null : 0)), header: 'USEDREFRESERV' },
+  volsize: { ...bytes((_h, d) => (d.type === 'volume' ? d.volsizeBytes ?? 0 : null)), header: 'VOLSIZE' },
+  mountpoint: {
+    header: 'MOUNTPOINT',
+    value: (_h, d) => (d.type === 'filesystem' ? d.mountpoint ?? `/${d.name}` : null),
+    source: (d) => (d.mountpoint !== undefined ? 'local' : 'default'),
+  },
+  guid: { header: 'GUID', value: (_h, d) => d.guid ?? null, numeric: true, source: () => '-' },
+  creation: { header: 'CREATION', value: (_h, d) => d.creation ?? null, numeric: true, source: () => '-' },
+};
+
+const ALIASES: Record<string, string> = {
+  avail: 'available',
+  refer: 'referenced',
+  usedsnap: 'usedbysnapshots',
+  usedchild: 'usedbychildren',
+  usedds: 'usedbydataset',
+  usedrefreserv: 'usedbyrefreservation',
+};
+
+/** Canonical property name; any other lowercase name is a property the dataset may carry in `properties`. */
+export function canonicalDatasetProp(name: string): string | undefined {
+  const n = ALIASES[name] ?? name;
+  if (DATASET_PROPS[n]) return n;
+  return /^[a-z][a-z0-9_:.]*$/.test(n) ? n : undefined;
+}
+
+/** A property's value: the -p form (exact numbers, Unix seconds) or the human one; `-` when not applicable. */
+export function datasetValue(host: SimHost, ds: SimDataset, prop: string, parsable: boolean): string {
+  const def = DATASET_PROPS[prop];
+  if (!def) return ds.properties?.[prop] ?? '-';
+  const v = def.value(host, ds);
+  if (v === null) return '-';
+  if (typeof v === 'string') return v;
+  if (prop === 'creation') return parsable ? String(v) : new Date(v * 1000).toString().slice(0, 24);
+  if (prop === 'guid') return String(v);
+  return parsable ? String(v) : nicenum(v);
+}
+
+export function datasetSource(ds: SimDataset, prop: string): string {
+  const def = DATASET_PROPS[prop];
+  if (def) return def.source ? def.source(ds) : '-';
+  return ds.properties?.[prop] !== undefined ? 'local' : 'default';
+}
+
+export const TYPE_ALIASES: Record<string, SimDataset['type'][]> = {
+  filesystem: ['filesystem'],
+  fs: ['filesystem'],
+  volume: ['volume'],
+  vol: ['volume'],
+  snapshot: ['snapshot'],
+  snap: ['snapshot'],
+  all: ['filesystem', 'volume', 'snapshot'],
+};

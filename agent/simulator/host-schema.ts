@@ -1,0 +1,241 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { simJailSchema } from './commands/jail-model.ts';
+import { simVmSchema } from './commands/virsh-schema.ts';
+
+/**
+ * One simulated FreeBSD host: the seed file's `$defs.host` and, after the simulator fills in defaults
+ * (GUIDs, boot time), the shape of its JSON state file. Sections other capabilities need (jails, VMs …)
+ * are added as properties here by those capabilities; see README.md.
+ *
+ * Units: every `*Bytes` is bytes, every `*Ns` nanoseconds, rates are per second.
+ */
+const guid = { type: 'string', pattern: '^[1-9][0-9]{0,19}$', description: 'ZFS GUID, decimal uint64' } as const;
+const bytes = { type: 'integer', minimum: 0 } as const;
+
+const vdevState = { enum: ['ONLINE', 'DEGRADED', 'FAULTED', 'OFFLINE', 'UNAVAIL', 'REMOVED'] } as const;
+
+/** Properties every vdev node has; leaves (disk, file) carry a name, interior vdevs (mirror, raidzN, replacing) children. */
+const vdevProps = {
+  type: { enum: ['disk', 'file', 'mirror', 'raidz1', 'raidz2', 'raidz3', 'replacing'] },
+  /** leaves: device name as zpool prints it (`ada1`, `ada0p3`); unused for interior vdevs (named `mirror-0` …) */
+  name: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_./:-]+$' },
+  guid,
+  /** leaves only; interior vdev states are derived from their children */
+  state: vdevState,
+  /** leaves: size when the name is not a whole disk listed in `disks` (a partition such as ada0p3) */
+  sizeBytes: bytes,
+  errors: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { read: { type: 'integer', minimum: 0 }, write: { type: 'integer', minimum: 0 }, cksum: { type: 'integer', minimum: 0 } },
+  },
+  /** runtime: the new side of a replacing vdev while the resilver runs */
+  resilvering: { type: 'boolean' },
+} as const;
+
+const leafVdev = { type: 'object', additionalProperties: false, required: ['type'], properties: vdevProps } as const;
+const midVdev = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: { ...vdevProps, children: { type: 'array', items: leafVdev } },
+} as const;
+const topVdev = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: { ...vdevProps, children: { type: 'array', items: midVdev } },
+} as const;
+
+/** A scan (scrub/resilver) as zpool status reports it; a running one advances with simulated time. */
+const scanSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['function', 'state', 'startMs'],
+  properties: {
+    function: { enum: ['scrub', 'resilver'] },
+    state: { enum: ['scanning', 'finished', 'canceled'] },
+    startMs: { type: 'integer', minimum: 0 },
+    /** planned end while scanning; actual end when finished */
+    endMs: { type: 'integer', minimum: 0 },
+    /** bytes the scan has to issue (the data on the affected top-level vdevs) */
+    totalBytes: bytes,
+    /** bytes repaired (scrub) or resilvered */
+    processedBytes: bytes,
+    errors: { type: 'integer', minimum: 0 },
+  },
+} as const;
+
+/** Workload of a pool, averaged; the simulator adds a slow deterministic wobble over time. */
+const ioSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    readOps: { type: 'number', minimum: 0 },
+    writeOps: { type: 'number', minimum: 0 },
+    readBytes: { type: 'number', minimum: 0 },
+    writeBytes: { type: 'number', minimum: 0 },
+    /** average total wait per I/O (queue + disk) */
+    readWaitNs: { type: 'number', minimum: 0 },
+    writeWaitNs: { type: 'number', minimum: 0 },
+    /** average disk wait per I/O */
+    readDiskWaitNs: { type: 'number', minimum: 0 },
+    writeDiskWaitNs: { type: 'number', minimum: 0 },
+  },
+} as const;
+
+const poolSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'vdevs', 'allocatedBytes'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[A-Za-z][A-Za-z0-9_.:-]*$' },
+    guid,
+    /** data vdevs; a pool's size is derived from them (mirror: smallest child, raidzN: smallest child × children) */
+    vdevs: { type: 'array', minItems: 1, items: topVdev },
+    logs: { type: 'array', items: topVdev },
+    cache: { type: 'array', items: leafVdev },
+    allocatedBytes: bytes,
+    /** percent */
+    fragmentation: { type: 'integer', minimum: 0, maximum: 100 },
+    dedupRatio: { type: 'number', minimum: 1 },
+    scan: scanSchema,
+    io: ioSchema,
+    /** zpool properties `zpool get` answers besides the computed ones (e.g. bootfs, autoreplace) */
+    properties: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+} as const;
+
+const datasetSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'type', 'usedBytes'],
+  properties: {
+    /** pool/path, or pool/path@snap for snapshots */
+    name: { type: 'string', minLength: 1, maxLength: 1024, pattern: '^[A-Za-z0-9_.:/@%-]+$' },
+    type: { enum: ['filesystem', 'volume', 'snapshot'] },
+    guid,
+    usedBytes: bytes,
+    /** REFER; defaults to usedBytes */
+    referencedBytes: bytes,
+    /** used by snapshots of this dataset */
+    usedBySnapshotsBytes: bytes,
+    /** zvols */
+    volsizeBytes: bytes,
+    /** filesystems; default /<name> (`none`, `legacy` allowed) */
+    mountpoint: { type: 'string' },
+    /** Unix seconds */
+    creation: { type: 'integer', minimum: 0 },
+    /** other ZFS properties by name, as `zfs get` prints them (compression, origin …) */
+    properties: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+} as const;
+
+/**
+ * A sysctl OID. `writable: false` + `tunable: true` is a read-only loader tunable (CTLFLAG_RDTUN, set in
+ * /boot/loader.conf); `writable: false` alone is a plain read-only OID. `min`/`max` are limits the kernel's
+ * handler enforces beyond the type (sysctl then fails with "Invalid argument").
+ */
+const sysctlSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'type', 'value', 'writable'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9_%-]+(\\.[A-Za-z0-9_%-]+)*$' },
+    /** as `sysctl -t` prints it */
+    type: {
+      enum: ['integer', 'unsigned integer', 'long integer', 'unsigned long', 'int8_t', 'uint8_t', 'int16_t', 'uint16_t', 'int32_t', 'uint32_t', 'int64_t', 'uint64_t', 'string', 'opaque'],
+    },
+    value: { type: 'string' },
+    writable: { type: 'boolean' },
+    tunable: { type: 'boolean' },
+    description: { type: 'string' },
+    min: { type: 'number' },
+    max: { type: 'number' },
+  },
+} as const;
+
+const arcSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['sizeBytes', 'targetBytes', 'minBytes', 'maxBytes'],
+  properties: {
+    sizeBytes: bytes,
+    /** `c`, the ARC's target size */
+    targetBytes: bytes,
+    minBytes: bytes,
+    maxBytes: bytes,
+    /** fraction of accesses that hit, 0–1 (the simulator wobbles around it) */
+    hitRatio: { type: 'number', minimum: 0, maximum: 1 },
+    /** ARC accesses per second */
+    accessesPerSecond: { type: 'number', minimum: 0 },
+    l2SizeBytes: bytes,
+    l2HitRatio: { type: 'number', minimum: 0, maximum: 1 },
+  },
+} as const;
+
+export const hostSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['hostname', 'cpus', 'memoryBytes', 'disks', 'pools', 'datasets', 'sysctls'],
+  properties: {
+    hostname: { type: 'string', minLength: 1, maxLength: 255 },
+    cpus: { type: 'integer', minimum: 1, maximum: 1024 },
+    memoryBytes: { type: 'integer', minimum: 1 },
+    /** Unix ms; filled in at first start (three days before) so counters have a history */
+    bootTimeMs: { type: 'integer', minimum: 0 },
+    /** every disk device (`sysctl kern.disks`), pool members included; free disks are those in no pool */
+    disks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'sizeBytes'],
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 24, pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
+          sizeBytes: bytes,
+          description: { type: 'string' },
+        },
+      },
+    },
+    pools: { type: 'array', items: poolSchema },
+    datasets: { type: 'array', items: datasetSchema },
+    /** sysctl OIDs besides the derived ones (kern.hostname, hw.ncpu, hw.physmem, kern.disks, kstat.zfs.misc.arcstats.*) */
+    sysctls: { type: 'array', items: sysctlSchema },
+    /** ZFS's ARC; without it the host has no ZFS loaded (no kstat.zfs.misc.arcstats) */
+    arc: arcSchema,
+    /** jails (commands/jail-model.ts): seeded ones are laid out as conf + hook files at first start */
+    jails: { type: 'array', items: simJailSchema },
+    /** VMs (commands/virsh-schema.ts): seeded ones become libvirt definitions + registration files at first start */
+    vms: { type: 'array', items: simVmSchema },
+    /** files of the host by absolute path (file-tree.ts): confs, hook scripts, registrations */
+    files: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['content', 'mode'],
+        properties: { content: { type: 'string' }, mode: { type: 'string', pattern: '^[0-7]{3,4}$' } },
+      },
+    },
+    /** directories created explicitly (mkdir); a directory also exists when anything lies below it */
+    dirs: { type: 'array', items: { type: 'string', pattern: '^/' } },
+    simulation: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        /** how long a resilver runs in simulated time (default 6; HM_SIM_RESILVER_MS overrides) */
+        resilverSeconds: { type: 'number', minimum: 0 },
+      },
+    },
+  },
+} as const;
+
+export type SimHost = FromSchema<typeof hostSchema>;
+export type SimPool = FromSchema<typeof poolSchema>;
+export type SimVdev = FromSchema<typeof topVdev>;
+export type SimLeaf = FromSchema<typeof leafVdev>;
+export type SimDataset = FromSchema<typeof datasetSchema>;
+export type SimSysctl = FromSchema<typeof sysctlSchema>;
+export type SimScan = FromSchema<typeof scanSchema>;
+export type SimIo = FromSchema<typeof ioSchema>;

@@ -1,0 +1,71 @@
+import type { RunResult } from '../executors/executor.ts';
+import type { SimHost } from './host-schema.ts';
+import { initialState } from './init.ts';
+import { lookupCommand, runTickers, type SimSettings } from './registry.ts';
+import { StateFile } from './state-file.ts';
+import './commands/index.ts';
+
+/**
+ * The host simulator (DESIGN §7): answers FreeBSD commands from a JSON state file, in FreeBSD 14 / OpenZFS
+ * 2.2 output formats. Each command is one transaction on the state file: time-based processes advance
+ * (tickers), the command runs, changes are written back.
+ */
+export interface SimulatorOptions {
+  /** the JSON state file; created from `seed` when it does not exist */
+  statePath: string;
+  seed?: SimHost;
+  /** simulated clock (Unix ms); tests pass their own to step time */
+  now?: () => number;
+  /** resilver duration; default HM_SIM_RESILVER_MS, else the seed's simulation.resilverSeconds, else 6 s */
+  resilverMs?: number;
+}
+
+export class HostSimulator {
+  private readonly file: StateFile;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: SimulatorOptions) {
+    this.now = opts.now ?? Date.now;
+    const seed = opts.seed;
+    this.file = new StateFile(opts.statePath, seed ? () => initialState(seed, this.now()) : undefined);
+  }
+
+  get statePath(): string {
+    return this.opts.statePath;
+  }
+
+  private settings(state: SimHost): SimSettings {
+    const env = process.env.HM_SIM_RESILVER_MS;
+    const resilverMs = this.opts.resilverMs ?? (env ? Number(env) : undefined) ?? (state.simulation?.resilverSeconds ?? 6) * 1000;
+    return { resilverMs };
+  }
+
+  /** Runs one command line (argv[0] may be a path). Never throws for the command's own failures. */
+  run(argv: string[], stdin: string | Buffer = ''): Promise<RunResult> {
+    if (!argv.length) return Promise.resolve({ code: 127, stdout: '', stderr: 'sh: : not found\n' });
+    const handler = lookupCommand(argv[0]);
+    if (!handler) return Promise.resolve({ code: 127, stdout: '', stderr: `sh: ${argv[0]}: not found\n` });
+    return this.file
+      .transact(async (state) => {
+        const now = this.now();
+        const settings = this.settings(state);
+        runTickers(state, now, settings);
+        const out = await handler({ argv, args: argv.slice(1), stdin: stdin.toString(), state, now, settings });
+        return { code: out.code ?? 0, stdout: out.stdout ?? '', stderr: out.stderr ?? '' };
+      })
+      .catch((e: Error) => ({
+        // a simulator fault (nothing was written), not a FreeBSD answer: make it loud and recognisable
+        code: 70,
+        stdout: '',
+        stderr: `simulator: ${argv[0]}: ${e.stack ?? e}\n`,
+      }));
+  }
+
+  /** Reads (or, in tests, edits) the state after advancing simulated time; edits are persisted. */
+  state<T>(fn: (state: SimHost) => T): Promise<T> {
+    return this.file.transact((state) => {
+      runTickers(state, this.now(), this.settings(state));
+      return fn(state);
+    });
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Bundle sizes: each function's dist/functions/<area>/<op>.js as deployed (esbuild, minified) against the
+ * 300 KB budget of issue 2; the agent bundle is listed for context (it is not a Lambda).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { builtFunctions } from './lib/routes.ts';
+import { fmtKB } from './lib/stats.ts';
+import { runAlone, type Bench, type Row } from './lib/report.ts';
+
+const BUDGET = 300 * 1024;
+
+export const bundles: Bench = {
+  name: 'bundles',
+  async run() {
+    const fns = builtFunctions().sort((a, b) => b.bytes - a.bytes);
+    if (fns.length === 0) return [{ section: 'bundle size', what: 'dist/functions', value: 'none built', ok: false, note: 'run npm run build' }];
+    const rows: Row[] = fns.map((f) => ({
+      section: 'bundle size',
+      what: f.module.replace(/^functions\//, ''),
+      value: fmtKB(f.bytes),
+      target: '≤ 300 KB',
+      ok: f.bytes <= BUDGET,
+    }));
+    const over = fns.filter((f) => f.bytes > BUDGET).length;
+    rows.push({ section: 'bundle size', what: `all ${fns.length} functions`, value: `${over} over`, target: '0 over', ok: over === 0, note: `largest ${fns[0].module} ${fmtKB(fns[0].bytes)}, smallest ${fns.at(-1)!.module} ${fmtKB(fns.at(-1)!.bytes)}` });
+    if (existsSync('dist/agent/agent.js')) rows.push({ section: 'bundle size', what: 'agent (not a Lambda)', value: fmtKB(statSync('dist/agent/agent.js').size), ok: null });
+    return rows;
+  },
+};
+
+await runAlone(import.meta, bundles);

@@ -1,0 +1,159 @@
+/**
+ * Cold init: a fresh `node` process imports one function bundle and answers its first invocation (a synthetic
+ * API Gateway v2 event with an admin token, against a migrated store), then exits. Its wall time, spawn to
+ * exit, is compared with a bare `node -e ''` measured in the same rounds (interleaved, so load from other work
+ * on the machine hits both alike); the median over rounds of (function ÷ bare node) is the number with the
+ * ≤ 1.5× target. The function's process gets only its own environment (as on Lambda); a second pair of lines
+ * shows the same with this shell's environment when that has variables that slow node's own start.
+ *
+ * Many functions: a sample is measured (BENCH_COLD_BUNDLES, default 6) — always the largest bundle and E25,
+ * the rest spread over the size range. BENCH_COLD_RUNS (default 9) rounds.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { apiEvent } from './lib/events.ts';
+import { builtFunctions, compiledSpec, type BuiltFunction } from './lib/routes.ts';
+import { fmtKB, fmtMs, median } from './lib/stats.ts';
+import { postgresUnavailable, withStore, type StoreKind } from './lib/stores.ts';
+import { runAlone, type Bench, type Row } from './lib/report.ts';
+
+const TARGET = 1.5;
+const RUNNER = resolve('bench/lib/cold-runner.mjs');
+
+interface Sample {
+  wallMs: number;
+  importMs?: number;
+  invokeMs?: number;
+  status?: number;
+  message?: string;
+  error?: string;
+}
+
+/** Spawns one process and times it from spawn to exit. */
+function timed(args: string[], env: NodeJS.ProcessEnv): Promise<Sample> {
+  return new Promise((resolvePromise, reject) => {
+    const t = performance.now();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (d) => (err += d));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const wallMs = performance.now() - t;
+      const line = err.split('\n').find((l) => l.startsWith('@@bench '));
+      const out = line ? (JSON.parse(line.slice(8)) as Partial<Sample>) : {};
+      if (code !== 0 && !out.error) out.error = `exit ${code}: ${err.slice(-400)}`;
+      resolvePromise({ wallMs, ...out });
+    });
+  });
+}
+
+/** The largest, E25, then evenly spread over the rest by size. */
+function pick(fns: BuiltFunction[], n: number): BuiltFunction[] {
+  const bySize = [...fns].sort((a, b) => b.bytes - a.bytes);
+  const chosen = new Set<BuiltFunction>([bySize[0]]);
+  const e25 = fns.find((f) => f.module === 'functions/notifications/count');
+  if (e25) chosen.add(e25);
+  const rest = bySize.filter((f) => !chosen.has(f));
+  const want = Math.max(0, n - chosen.size);
+  for (let i = 0; i < want && i < rest.length; i++) chosen.add(rest[Math.floor((i * rest.length) / want)]);
+  return [...chosen];
+}
+
+async function firstEvent(f: BuiltFunction, token: string) {
+  const spec = await compiledSpec(f.module);
+  const hasBody = Boolean(spec?.takesBody);
+  return apiEvent({ method: f.route.method === '*' ? 'GET' : f.route.method, route: f.route.path, token, body: hasBody ? '{}' : undefined });
+}
+
+interface Subject {
+  label: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  fn?: BuiltFunction;
+  samples: Sample[];
+}
+
+/** Environment variables that change how fast node itself starts (this machine sets NODE_EXTRA_CA_CERTS). */
+const STARTUP_VARS = ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'NODE_COMPILE_CACHE', 'UV_THREADPOOL_SIZE'];
+
+export async function measureColdInit(kind: StoreKind, opts: { bundles?: number; runs?: number } = {}): Promise<Row[]> {
+  const runs = opts.runs ?? Number(process.env.BENCH_COLD_RUNS ?? 9);
+  const fns = pick(builtFunctions(), opts.bundles ?? Number(process.env.BENCH_COLD_BUNDLES ?? 6));
+  const section = `cold init (${kind})`;
+  if (fns.length === 0) return [{ section, what: 'functions', value: 'none built', ok: false }];
+  return withStore(kind, async (store) => {
+    const dir = mkdtempSync(join(tmpdir(), 'hm-bench-cold-'));
+    try {
+      // What Lambda gives a function: its serverless.yml environment (pool of 2), nothing inherited from here.
+      const clean: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: store.url, HM_DB_POOL_MAX: '2', TZ: 'UTC' };
+      const inheritedVars = STARTUP_VARS.filter((v) => process.env[v]);
+      const inherited: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: store.url, HM_DB_POOL_MAX: '2' };
+      const noop = join(dir, 'noop.mjs');
+      writeFileSync(noop, `export const handler = async () => ({ statusCode: 200, body: ${JSON.stringify(JSON.stringify({ message: 'noop' }))} });\n`);
+      const noopEvent = join(dir, 'noop-event.json');
+      writeFileSync(noopEvent, JSON.stringify(apiEvent({ method: 'GET', route: '/api/noop', token: store.adminToken })));
+      const subjects: Subject[] = [
+        { label: "bare node -e ''", args: ['-e', ''], env: clean, samples: [] },
+        { label: 'no-op ESM handler (harness floor)', args: [RUNNER, noop, noopEvent], env: clean, samples: [] },
+      ];
+      for (const [i, f] of fns.entries()) {
+        const file = join(dir, `event-${i}.json`);
+        writeFileSync(file, JSON.stringify(await firstEvent(f, store.adminToken)));
+        subjects.push({ label: `${f.module.replace(/^functions\//, '')} (${fmtKB(f.bytes)})`, args: [RUNNER, f.bundle, file], env: clean, fn: f, samples: [] });
+      }
+      if (inheritedVars.length) {
+        subjects.push({ label: `bare node, with ${inheritedVars.join(', ')}`, args: ['-e', ''], env: inherited, samples: [] });
+        const largest = subjects.find((x) => x.fn === fns[0])!;
+        subjects.push({ ...largest, label: `${largest.label}, with ${inheritedVars.join(', ')}`, env: inherited, samples: [] });
+      }
+      await timed(['-e', ''], clean); // let the OS cache the node binary before the first measured round
+      for (let r = 0; r < runs; r++) for (const x of subjects) x.samples.push(await timed(x.args, x.env));
+
+      const bareSamples = (env: NodeJS.ProcessEnv) => subjects.find((x) => x.args[0] === '-e' && x.env === env)!.samples;
+      const rows: Row[] = [];
+      for (const x of subjects) {
+        const failed = x.samples.find((s) => s.error);
+        if (failed) {
+          rows.push({ section, what: x.label, value: 'failed', ok: false, note: failed.error!.split('\n').slice(0, 3).join(' | ') });
+          continue;
+        }
+        const wall = median(x.samples.map((s) => s.wallMs));
+        if (x.args[0] === '-e') {
+          rows.push({ section, what: x.label, value: fmtMs(wall), ok: null, note: x.env === clean ? `median of ${runs} rounds; a round runs every line of this section once, each in a fresh process, with the function's environment only (DATABASE_URL, HM_DB_POOL_MAX)` : 'this shell\'s environment: node itself starts slower, which flatters every ratio measured against it' });
+          continue;
+        }
+        // each round's ratio to the bare node of the same round, then their median: a burst of load from
+        // other work on the machine then shifts a pair, not one side of the comparison
+        const bare = bareSamples(x.env);
+        const ratio = median(x.samples.map((s, r) => s.wallMs / bare[r].wallMs));
+        const split = `import ${fmtMs(median(x.samples.map((s) => s.importMs!)))} + first invoke ${fmtMs(median(x.samples.map((s) => s.invokeMs!)))}`;
+        rows.push({
+          section,
+          what: x.label,
+          value: `${ratio.toFixed(2)}× (${fmtMs(wall)})`,
+          target: x.fn ? `≤ ${TARGET}×` : undefined,
+          ok: x.fn ? ratio <= TARGET : null,
+          note: x.fn ? `${split} → ${x.samples[0].status} ${x.samples[0].message} (${x.fn.route.method} ${x.fn.route.path})` : `${split}: node + ESM loader + this runner, no bundle`,
+        });
+      }
+      return rows;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+export const coldInit: Bench = {
+  name: 'cold-init',
+  async run() {
+    // PostgreSQL is what functions talk to in production; PGlite when no server is reachable.
+    const why = await postgresUnavailable();
+    const rows = await measureColdInit(why ? 'pglite' : 'postgres');
+    if (why) rows.unshift({ section: 'cold init (pglite)', what: 'store', value: 'PGlite', ok: null, note: why });
+    return rows;
+  },
+};
+
+await runAlone(import.meta, coldInit);

@@ -1,0 +1,18 @@
+import spec from '#spec/agent/heartbeat';
+import { endpoint } from '#http/endpoint';
+import { ok } from '#http/envelope';
+import { boundNode } from '#domain/nodes/agent-binding';
+import { touchNode } from '#domain/nodes/registration';
+import { sweepTasks } from '#shared/jobs/sweeper';
+import type { Input } from './heartbeat.schema.ts';
+
+export const handler = endpoint<Input>(spec, async (_input, { db, principal }) => {
+  const node = await touchNode(db, boundNode(principal));
+  // the agent's own heartbeat drives the re-sending of its node's queued tasks; a sweep problem must not
+  // cost the node its online status, so it is only logged
+  const swept = await sweepTasks(db, { nodeId: node.id }).catch((err: Error) => {
+    console.log(JSON.stringify({ level: 'warn', msg: 'heartbeat sweep failed', nodeId: node.id, cause: err.message }));
+    return null;
+  });
+  return ok('heartbeat_recorded', { nodeId: node.id, lastSeenAt: new Date(node.last_seen_at!).toISOString(), resent: swept?.sent ?? [] });
+});

@@ -1,0 +1,16 @@
+import type { EndpointInput, EndpointSchema } from '#http/spec';
+import { pageQuery } from '#domain/cluster/paging';
+import { nodeIdSchema } from '#domain/cluster/nodes';
+
+export const schema = {
+  summary: 'Backup jobs, by id; optionally only those a node runs',
+  role: 'viewer',
+  query: {
+    type: 'object',
+    properties: { ...pageQuery, nodeId: nodeIdSchema },
+    additionalProperties: false,
+  },
+  responses: { 200: 'backup_jobs_listed', 404: 'cluster_node_not_found' },
+} as const satisfies EndpointSchema;
+
+export type Input = EndpointInput<typeof schema>;

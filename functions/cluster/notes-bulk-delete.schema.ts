@@ -1,0 +1,12 @@
+import type { EndpointInput, EndpointSchema } from '#http/spec';
+import { idSetBody } from '#domain/cluster/paging';
+
+export const schema = {
+  operation: 'E21',
+  summary: 'Delete exactly the given set of cluster notes, all or nothing',
+  role: 'operator',
+  body: idSetBody,
+  responses: { 200: 'cluster_notes_deleted', 404: 'cluster_note_not_found', 409: 'cluster_leadership_changed', 503: 'cluster_consensus_unavailable' },
+} as const satisfies EndpointSchema;
+
+export type Input = EndpointInput<typeof schema>;

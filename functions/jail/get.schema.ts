@@ -1,0 +1,10 @@
+import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
+
+export const schema = {
+  summary: 'A jail as the store holds it: node, state, persisted hooks and limits, and what its host last reported',
+  role: 'viewer',
+  path: pathId('ctid'),
+  responses: { 200: 'jail', 404: 'jail_not_found' },
+} as const satisfies EndpointSchema;
+
+export type Input = EndpointInput<typeof schema>;

@@ -1,0 +1,11 @@
+import type { EndpointInput, EndpointSchema } from '#http/spec';
+import { nodeIdSchema } from '#domain/cluster/nodes';
+
+export const schema = {
+  summary: 'One cluster node with its online state and last reported inventory',
+  role: 'viewer',
+  path: { type: 'object', properties: { nodeId: nodeIdSchema }, required: ['nodeId'], additionalProperties: false },
+  responses: { 200: 'node_found', 404: 'cluster_node_not_found' },
+} as const satisfies EndpointSchema;
+
+export type Input = EndpointInput<typeof schema>;

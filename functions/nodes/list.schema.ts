@@ -1,0 +1,19 @@
+import type { EndpointInput, EndpointSchema } from '#http/spec';
+import { pageQuery } from '#domain/cluster/paging';
+
+export const schema = {
+  summary: 'Cluster nodes with their membership status and whether their agent is online (heard from within three heartbeats)',
+  role: 'viewer',
+  query: {
+    type: 'object',
+    properties: {
+      status: { type: 'string', enum: ['pending', 'member'] },
+      online: { type: 'boolean' },
+      ...pageQuery,
+    },
+    additionalProperties: false,
+  },
+  responses: { 200: 'nodes_listed' },
+} as const satisfies EndpointSchema;
+
+export type Input = EndpointInput<typeof schema>;

@@ -1,0 +1,8 @@
+import type { EndpointSchema } from '#http/spec';
+
+export const schema = {
+  operation: 'E24',
+  summary: 'Dismiss every active global notification (no body)',
+  role: 'operator',
+  responses: { 200: 'notifications_dismissed' },
+} as const satisfies EndpointSchema;

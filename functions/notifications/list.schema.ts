@@ -1,0 +1,17 @@
+import type { EndpointInput, EndpointSchema } from '#http/spec';
+import { pageQuery } from '#domain/cluster/paging';
+import { nodeIdSchema } from '#domain/cluster/nodes';
+import { NOTIFICATION_SCOPES } from '#domain/notifications/notifications';
+
+export const schema = {
+  summary: 'Active (not dismissed) notifications, newest first; optionally of one scope or node',
+  role: 'viewer',
+  query: {
+    type: 'object',
+    properties: { ...pageQuery, scope: { type: 'string', enum: NOTIFICATION_SCOPES }, nodeId: nodeIdSchema },
+    additionalProperties: false,
+  },
+  responses: { 200: 'notifications_listed' },
+} as const satisfies EndpointSchema;
+
+export type Input = EndpointInput<typeof schema>;

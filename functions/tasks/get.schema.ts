@@ -1,0 +1,11 @@
+import type { EndpointInput, EndpointSchema } from '#http/spec';
+import { pathId } from '#http/spec';
+
+export const schema = {
+  summary: 'A task: status, phase, progress, output tail, error and result of a piece of host work',
+  role: 'viewer',
+  path: pathId('id'),
+  responses: { 200: 'task_found', 404: 'task_not_found' },
+} as const satisfies EndpointSchema;
+
+export type Input = EndpointInput<typeof schema>;

@@ -1,0 +1,22 @@
+import type { EndpointInput, EndpointSchema } from '#http/spec';
+import { pageQuery } from '#domain/cluster/paging';
+import { nodeIdSchema } from '#domain/cluster/nodes';
+
+export const schema = {
+  summary: 'Tasks, newest first, filtered by resource key, status, node or kind',
+  role: 'viewer',
+  query: {
+    type: 'object',
+    properties: {
+      resource: { type: 'string', minLength: 1, maxLength: 300 },
+      status: { type: 'string', enum: ['queued', 'running', 'success', 'failed', 'interrupted'] },
+      nodeId: nodeIdSchema,
+      kind: { type: 'string', minLength: 1, maxLength: 100 },
+      ...pageQuery,
+    },
+    additionalProperties: false,
+  },
+  responses: { 200: 'tasks_listed' },
+} as const satisfies EndpointSchema;
+
+export type Input = EndpointInput<typeof schema>;

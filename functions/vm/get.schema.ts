@@ -1,0 +1,10 @@
+import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
+
+export const schema = {
+  summary: 'A VM as the store holds it: node, libvirt state, options, MAC objects and datasets',
+  role: 'viewer',
+  path: pathId('rid'),
+  responses: { 200: 'vm', 404: 'vm_not_found' },
+} as const satisfies EndpointSchema;
+
+export type Input = EndpointInput<typeof schema>;

@@ -1,0 +1,59 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import type { FieldError } from '#http/errors';
+
+/**
+ * Jail lifecycle hooks (spec part 2): six phases, each `{enabled, script}`. Listed in the order jail(8)
+ * runs them; the spec lists them alphabetically.
+ */
+export const HOOK_PHASES = ['prestart', 'start', 'poststart', 'prestop', 'stop', 'poststop'] as const;
+export type HookPhase = (typeof HOOK_PHASES)[number];
+
+export const hookPhaseSchema = {
+  type: 'object',
+  properties: { enabled: { type: 'boolean' }, script: { type: 'string', maxLength: 65536 } },
+  required: ['enabled', 'script'],
+  additionalProperties: false,
+} as const;
+
+/** All six phases, all required (E3 replaces every phase at once). */
+export const hooksSchema = {
+  type: 'object',
+  properties: {
+    prestart: hookPhaseSchema,
+    start: hookPhaseSchema,
+    poststart: hookPhaseSchema,
+    prestop: hookPhaseSchema,
+    stop: hookPhaseSchema,
+    poststop: hookPhaseSchema,
+  },
+  required: [...HOOK_PHASES],
+  additionalProperties: false,
+} as const;
+
+export type HookSetting = FromSchema<typeof hookPhaseSchema>;
+export type JailHooks = FromSchema<typeof hooksSchema>;
+
+export const isBlank = (s: string) => s.trim() === '';
+
+/** DESIGN §8 E3: an enabled phase needs a non-blank script. Field names as the 400 lists them. */
+export function hookProblems(hooks: JailHooks, root = 'body.hooks'): FieldError[] {
+  return HOOK_PHASES.filter((p) => hooks[p].enabled && isBlank(hooks[p].script)).map((p) => ({
+    field: `${root}.${p}.script`,
+    problem: 'must not be blank when the phase is enabled',
+  }));
+}
+
+/** A disabled phase with a blank script is cleared (stored as `{enabled:false, script:''}`); others are kept as sent. */
+export function normalizeHooks(hooks: JailHooks): JailHooks {
+  const out = {} as Record<HookPhase, HookSetting>;
+  for (const p of HOOK_PHASES) {
+    const h = hooks[p];
+    out[p] = !h.enabled && isBlank(h.script) ? { enabled: false, script: '' } : { enabled: h.enabled, script: h.script };
+  }
+  return out;
+}
+
+export const noHooks = (): JailHooks => normalizeHooks(Object.fromEntries(HOOK_PHASES.map((p) => [p, { enabled: false, script: '' }])) as JailHooks);
+
+/** The phases that jail(8) will run: enabled with a script. */
+export const activePhases = (hooks: JailHooks): HookPhase[] => HOOK_PHASES.filter((p) => hooks[p].enabled && !isBlank(hooks[p].script));

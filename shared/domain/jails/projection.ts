@@ -1,0 +1,85 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '#store/tables';
+import { ACTIVE_STATUSES, resourceKey } from '#shared/jobs/protocol';
+import type { JailConfig, JailInventory } from './types.ts';
+import { jailConfigOf } from './store.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** A newly seen jail: its persisted configuration starts as what the host has. */
+export function configFromInventory(j: JailInventory): JailConfig {
+  return {
+    dataset: j.dataset,
+    path: j.path,
+    hostname: j.hostname,
+    jid: j.jid,
+    hooks: j.hooks,
+    cores: j.cpuSet.length ? j.cpuSet.length : null,
+    cpuSet: j.cpuSet,
+    memoryBytes: j.memoryBytes,
+    host: j,
+  };
+}
+
+/** A known jail: what the host reports replaces the observed fields; the persisted configuration stays. */
+export function mergeInventory(current: JailConfig, j: JailInventory): JailConfig {
+  return { ...current, dataset: j.dataset, path: j.path, hostname: j.hostname, jid: j.jid, host: j };
+}
+
+const reportedJailIds = (inventory: unknown): number[] => {
+  const jails = (inventory as { jails?: Array<{ ctid?: unknown }> } | null)?.jails;
+  return Array.isArray(jails) ? jails.map((j) => Number(j?.ctid)).filter(Number.isInteger) : [];
+};
+
+async function hasActiveTask(trx: Db, ctid: number): Promise<boolean> {
+  const row = await trx.selectFrom('tasks').select('id').where('resource', '=', resourceKey.jail(ctid)).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Projects a node's reported jails into `guests` (type `jail`). Called by the agent endpoints inside the
+ * transaction that stores `nodes.inventory`. Rules:
+ *  - `undefined` (the collector did not run) changes nothing; `[]` means the host has no managed jails.
+ *  - a jail id already held by another node stays there while that node still reports it or a task runs on it
+ *    (guest ids are unique across the cluster; E16 reports such clashes). When the other node no longer
+ *    reports it, the jail has moved (e.g. a migration whose success report was lost) and follows its host.
+ *  - a jail row of this node that the host no longer reports is removed, unless a task runs on it.
+ * Returns the ids it skipped as clashing.
+ */
+export async function applyJailInventory(trx: Db, nodeId: string, jails: JailInventory[] | undefined): Promise<number[]> {
+  if (!jails) return [];
+  const clashes: number[] = [];
+  const ids = jails.map((j) => j.ctid);
+  const existing = ids.length ? await trx.selectFrom('guests').selectAll().where('id', 'in', ids).execute() : [];
+  const byId = new Map(existing.map((r) => [r.id, r]));
+  for (const j of jails) {
+    const row = byId.get(j.ctid);
+    if (!row) {
+      await trx
+        .insertInto('guests')
+        .values({ id: j.ctid, type: 'jail', node_id: nodeId, name: j.name, state: j.state, config: JSON.stringify(configFromInventory(j)) })
+        .execute();
+      continue;
+    }
+    if (row.type !== 'jail' || row.node_id !== nodeId) {
+      const owner = row.type === 'jail' ? await trx.selectFrom('nodes').select('inventory').where('id', '=', row.node_id).executeTakeFirst() : undefined;
+      const moved = row.type === 'jail' && !reportedJailIds(owner?.inventory).includes(j.ctid) && !(await hasActiveTask(trx, j.ctid));
+      if (!moved) {
+        clashes.push(j.ctid);
+        continue;
+      }
+    }
+    const config = mergeInventory(jailConfigOf(row.config), j);
+    await trx
+      .updateTable('guests')
+      .set({ node_id: nodeId, name: j.name, state: j.state, config: JSON.stringify(config), updated_at: sql<Date>`now()` })
+      .where('id', '=', j.ctid)
+      .execute();
+  }
+  let gone = trx.selectFrom('guests').select('id').where('node_id', '=', nodeId).where('type', '=', 'jail');
+  if (ids.length) gone = gone.where('id', 'not in', ids);
+  for (const { id } of await gone.execute()) {
+    if (!(await hasActiveTask(trx, id))) await trx.deleteFrom('guests').where('id', '=', id).execute();
+  }
+  return clashes;
+}

@@ -1,0 +1,55 @@
+import { sql, type Transaction } from 'kysely';
+import { serviceUnavailable, ValidationError } from '#http/errors';
+import type { Database, TaskRow } from '#store/tables';
+import type { TaskPlan } from '#shared/jobs/accept';
+import { resourceKey } from '#shared/jobs/protocol';
+import { onlineSql } from '#domain/nodes/presence';
+import { leastUsedCpus } from './cpu.ts';
+import { jailConfigOf, requireJail, requireNoExclusiveTask, saveJailConfig } from './store.ts';
+import type { JailConfig, JailCpuLimit } from './types.ts';
+
+export const cpuLimitRecord = (ctid: number, c: Pick<JailConfig, 'cores' | 'cpuSet' | 'memoryBytes'>): JailCpuLimit => ({
+  cores: c.cores ?? 0,
+  cpuSet: c.cpuSet,
+  ctId: ctid,
+  memory: c.memoryBytes,
+  resourceLimits: (c.cores ?? 0) > 0 || c.memoryBytes > 0,
+});
+
+/**
+ * E4: `cores` within 1..the host's CPUs (as its agent last reported them). The jail is pinned to the host's
+ * least-used CPUs (counting the other jails of the node pinned to each). Persisted, and planned as a task that
+ * writes the post-start limits on the host; a running jail is also pinned at once (`applyNow`), which needs
+ * its agent: node offline and jail running → 503 `node_offline` and nothing changes. A stopped jail's limit
+ * is only persisted (its host conf follows when the agent next takes work), so an offline node is fine.
+ */
+export async function setCpuLimit(
+  trx: Transaction<Database>,
+  enqueue: (plan: TaskPlan) => Promise<TaskRow>,
+  ctid: number,
+  cores: number,
+): Promise<JailCpuLimit> {
+  const jail = await requireJail(trx, ctid);
+  const node = await trx
+    .selectFrom('nodes')
+    .select(['id', sql<number | null>`(inventory->>'cpus')::int`.as('cpus'), onlineSql('nodes').as('online')])
+    .where('id', '=', jail.node_id)
+    .executeTakeFirstOrThrow();
+  const hostCpus = node.cpus ?? 0;
+  if (hostCpus < 1) throw serviceUnavailable('node_inventory_unavailable', `node ${node.id} has not reported its CPUs yet; retry when its agent is online`);
+  if (cores > hostCpus) throw new ValidationError([{ field: 'body.cores', problem: `must be <= ${hostCpus} (the CPUs of node ${node.id})` }]);
+  await requireNoExclusiveTask(trx, ctid);
+  const running = jail.state === 'running';
+  if (running && !node.online) throw serviceUnavailable('node_offline', `node ${node.id} is offline: the CPU limit of running jail ${ctid} cannot be applied now`);
+  const others = await trx.selectFrom('guests').select('config').where('node_id', '=', jail.node_id).where('type', '=', 'jail').where('id', '!=', ctid).execute();
+  const cpuSet = leastUsedCpus(hostCpus, cores, others.map((o) => jailConfigOf(o.config).cpuSet));
+  const next: JailConfig = { ...jail.config, cores, cpuSet };
+  await saveJailConfig(trx, ctid, next);
+  await enqueue({
+    kind: 'jail.apply-limits',
+    nodeId: jail.node_id,
+    resource: resourceKey.jail(ctid),
+    payload: { ctid, name: jail.name, cpuSet, memoryBytes: next.memoryBytes, applyNow: running },
+  });
+  return cpuLimitRecord(ctid, next);
+}

@@ -1,0 +1,39 @@
+import type { Transaction } from 'kysely';
+import { ValidationError } from '#http/errors';
+import type { Database, TaskRow } from '#store/tables';
+import type { TaskPlan } from '#shared/jobs/accept';
+import { resourceKey } from '#shared/jobs/protocol';
+import { hookProblems, normalizeHooks, type JailHooks } from './hooks.ts';
+import { requireJail, requireNoExclusiveTask, saveJailConfig } from './store.ts';
+
+export interface HooksRecord {
+  ctId: number;
+  hooks: JailHooks;
+  taskId: number;
+}
+
+/**
+ * E3: replaces all six phases. Checks (400 blank enabled script, 404, 409 busy), persists and plans the task
+ * in the caller's transaction; the agent writes the hook scripts and `exec.<phase> +=` lines, so the change
+ * takes effect on the jail's next start/stop (a running jail is not restarted).
+ */
+export async function setLifecycleHooks(
+  trx: Transaction<Database>,
+  enqueue: (plan: TaskPlan) => Promise<TaskRow>,
+  ctid: number,
+  hooks: JailHooks,
+): Promise<HooksRecord> {
+  const problems = hookProblems(hooks);
+  if (problems.length) throw new ValidationError(problems);
+  const jail = await requireJail(trx, ctid);
+  await requireNoExclusiveTask(trx, ctid);
+  const next = normalizeHooks(hooks);
+  await saveJailConfig(trx, ctid, { ...jail.config, hooks: next });
+  const task = await enqueue({
+    kind: 'jail.apply-hooks',
+    nodeId: jail.node_id,
+    resource: resourceKey.jail(ctid),
+    payload: { ctid, name: jail.name, hooks: next },
+  });
+  return { ctId: ctid, hooks: next, taskId: task.id };
+}

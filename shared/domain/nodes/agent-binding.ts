@@ -1,0 +1,15 @@
+import { forbidden } from '#http/errors';
+import type { Principal } from '#shared/auth/tokens';
+
+/** The node an agent token speaks for (DESIGN §4): agent endpoints act on this node only. */
+export function boundNode(principal: Principal): string {
+  if (!principal.nodeId) throw forbidden(`agent token "${principal.name}" is not bound to a node`);
+  return principal.nodeId;
+}
+
+/** 403 unless the token is bound to exactly this node. */
+export function requireBoundTo(principal: Principal, nodeId: string): string {
+  const bound = boundNode(principal);
+  if (bound !== nodeId) throw forbidden(`agent token "${principal.name}" is bound to node ${bound}, not to node ${nodeId}`);
+  return bound;
+}

@@ -1,0 +1,19 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { HostInventory } from '#domain/inventory';
+import type { Database } from '#store/tables';
+import { applyInventory } from '#domain/pools/apply-inventory';
+import { applyVmInventory } from '#domain/vms/projection';
+import { applyJailInventory } from '#domain/jails/projection';
+
+/**
+ * Everything that projects a node's reported inventory into tables that requests validate against. The
+ * agent endpoints run each inside the transaction that stores the inventory (registration and every changed
+ * report). A capability whose section needs a table adds its projection here.
+ */
+export type InventoryProjection = (trx: Kysely<Database> | Transaction<Database>, nodeId: string, inventory: Partial<HostInventory>) => Promise<void>;
+
+export const inventoryProjections: InventoryProjection[] = [
+  applyInventory, // pools, vdevs, free disks, tunables
+  async (trx, nodeId, inventory) => void (await applyVmInventory(trx, nodeId, inventory.vms)), // VMs and their MAC objects
+  async (trx, nodeId, inventory) => void (await applyJailInventory(trx, nodeId, inventory.jails)), // jails (guests of type jail)
+];

@@ -1,0 +1,74 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { notFound } from '#http/errors';
+import type { HostInventory } from '#domain/inventory';
+import type { Database, NodeRow } from '#store/tables';
+import { inventoryHash } from './inventory-hash.ts';
+import { inventoryProjections } from './inventory-projections.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface Registration {
+  /** the host's UUID */
+  id: string;
+  name: string;
+  ip: string;
+  inventory: HostInventory;
+  agentVersion?: string;
+  heartbeatIntervalS?: number;
+}
+
+async function project(trx: Db, nodeId: string, inventory: HostInventory) {
+  for (const p of inventoryProjections) await p(trx, nodeId, inventory);
+}
+
+/**
+ * An agent registers at every start (DESIGN §10): a new host becomes a `pending` node (E16 admits it as a
+ * member); a known one keeps its status and gets its name, address and inventory refreshed.
+ */
+export async function registerNode(trx: Db, r: Registration): Promise<{ node: NodeRow; created: boolean }> {
+  const hash = inventoryHash(r.inventory);
+  const fields = {
+    name: r.name,
+    ip: r.ip,
+    inventory: JSON.stringify(r.inventory),
+    inventory_hash: hash,
+    inventory_at: sql<Date>`now()`,
+    heartbeat_interval_s: r.heartbeatIntervalS ?? 10,
+    agent_version: r.agentVersion ?? '',
+    agent_started_at: sql<Date>`now()`,
+    last_seen_at: sql<Date>`now()`,
+    updated_at: sql<Date>`now()`,
+  };
+  const row = await trx
+    .insertInto('nodes')
+    .values({ id: r.id, status: 'pending', registered_at: sql<Date>`now()`, ...fields })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ ...fields, registered_at: sql<Date>`coalesce(nodes.registered_at, now())` }))
+    .returningAll()
+    .returning(sql<boolean>`xmax = 0`.as('inserted'))
+    .executeTakeFirstOrThrow();
+  await project(trx, r.id, r.inventory);
+  const { inserted, ...node } = row;
+  return { node, created: Boolean(inserted) };
+}
+
+/** A heartbeat: the node was heard from now. 404 when it never registered. */
+export async function touchNode(db: Db, nodeId: string): Promise<NodeRow> {
+  const row = await db.updateTable('nodes').set({ last_seen_at: sql<Date>`now()` }).where('id', '=', nodeId).returningAll().executeTakeFirst();
+  if (!row) throw notFound('node_not_registered', `node ${nodeId} has not registered; the agent registers at start (POST /api/agent/register)`);
+  return row;
+}
+
+/** A changed inventory: stored and projected. An unchanged one (same hash) only counts as a sign of life. */
+export async function reportInventory(trx: Db, nodeId: string, inventory: HostInventory): Promise<{ node: NodeRow; changed: boolean }> {
+  const current = await touchNode(trx, nodeId);
+  const hash = inventoryHash(inventory);
+  if (current.inventory_hash === hash) return { node: current, changed: false };
+  const node = await trx
+    .updateTable('nodes')
+    .set({ inventory: JSON.stringify(inventory), inventory_hash: hash, inventory_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('id', '=', nodeId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await project(trx, nodeId, inventory);
+  return { node, changed: true };
+}

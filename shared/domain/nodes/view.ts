@@ -1,0 +1,66 @@
+import { sql, type Kysely } from 'kysely';
+import { notFound } from '#http/errors';
+import type { Database, NodeRow } from '#store/tables';
+import { iso, offsetOf } from '#domain/cluster/paging';
+import { onlineSql } from './presence.ts';
+
+/** A node as the API shows it; `online` per DESIGN §10 (heard from within three heartbeats). */
+export interface NodeView {
+  id: string;
+  name: string;
+  ip: string;
+  status: string;
+  online: boolean;
+  lastSeenAt: string | null;
+  heartbeatIntervalS: number;
+  agentVersion: string;
+  agentStartedAt: string | null;
+  registeredAt: string | null;
+  inventoryAt: string | null;
+  createdAt: string;
+  /** only in the single-node read */
+  inventory?: Record<string, unknown>;
+}
+
+export function toNodeView(n: NodeRow & { online: boolean }, withInventory = false): NodeView {
+  return {
+    id: n.id,
+    name: n.name,
+    ip: n.ip,
+    status: n.status,
+    online: Boolean(n.online),
+    lastSeenAt: iso(n.last_seen_at),
+    heartbeatIntervalS: n.heartbeat_interval_s,
+    agentVersion: n.agent_version,
+    agentStartedAt: iso(n.agent_started_at),
+    registeredAt: iso(n.registered_at),
+    inventoryAt: iso(n.inventory_at),
+    createdAt: iso(n.created_at)!,
+    ...(withInventory ? { inventory: n.inventory } : {}),
+  };
+}
+
+const base = (db: Kysely<Database>) => db.selectFrom('nodes').selectAll().select(onlineSql('nodes').as('online'));
+
+export async function getNodeView(db: Kysely<Database>, id: string): Promise<NodeView> {
+  const row = await base(db).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('cluster_node_not_found', `cluster node ${id} does not exist`);
+  return toNodeView(row, true);
+}
+
+export interface NodeFilter {
+  status?: string;
+  online?: boolean;
+  page: number;
+  size: number;
+}
+
+export async function listNodeViews(db: Kysely<Database>, f: NodeFilter): Promise<{ data: NodeView[]; total: number }> {
+  const q = db
+    .selectFrom('nodes')
+    .$if(Boolean(f.status), (x) => x.where('status', '=', f.status!))
+    .$if(f.online !== undefined, (x) => x.where(f.online ? onlineSql('nodes') : sql<boolean>`NOT ${onlineSql('nodes')}`));
+  const [{ n }] = await q.select((eb) => eb.fn.countAll<number>().as('n')).execute();
+  const rows = await q.selectAll().select(onlineSql('nodes').as('online')).orderBy('name').orderBy('id').limit(f.size).offset(offsetOf(f)).execute();
+  return { data: rows.map((r) => toNodeView(r)), total: Number(n) };
+}

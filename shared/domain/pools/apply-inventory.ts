@@ -1,0 +1,15 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { HostInventory } from '#domain/inventory';
+import type { Database } from '#store/tables';
+import { projectPools } from './projection.ts';
+import { projectTunables } from '../tunables/projection.ts';
+
+/**
+ * Projects the parts of a node's reported inventory that requests are validated against (pools with their
+ * vdevs and GUIDs, free disks, tunables with types and writability) into their tables. The agent endpoints
+ * call it inside the transaction that stores `nodes.inventory`, on registration and on every inventory report.
+ */
+export async function applyInventory(trx: Kysely<Database> | Transaction<Database>, nodeId: string, inventory: Partial<HostInventory>): Promise<void> {
+  await projectPools(trx, nodeId, inventory.pools, inventory.disks);
+  await projectTunables(trx, nodeId, inventory.tunables);
+}

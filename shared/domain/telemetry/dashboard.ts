@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import { notFound } from '#http/errors';
+import type { Database } from '#store/tables';
+import { findPool } from '#domain/pools/devices';
+import { targetNode } from '#domain/pools/target-node';
+import { readDelta, type Delta } from './delta.ts';
+
+export interface DashboardQuery {
+  poolAfter: number;
+  arcAfter: number;
+  poolGuid?: string;
+  nodeId?: string;
+}
+
+/**
+ * E14's scope: with `poolGuid`, that pool (it must be one a node reports — else 404 Pool Not Managed) and
+ * its node's ARC; otherwise every pool and the ARC of the named or primary node (see targetNode).
+ */
+export async function dashboardDelta(db: Kysely<Database>, q: DashboardQuery): Promise<Delta> {
+  let nodeId: string;
+  if (q.poolGuid !== undefined) {
+    const pool = await findPool(db, q.poolGuid);
+    if (!pool || (q.nodeId !== undefined && pool.nodeId !== q.nodeId)) {
+      throw notFound('pool_not_managed', `pool ${q.poolGuid} is not managed${q.nodeId !== undefined ? ` on node ${q.nodeId}` : ''}`);
+    }
+    nodeId = pool.nodeId;
+  } else {
+    nodeId = await targetNode(db, q.nodeId);
+  }
+  return readDelta(db, { nodeId, poolGuid: q.poolGuid, poolAfter: q.poolAfter, arcAfter: q.arcAfter });
+}

@@ -1,0 +1,30 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { HostInventory } from '#domain/inventory';
+import type { Database, TaskRow } from '#store/tables';
+import { applyVmInventory } from './projection.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * What the store learns from a VM task's outcome (registered in shared/jobs/outcomes.ts).
+ *
+ * A task that failed on the host (the agent found the VM running after all, or still defined when asked to
+ * purge it) changed nothing there, so the host's last report is still the truth: the node's VMs are
+ * projected again from it. This brings back a registration whose purge the host refused and drops options
+ * that were persisted but never applied (the agent reports only an inventory that changed, so without this
+ * the store would keep them until the host changed for another reason).
+ *
+ * A finished VNC task no longer needs the password it carried: it is removed from the stored payload.
+ */
+export async function applyVmTaskOutcome(trx: Db, task: TaskRow): Promise<void> {
+  if (!task.kind.startsWith('vm.')) return;
+  if (task.kind === 'vm.vnc' && task.payload && typeof task.payload === 'object' && 'password' in task.payload) {
+    const { password: _secret, ...rest } = task.payload as Record<string, unknown>;
+    void _secret;
+    await trx.updateTable('tasks').set({ payload: JSON.stringify(rest) }).where('id', '=', task.id).execute();
+  }
+  if (task.status !== 'failed') return;
+  const node = await trx.selectFrom('nodes').select('inventory').where('id', '=', task.node_id).executeTakeFirst();
+  const inventory = node?.inventory as Partial<HostInventory> | undefined;
+  await applyVmInventory(trx, task.node_id, inventory?.vms);
+}

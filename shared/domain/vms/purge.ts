@@ -1,0 +1,47 @@
+import type { Transaction } from 'kysely';
+import { conflict } from '#http/errors';
+import { resourceKey } from '#shared/jobs/protocol';
+import type { Database } from '#store/tables';
+import { lockVm, requireNodeOnline, vmConfigOf, type Enqueue } from './guests.ts';
+import { macObjectsOf } from './mac-objects.ts';
+
+/** The spec's Purge result (part 2), plus the task that removes the files on the host. */
+export interface PurgeResult {
+  deletedMacObjectIds: number[];
+  retainedDatasets: string[];
+  retainedMacObjectIds: number[];
+  warnings: string[];
+  taskId: number;
+}
+
+/**
+ * E10: removes an orphaned VM registration — a VM the control plane knows whose domain libvirt no longer
+ * defines. Only such a registration (409 `vm_still_defined` otherwise; the agent checks libvirt again
+ * before it deletes a file). The row and its MAC bindings go now; with `deleteMacs` the MAC objects no
+ * other VM uses go too; datasets are never touched. The agent removes the runtime files.
+ */
+export async function purgeRegistration(trx: Transaction<Database>, enqueue: Enqueue, rid: number, deleteMacs: boolean): Promise<PurgeResult> {
+  const vm = await lockVm(trx, rid);
+  await requireNodeOnline(trx, vm);
+  if (vm.state !== 'orphaned') {
+    throw conflict('vm_still_defined', `vm ${rid} is still defined in libvirt on node ${vm.node_id} (state: ${vm.state}); only an orphaned registration can be purged`);
+  }
+  const config = vmConfigOf(vm);
+  const macs = await macObjectsOf(trx, rid);
+  const warnings: string[] = [];
+  const deletable = deleteMacs ? macs.filter((m) => m.otherVmIds.length === 0) : [];
+  for (const m of macs) {
+    if (deleteMacs && m.otherVmIds.length) warnings.push(`MAC object ${m.id} (${m.mac}) kept: also used by vm ${m.otherVmIds.join(', vm ')}`);
+  }
+  if (deletable.length) await trx.deleteFrom('vm_mac_objects').where('id', 'in', deletable.map((m) => m.id)).execute();
+  await trx.deleteFrom('guests').where('id', '=', rid).execute();
+  const task = await enqueue({ kind: 'vm.purge-registration', nodeId: vm.node_id, resource: resourceKey.vm(rid), payload: { rid, domain: config.domain } });
+  const deleted = new Set(deletable.map((m) => m.id));
+  return {
+    deletedMacObjectIds: [...deleted],
+    retainedDatasets: config.datasets,
+    retainedMacObjectIds: macs.filter((m) => !deleted.has(m.id)).map((m) => m.id),
+    warnings,
+    taskId: task.id,
+  };
+}

@@ -1,0 +1,17 @@
+import type { Transaction } from 'kysely';
+import { resourceKey } from '#shared/jobs/protocol';
+import type { Database } from '#store/tables';
+import { lockVm, vmConfigOf, writeVmConfig, type Enqueue } from './guests.ts';
+
+/**
+ * E6: any VM state, an orphaned registration included (the wait time lives in the agent's registration
+ * file, read by its graceful stop); no node check: the task waits in the node's queue until its agent is back.
+ */
+export async function setShutdownWaitTime(trx: Transaction<Database>, enqueue: Enqueue, rid: number, waitTime: number) {
+  const vm = await lockVm(trx, rid);
+  const config = vmConfigOf(vm);
+  config.options.shutdownWaitTime = waitTime;
+  await writeVmConfig(trx, rid, config);
+  const task = await enqueue({ kind: 'vm.shutdown-wait-time', nodeId: vm.node_id, resource: resourceKey.vm(rid), payload: { rid, domain: config.domain, waitTime } });
+  return { rid, waitTime, taskId: task.id };
+}

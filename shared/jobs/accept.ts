@@ -1,0 +1,67 @@
+import type { Transaction } from 'kysely';
+import type { HandlerContext } from '#http/endpoint';
+import { accepted, type Reply } from '#http/envelope';
+import { inTransaction } from '#store/tx';
+import type { Database, TaskRow } from '#store/tables';
+import type { TaskKind } from './protocol.ts';
+import { dispatchTask } from './dispatch.ts';
+import { checkIdempotencyKey, createTask, findIdempotentTask, type NewTask } from './tasks.ts';
+
+/** What a handler plans: the task minus who asked (taken from the request). */
+export type TaskPlan<K extends TaskKind = TaskKind> = Omit<NewTask<K>, 'requestedBy' | 'idempotencyKey' | 'requestRef'>;
+
+export interface AcceptOptions<T> {
+  /** the envelope's message, e.g. `device_replacement_queued` */
+  message: string;
+  /** validates against the store and persists the change, inside the transaction; returns the task to create */
+  plan: (trx: Transaction<Database>) => Promise<TaskPlan>;
+  /** the response data, built from the task — also for a repeated Idempotency-Key (then `plan` does not run) */
+  data: (task: TaskRow, trx: Transaction<Database>) => Promise<T> | T;
+}
+
+/** The request's `Idempotency-Key` header, validated; undefined when absent. */
+export function idempotencyKeyOf(ctx: HandlerContext): string | undefined {
+  const headers = ctx.event.headers ?? {};
+  const key = headers['idempotency-key'] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
+  return key === undefined ? undefined : checkIdempotencyKey(key);
+}
+
+const requestRef = (ctx: HandlerContext) => `${ctx.event.requestContext?.http?.method ?? ''} ${ctx.event.rawPath ?? ''}`.trim();
+
+/**
+ * The whole of a 202 endpoint (E7, E15, E20, E22) after validation of its input (DESIGN §6):
+ * a repeated `Idempotency-Key` answers with the first task (before any state check, which the first request
+ * may have changed); otherwise `plan` runs and the task is created in ONE transaction, the message is sent
+ * after commit, and the reply is 202 with `Location: /api/tasks/{id}`.
+ */
+export async function acceptTask<T>(ctx: HandlerContext, o: AcceptOptions<T>): Promise<Reply<T>> {
+  const key = idempotencyKeyOf(ctx);
+  const ref = requestRef(ctx);
+  const by = { tokenId: ctx.principal.tokenId, name: ctx.principal.name };
+  const { task, data } = await inTransaction(ctx.db, async (trx) => {
+    const earlier = key ? await findIdempotentTask(trx, by, key, ref) : undefined;
+    const task = earlier ?? (await createTask(trx, { ...(await o.plan(trx)), requestedBy: by, idempotencyKey: key, requestRef: ref }));
+    return { task, data: await o.data(task, trx) };
+  });
+  await dispatchTask(task, ctx.db);
+  return accepted(o.message, data, task.id);
+}
+
+/**
+ * For 200/201 endpoints that change a host (E1–E6, E9–E11, E13, E17, E19): run `fn` in one transaction with
+ * an `enqueue` that creates tasks in it (requested by the caller); the tasks are sent after commit.
+ */
+export async function withTasks<T>(ctx: HandlerContext, fn: (trx: Transaction<Database>, enqueue: (plan: TaskPlan) => Promise<TaskRow>) => Promise<T>): Promise<T> {
+  const by = { tokenId: ctx.principal.tokenId, name: ctx.principal.name };
+  const { result, tasks } = await inTransaction(ctx.db, async (trx) => {
+    const tasks: TaskRow[] = [];
+    const result = await fn(trx, async (plan) => {
+      const t = await createTask(trx, { ...plan, requestedBy: by });
+      tasks.push(t);
+      return t;
+    });
+    return { result, tasks };
+  });
+  for (const t of tasks) await dispatchTask(t, ctx.db);
+  return result;
+}

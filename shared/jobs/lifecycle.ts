@@ -1,0 +1,129 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { conflict, forbidden } from '#http/errors';
+import type { Database, TaskRow } from '#store/tables';
+import { notifyTaskEnded } from './notify.ts';
+import { applyTaskOutcome } from './outcomes.ts';
+import { getTask } from './tasks.ts';
+
+/**
+ * The task transitions an agent reports (DESIGN §6), each idempotent so that retried reports are harmless:
+ *   queued → running (start; attempts + 1) → success | failed (finish);
+ *   running → interrupted (the node's agent restarted, or the node went silent — see sweeper.ts).
+ * A finish for an `interrupted` task of the same attempt is still accepted: the work did complete, and its
+ * report was only late (an agent that could not reach the API for a while).
+ */
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Output kept per task: the tail, so a chatty command cannot grow a row without bound. */
+export const OUTPUT_TAIL_CHARS = 64 * 1024;
+const appendOutput = (text: string | undefined) =>
+  text ? sql<string>`right(output || ${text}, ${OUTPUT_TAIL_CHARS})` : sql<string>`output`;
+
+/** The task, if it belongs to the agent's node: a token for node X can never touch node Y's tasks. */
+export async function nodeTask(db: Db, nodeId: string, taskId: number): Promise<TaskRow> {
+  const task = await getTask(db, taskId);
+  if (task.node_id !== nodeId) throw forbidden(`task ${taskId} belongs to node ${task.node_id}, not to this agent's node ${nodeId}`);
+  return task;
+}
+
+export interface StartDecision {
+  /** false: the task already started or finished — ack the message, do not run it again */
+  run: boolean;
+  reason: string;
+  task: TaskRow;
+}
+
+export async function startTask(trx: Db, nodeId: string, taskId: number): Promise<StartDecision> {
+  const task = await nodeTask(trx, nodeId, taskId);
+  if (task.status !== 'queued') return { run: false, reason: `task ${taskId} is already ${task.status}`, task };
+  const started = await trx
+    .updateTable('tasks')
+    .set({ status: 'running', attempts: sql<number>`attempts + 1`, phase: 'started', progress: 0, started_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('id', '=', taskId)
+    .where('status', '=', 'queued')
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { run: true, reason: 'started', task: started };
+}
+
+export interface ProgressReport {
+  attempt: number;
+  phase: string;
+  progress: number;
+  output?: string;
+}
+
+export async function reportProgress(trx: Db, nodeId: string, taskId: number, r: ProgressReport): Promise<TaskRow> {
+  const task = await nodeTask(trx, nodeId, taskId);
+  if (task.status !== 'running' || task.attempts !== r.attempt) {
+    throw conflict('task_not_running', `task ${taskId} is ${task.status} (attempt ${task.attempts}); progress of attempt ${r.attempt} is not recorded`);
+  }
+  return trx
+    .updateTable('tasks')
+    .set({ phase: r.phase, progress: r.progress, output: appendOutput(r.output), updated_at: sql<Date>`now()` })
+    .where('id', '=', taskId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export interface FinishReport {
+  attempt: number;
+  status: 'success' | 'failed';
+  error?: string;
+  output?: string;
+  result?: unknown;
+}
+
+export async function finishTask(trx: Db, nodeId: string, taskId: number, r: FinishReport): Promise<{ task: TaskRow; changed: boolean }> {
+  const task = await nodeTask(trx, nodeId, taskId);
+  if (task.status === 'queued') throw conflict('task_not_started', `task ${taskId} has not been started; call start first`);
+  if (task.attempts !== r.attempt) {
+    throw conflict('task_attempt_superseded', `task ${taskId} is at attempt ${task.attempts}; the report of attempt ${r.attempt} is not recorded`);
+  }
+  if (task.status === r.status) return { task, changed: false }; // a retried report that already landed
+  if (task.status !== 'running' && task.status !== 'interrupted') {
+    throw conflict('task_already_finished', `task ${taskId} already ended ${task.status}`);
+  }
+  const error = r.status === 'failed' ? (r.error?.trim() || 'the task failed without a message') : '';
+  const done = await trx
+    .updateTable('tasks')
+    .set({
+      status: r.status,
+      error,
+      result: r.result === undefined ? null : JSON.stringify(r.result),
+      output: appendOutput(r.output),
+      phase: r.status === 'success' ? 'done' : 'failed',
+      progress: r.status === 'success' ? 100 : sql<number>`progress`,
+      finished_at: sql<Date>`now()`,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', taskId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await notifyTaskEnded(trx, done);
+  await applyTaskOutcome(trx, done);
+  return { task: done, changed: true };
+}
+
+/** Marks `running` tasks `interrupted` with a reason, and notifies. Returns the ids. */
+export async function interruptTasks(trx: Db, ids: number[], reason: string): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await trx
+    .updateTable('tasks')
+    .set({ status: 'interrupted', error: reason, finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('id', 'in', ids)
+    .where('status', '=', 'running')
+    .returningAll()
+    .execute();
+  for (const t of rows) await notifyTaskEnded(trx, t);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * At agent start every `running` task of its node is stale: the agent has just started and runs nothing, so
+ * whatever ran them is gone (DESIGN §6). They are not re-run: host work cut off half-way needs a person.
+ */
+export async function interruptStaleTasks(trx: Db, nodeId: string): Promise<number[]> {
+  const stale = await trx.selectFrom('tasks').select('id').where('node_id', '=', nodeId).where('status', '=', 'running').execute();
+  return interruptTasks(trx, stale.map((r) => r.id), 'interrupted: the agent restarted while the task was running');
+}

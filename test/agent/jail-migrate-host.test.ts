@@ -1,0 +1,164 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { SimulatorExecutor } from '../../agent/executors/simulator.ts';
+import type { SimHost } from '../../agent/simulator/host-schema.ts';
+import type { JobContext } from '../../agent/jobs/job.ts';
+import { migrateJail, rollBack, finishCommitted } from '../../agent/jobs/jail-migrate.ts';
+import { listJournals, writeJournal, type MigrationJournal } from '../../agent/jobs/jail-migration-journal.ts';
+import { findJail, isRunning, jailInventory, stopJail } from '../../agent/drivers/jail.ts';
+import { sendTo, snapshot } from '../../agent/drivers/jail-replication.ts';
+import { findSimJail } from '../../agent/simulator/commands/jail-model.ts';
+
+/**
+ * The migration's host work between two simulated hosts, in-process (the SSH leg is covered by
+ * test/agent/jail-e2e.test.ts): the happy path, failures undone, and journals of cut-off migrations resolved.
+ */
+function host(jails: SimHost['jails'] = []): SimHost {
+  return {
+    hostname: 'h.example.org',
+    cpus: 4,
+    memoryBytes: 8 * 2 ** 30,
+    disks: [{ name: 'ada0', sizeBytes: 500 * 2 ** 30 }],
+    pools: [{ name: 'zroot', vdevs: [{ type: 'disk', name: 'ada0' }], allocatedBytes: 20 * 2 ** 30 }],
+    datasets: [
+      { name: 'zroot', type: 'filesystem', usedBytes: 20 * 2 ** 30, mountpoint: 'none' },
+      { name: 'zroot/jails', type: 'filesystem', usedBytes: 2 ** 30, mountpoint: '/zroot/jails' },
+    ],
+    sysctls: [],
+    arc: { sizeBytes: 2 ** 30, targetBytes: 2 ** 30, minBytes: 2 ** 28, maxBytes: 2 ** 32 },
+    jails,
+  };
+}
+
+const WEB = {
+  ctid: 301,
+  name: 'web',
+  dataset: 'zroot/jails/web',
+  state: 'running' as const,
+  hooks: { prestart: { enabled: true, script: 'echo pre' }, start: { enabled: true, script: 'echo in-jail' } },
+  cpuSet: [2],
+};
+
+let dir: string;
+let n = 0;
+beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'hm-jail-mig-'))));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function pair() {
+  n++;
+  const a = new SimulatorExecutor({ statePath: join(dir, `a${n}.json`), seed: host([WEB]) });
+  const b = new SimulatorExecutor({ statePath: join(dir, `b${n}.json`), seed: host() });
+  return { a, b };
+}
+
+function ctx(a: SimulatorExecutor, b: SimulatorExecutor, phases: string[]): JobContext {
+  return {
+    exec: a,
+    task: { id: 77, kind: 'jail.migrate', resource: 'jail:301', nodeId: 'node-a', attempt: 1 },
+    peer: () => b,
+    progress: async (phase) => void phases.push(phase),
+    signal: new AbortController().signal,
+  };
+}
+
+const payload = { ctid: 301, name: 'web', dataset: 'zroot/jails/web', target: { nodeId: 'node-b', address: '127.0.0.1' } };
+const datasets = (e: SimulatorExecutor) => e.simulator.state((s) => s.datasets.map((d) => d.name).filter((x) => x.startsWith('zroot/jails/')));
+
+test('replicates, stops, sends the increment, starts on the target and removes the jail here', async () => {
+  const { a, b } = pair();
+  const phases: string[] = [];
+  const result = await migrateJail(ctx(a, b, phases), payload);
+  expect(result).toEqual({ ctid: 301, targetNodeId: 'node-b', state: 'running', warnings: [] });
+  expect(phases).toEqual(expect.arrayContaining(['preparing', 'initial full send', 'stopping the jail', 'final incremental send', 'copying the jail configuration', 'starting on the target', 'removing the jail here']));
+  expect(phases.indexOf('stopping the jail')).toBeGreaterThan(phases.indexOf('initial full send'));
+
+  // target: dataset without our snapshots, the conf and hooks, running, pinned by its post-start limits
+  expect(await datasets(b)).toEqual(['zroot/jails/web']);
+  const inv = await jailInventory(b);
+  expect(inv).toEqual([expect.objectContaining({ ctid: 301, name: 'web', state: 'running', dataset: 'zroot/jails/web', cpuSet: [2] })]);
+  expect(inv[0].hooks.prestart).toEqual({ enabled: true, script: 'echo pre' });
+  expect(inv[0].hooks.start).toEqual({ enabled: true, script: 'echo in-jail' });
+  expect(await b.simulator.state((s) => findSimJail(s, 'web')!.affinity)).toEqual([2]);
+  // the in-jail start hook came with the dataset and ran there
+  expect(await b.simulator.state((s) => findSimJail(s, 'web')!.hookRuns!.map((r) => r.command))).toContain('/usr/local/etc/hostmgr/hooks/start.sh');
+
+  // source: nothing left, nothing running
+  expect(await jailInventory(a)).toEqual([]);
+  expect(await isRunning(a, 'web')).toBe(false);
+  expect(await datasets(a)).toEqual([]);
+  expect(await listJournals(a)).toEqual([]);
+});
+
+test('a failure before the jail runs on the target is undone: it keeps running here, the target keeps nothing', async () => {
+  const { a, b } = pair();
+  // the target cannot take the final increment: its copy is gone by then
+  await b.simulator.state((s) => s.datasets.push({ name: 'zroot/jails/other', type: 'filesystem', usedBytes: 1 }));
+  const phases: string[] = [];
+  const c = ctx(a, b, phases);
+  const progress = c.progress;
+  c.progress = async (phase, pct) => {
+    if (phase === 'final incremental send') await b.run(['zfs', 'destroy', '-r', 'zroot/jails/web']);
+    return progress(phase, pct);
+  };
+  await expect(migrateJail(c, payload)).rejects.toThrow(/cannot receive incremental stream.*undone: the jail stays on this node/s);
+  expect(await isRunning(a, 'web')).toBe(true);
+  expect((await jailInventory(a)).map((j) => j.ctid)).toEqual([301]);
+  expect(await datasets(a)).toEqual(['zroot/jails/web']);
+  expect(await datasets(b)).toEqual(['zroot/jails/other']);
+  expect(await jailInventory(b)).toEqual([]);
+  expect(await listJournals(a)).toEqual([]);
+});
+
+test('refuses a target that already has the dataset, touching nothing there', async () => {
+  const { a, b } = pair();
+  await b.simulator.state((s) => s.datasets.push({ name: 'zroot/jails/web', type: 'filesystem', usedBytes: 5 }));
+  await expect(migrateJail(ctx(a, b, []), payload)).rejects.toThrow(/already has a dataset zroot\/jails\/web/);
+  expect(await datasets(b)).toEqual(['zroot/jails/web']);
+  expect(await isRunning(a, 'web')).toBe(true);
+  expect(await a.simulator.state((s) => s.datasets.filter((d) => d.type === 'snapshot').length)).toBe(0);
+});
+
+async function cutOffAfterStop(a: SimulatorExecutor, b: SimulatorExecutor, phase: MigrationJournal['phase']): Promise<MigrationJournal> {
+  // what a crashed agent leaves: copy on the target, jail stopped here, journal at `phase`
+  const j = await findJail(a, 301);
+  await snapshot(a, 'zroot/jails/web@hm-migrate-9-1');
+  await sendTo(a, b, 'zroot/jails/web', 'hm-migrate-9-1', null);
+  await stopJail(a, 'web', j.files.conf);
+  const journal: MigrationJournal = {
+    taskId: 9,
+    attempt: 1,
+    ctid: 301,
+    name: 'web',
+    dataset: 'zroot/jails/web',
+    target: { nodeId: 'node-b', address: '127.0.0.1' },
+    wasRunning: true,
+    phase,
+    snapshots: ['hm-migrate-9-1'],
+    targetFiles: [j.files.conf],
+    sourceFiles: { conf: j.files.conf, dir: j.files.dir },
+  };
+  await writeJournal(a, journal);
+  return journal;
+}
+
+test('a migration cut off after the jail stopped here is undone: running here again, nothing on the target', async () => {
+  const { a, b } = pair();
+  const journal = await cutOffAfterStop(a, b, 'final-send');
+  expect(await isRunning(a, 'web')).toBe(false);
+  expect(await rollBack(a, b, journal)).toEqual([]);
+  expect(await isRunning(a, 'web')).toBe(true);
+  expect(await datasets(b)).toEqual([]);
+  expect(await a.simulator.state((s) => s.datasets.filter((d) => d.type === 'snapshot').length)).toBe(0);
+  expect(await listJournals(a)).toEqual([]);
+});
+
+test('a committed migration cut off before its clean-up is finished: removed here, kept there', async () => {
+  const { a, b } = pair();
+  const journal = await cutOffAfterStop(a, b, 'committed');
+  expect(await finishCommitted(a, b, journal)).toEqual([]);
+  expect(await jailInventory(a)).toEqual([]);
+  expect(await datasets(a)).toEqual([]);
+  expect(await datasets(b)).toEqual(['zroot/jails/web']);
+  expect(await listJournals(a)).toEqual([]);
+});

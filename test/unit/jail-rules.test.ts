@@ -1,0 +1,87 @@
+import { HOOK_PHASES, hookProblems, normalizeHooks, noHooks, activePhases, type JailHooks } from '../../shared/domain/jails/hooks.ts';
+import { leastUsedCpus, parseCpuList, cpuList } from '../../shared/domain/jails/cpu.ts';
+import { reportedGuestIds } from '../../shared/domain/jails/migrate.ts';
+import { hookFileContent, scriptOfHookFile, limitsFileContent, parseLimitsFile, managedLines, jailFiles, expandName } from '../../agent/drivers/jail-layout.ts';
+
+const hooks = (over: Partial<JailHooks>): JailHooks => ({ ...noHooks(), ...over });
+
+describe('E3 hook rules', () => {
+  test('an enabled phase needs a non-blank script; every offending phase is named', () => {
+    const h = hooks({ prestart: { enabled: true, script: '  \n\t' }, stop: { enabled: true, script: '' }, poststart: { enabled: true, script: 'echo ok' } });
+    expect(hookProblems(h)).toEqual([
+      { field: 'body.hooks.prestart.script', problem: 'must not be blank when the phase is enabled' },
+      { field: 'body.hooks.stop.script', problem: 'must not be blank when the phase is enabled' },
+    ]);
+    expect(hookProblems(hooks({ poststop: { enabled: false, script: '' } }))).toEqual([]);
+  });
+
+  test('disabled + blank clears the phase; disabled with a script keeps it (not wired)', () => {
+    const n = normalizeHooks(hooks({ prestart: { enabled: false, script: '   ' }, start: { enabled: false, script: 'echo later' }, stop: { enabled: true, script: 'echo bye' } }));
+    expect(n.prestart).toEqual({ enabled: false, script: '' });
+    expect(n.start).toEqual({ enabled: false, script: 'echo later' });
+    expect(activePhases(n)).toEqual(['stop']);
+    expect(Object.keys(n)).toEqual([...HOOK_PHASES]);
+  });
+});
+
+describe('E4 CPU selection', () => {
+  test('least-used CPUs, ties to the lower number, ascending', () => {
+    expect(leastUsedCpus(4, 2, [])).toEqual([0, 1]);
+    expect(leastUsedCpus(4, 2, [[0, 1], [0]])).toEqual([2, 3]);
+    expect(leastUsedCpus(4, 3, [[0, 1], [0], [2]])).toEqual([1, 2, 3]);
+    expect(leastUsedCpus(4, 4, [[0, 1, 2, 3]])).toEqual([0, 1, 2, 3]);
+    // a set from a bigger host (stale) does not break the count
+    expect(leastUsedCpus(2, 1, [[0, 7]])).toEqual([1]);
+  });
+
+  test('cpuset -l lists', () => {
+    expect(cpuList([0, 2, 3])).toBe('0,2,3');
+    expect(parseCpuList('0,2-4')).toEqual([0, 2, 3, 4]);
+    expect(() => parseCpuList('x')).toThrow();
+  });
+});
+
+describe('E20 guest id clash', () => {
+  test('ids of jails and VMs a node reports', () => {
+    expect(reportedGuestIds({ jails: [{ ctid: 101 }], vms: [{ rid: 7 }] })).toEqual([101, 7]);
+    expect(reportedGuestIds(null)).toEqual([]);
+    expect(reportedGuestIds({ jails: 'x' })).toEqual([]);
+  });
+});
+
+describe('host layout of a managed jail', () => {
+  const f = jailFiles(101, 'web', '/zroot/jails/${name}/');
+
+  test('host-side hooks under the agent dir; start/stop inside the jail', () => {
+    expect(f.conf).toBe('/etc/jail.conf.d/web.conf');
+    expect(f.hookFile('prestart')).toBe('/usr/local/etc/hostmgr/jails/101/hooks/prestart.sh');
+    expect(f.hookFile('start')).toBe('/zroot/jails/web/usr/local/etc/hostmgr/hooks/start.sh');
+    expect(f.hookCommand('start')).toBe('/usr/local/etc/hostmgr/hooks/start.sh');
+    expect(expandName('/j/$name/x', 'a')).toBe('/j/a/x');
+  });
+
+  test('hook files read back as the script that was set', () => {
+    for (const s of ['echo hi', '#!/usr/local/bin/bash\necho hi\n', '#!/bin/sh\nexit 0', '']) expect(scriptOfHookFile(hookFileContent(s))).toBe(s);
+    expect(hookFileContent('echo hi').startsWith('#!/bin/sh\n')).toBe(true);
+  });
+
+  test('limits script round trip', () => {
+    const text = limitsFileContent('web', 101, { cpuSet: [1, 3], memoryBytes: 2 ** 30 });
+    expect(text).toContain('cpuset -l 1,3 -j web\n');
+    expect(text).toContain('rctl -a jail:web:memoryuse:deny=1073741824\n');
+    expect(parseLimitsFile(text)).toEqual({ cpuSet: [1, 3], memoryBytes: 2 ** 30 });
+    expect(limitsFileContent('web', 101, { cpuSet: [], memoryBytes: 0 })).toBe('');
+    expect(parseLimitsFile(null)).toEqual({ cpuSet: [], memoryBytes: 0 });
+  });
+
+  test('managed lines: phases in jail(8) order, limits after poststart hooks', () => {
+    expect(managedLines(f, ['poststop', 'prestart', 'poststart', 'prestop'], true)).toEqual([
+      'exec.prestart += "/usr/local/etc/hostmgr/jails/101/hooks/prestart.sh";',
+      'exec.poststart += "/usr/local/etc/hostmgr/jails/101/hooks/poststart.sh";',
+      'exec.poststart += "/usr/local/etc/hostmgr/jails/101/limits.sh";',
+      'exec.prestop += "/usr/local/etc/hostmgr/jails/101/hooks/prestop.sh";',
+      'exec.poststop += "/usr/local/etc/hostmgr/jails/101/hooks/poststop.sh";',
+    ]);
+    expect(managedLines(f, [], false)).toEqual([]);
+  });
+});

@@ -138,3 +138,9 @@ export function phaseOf(name: string): number {
   for (const c of name) h = (h * 31 + c.charCodeAt(0)) % 1000;
   return (h / 1000) * 2 * Math.PI;
 }
+
+/** `zfs get` / `zpool get` output: TAB-separated with -H, else a left-aligned table with an upper-case header. */
+export function propertyListing(fields: string[], rows: string[][], scripted: boolean): string {
+  if (scripted) return rows.map((r) => r.join('\t') + '\n').join('');
+  return rows.length ? table(fields.map((f) => f.toUpperCase()), rows, fields.map(() => false)) : '';
+}

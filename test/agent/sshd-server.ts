@@ -1,8 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../scripts/stack/ports.ts';
 
 /**
  * A real OpenSSH server for tests: listens on 127.0.0.1 on a free port, with a host key and a user key
@@ -22,16 +23,6 @@ export interface Sshd {
 
 const SSHD = '/usr/sbin/sshd';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves once the server sends its SSH banner. */
 async function banner(port: number, until: number): Promise<void> {

@@ -1,5 +1,5 @@
 import type { SimDataset, SimHost } from '../host-schema.ts';
-import { getopt, table, UsageError } from '../format.ts';
+import { getopt, propertyListing, table, UsageError } from '../format.ts';
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
 import { canonicalDatasetProp, DATASET_PROPS, datasetSource, datasetValue, findDataset, sortedDatasets, TYPE_ALIASES } from '../dataset-model.ts';
 
@@ -140,15 +140,7 @@ function get(ctx: CommandContext): CommandOutput {
       out.push(fields.map((f) => cell[f as keyof typeof cell]));
     }
   }
-  const stdout = o.flags.has('H')
-    ? out.map((r) => r.join('\t') + '\n').join('')
-    : out.length
-      ? table(
-          fields.map((f) => f.toUpperCase()),
-          out,
-          fields.map(() => false),
-        )
-      : '';
+  const stdout = propertyListing(fields, out, o.flags.has('H'));
   return { code: errors ? 1 : 0, stdout, stderr: errors };
 }
 

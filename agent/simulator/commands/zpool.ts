@@ -1,5 +1,5 @@
 import type { SimHost, SimPool } from '../host-schema.ts';
-import { getopt, nicenum, phaseOf, rawTime, table, wobble } from '../format.ts';
+import { getopt, nicenum, phaseOf, propertyListing, rawTime, table, wobble } from '../format.ts';
 import { fail, registerSubcommand, registerTicker, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
 import { deviceOwner, devName, findLeaf, leafSize, newGuid, poolFree, sectionVdevs, type VNode } from '../pool-model.ts';
 import { LIST_DEFAULT, POOL_PROPS, canonicalPoolProp, propValue } from './zpool-props.ts';
@@ -85,15 +85,7 @@ function get(ctx: CommandContext): CommandOutput {
       const cell = { name: pool.name, property: prop, value: propValue(prop, ctx.state, pool, parsable), source: POOL_PROPS[prop].source(pool) };
       rows.push(fields.map((f) => cell[f as keyof typeof cell]));
     }
-  const stdout = o.flags.has('H')
-    ? rows.map((r) => r.join('\t') + '\n').join('')
-    : rows.length
-      ? table(
-          fields.map((f) => f.toUpperCase()),
-          rows,
-          fields.map(() => false),
-        )
-      : '';
+  const stdout = propertyListing(fields, rows, o.flags.has('H'));
   return { code: errors ? 1 : 0, stdout, stderr: errors };
 }
 

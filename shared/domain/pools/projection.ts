@@ -1,17 +1,11 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { PoolInventory, PoolVdev } from '#domain/inventory';
-import type { Database } from '#store/tables';
+import type { Database, PoolDevicesTable } from '#store/tables';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export interface FlatDevice {
-  name: string;
-  guid: string | null;
-  type: string;
-  state: string;
-  parent: string;
-  leaf: boolean;
-}
+/** One row of `pool_devices` as the projection builds it (the table adds id, node and pool). */
+export type FlatDevice = Omit<Selectable<PoolDevicesTable>, 'id' | 'node_id' | 'pool_guid'>;
 
 /** Every vdev of a pool's tree, depth first, with its parent's name (`''` at the top). */
 export function flattenVdevs(vdevs: PoolVdev[], parent = ''): FlatDevice[] {

@@ -18,6 +18,8 @@ export interface AgentConfig {
   simulatorState?: string;
   concurrency: number;
   heartbeatIntervalS: number;
+  /** E14 sampling interval (DESIGN §8: 10 s) */
+  telemetryIntervalS: number;
   inventoryIntervalS: number;
   visibilityTimeoutS: number;
   pollWaitS: number;
@@ -64,6 +66,7 @@ Behaviour
   --concurrency N            HM_CONCURRENCY         tasks run at once, 1–64 (4); tasks of one resource run one at a time
   --heartbeat-interval S     HM_HEARTBEAT_INTERVAL  seconds between heartbeats (10); offline after three missed
   --inventory-interval S     HM_INVENTORY_INTERVAL  seconds between inventory checks (60; also after every task)
+  --telemetry-interval S     HM_TELEMETRY_INTERVAL  seconds between ZFS pool/ARC samples for E14 (10)
   --drain-timeout S          HM_DRAIN_TIMEOUT       on SIGTERM, wait this long for running tasks (600)
   --state-dir DIR            HM_STATE_DIR           undelivered results are kept here (/var/db/hostmgr-agent)
   --help                                            this text
@@ -96,6 +99,7 @@ const OPTIONS = {
   'peer-ssh-prefix': { type: 'string' },
   concurrency: { type: 'string' },
   'heartbeat-interval': { type: 'string' },
+  'telemetry-interval': { type: 'string' },
   'inventory-interval': { type: 'string' },
   'drain-timeout': { type: 'string' },
   'state-dir': { type: 'string' },
@@ -159,6 +163,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, readFile: (f
     simulatorState,
     concurrency: int('concurrency', 'HM_CONCURRENCY', 4, 1, 64),
     heartbeatIntervalS: int('heartbeat-interval', 'HM_HEARTBEAT_INTERVAL', 10, 1, 3600),
+    telemetryIntervalS: int('telemetry-interval', 'HM_TELEMETRY_INTERVAL', 10, 1, 3600),
     inventoryIntervalS: int('inventory-interval', 'HM_INVENTORY_INTERVAL', 60, 1, 86400),
     visibilityTimeoutS: int('visibility-timeout', 'HM_VISIBILITY_TIMEOUT', 60, 3, 43200),
     pollWaitS: int('poll-wait', 'HM_POLL_WAIT', 20, 1, 20),

@@ -9,17 +9,6 @@ import type { AgentService } from './services.ts';
 /** Samples kept while the control plane cannot be reached: one hour at the default interval. */
 export const MAX_BUFFERED_SAMPLES = 360;
 
-/**
- * The sampling interval (DESIGN §8: 10 s): `telemetryIntervalS` of the agent configuration when it has one,
- * else HM_TELEMETRY_INTERVAL (seconds), else 10.
- */
-export function telemetryIntervalS(cfg: AgentConfig, env: NodeJS.ProcessEnv = process.env): number {
-  const configured = (cfg as AgentConfig & { telemetryIntervalS?: number }).telemetryIntervalS;
-  const fromEnv = Number(env.HM_TELEMETRY_INTERVAL);
-  const s = configured ?? (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 10);
-  return Math.min(3600, Math.max(1, s));
-}
-
 export interface TelemetryLoopDeps {
   exec: Executor;
   api: Pick<AgentApi, 'call'>;
@@ -75,13 +64,13 @@ export function telemetryService(): AgentService {
   let loop: ReturnType<typeof createTelemetryLoop> | undefined;
   return {
     name: 'telemetry',
-    everyMs: (cfg) => telemetryIntervalS(cfg) * 1000,
+    everyMs: (cfg) => cfg.telemetryIntervalS * 1000,
     async run(ctx) {
       loop ??= createTelemetryLoop({
         exec: ctx.exec,
         api: ctx.api,
         log: ctx.log,
-        intervalSeconds: telemetryIntervalS(ctx.config),
+        intervalSeconds: ctx.config.telemetryIntervalS,
       });
       await loop.tick();
     },

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { HostSimulator } from '../../agent/simulator/simulator.ts';
 import type { Executor } from '../../agent/executors/executor.ts';
 import { ApiError } from '../../agent/runtime/api.ts';
-import type { AgentConfig } from '../../agent/runtime/config.ts';
-import { createTelemetryLoop, MAX_BUFFERED_SAMPLES, telemetryIntervalS } from '../../agent/runtime/telemetry-loop.ts';
+import { parseConfig } from '../../agent/runtime/config.ts';
+import { createTelemetryLoop, MAX_BUFFERED_SAMPLES } from '../../agent/runtime/telemetry-loop.ts';
 import type { TelemetrySample } from '../../shared/domain/telemetry/sample.ts';
 import { testHost } from '../helpers/agent.ts';
 
@@ -64,11 +64,13 @@ describe('agent telemetry loop', () => {
     expect(down.pending[0].time).toBe(t - MAX_BUFFERED_SAMPLES + 1);
   });
 
-  test('the interval: configuration, else HM_TELEMETRY_INTERVAL, else 10 s', () => {
-    const cfg = {} as AgentConfig;
-    expect(telemetryIntervalS(cfg, {})).toBe(10);
-    expect(telemetryIntervalS(cfg, { HM_TELEMETRY_INTERVAL: '2' })).toBe(2);
-    expect(telemetryIntervalS(cfg, { HM_TELEMETRY_INTERVAL: 'soon' })).toBe(10);
-    expect(telemetryIntervalS({ telemetryIntervalS: 30 } as AgentConfig & { telemetryIntervalS: number }, { HM_TELEMETRY_INTERVAL: '2' })).toBe(30);
+  test('the interval: --telemetry-interval, else HM_TELEMETRY_INTERVAL, else 10 s; bounded', () => {
+    const base = ['--api-url', 'http://127.0.0.1:1/api', '--token', 'hm_x', '--node-id', '7d3f0c2e-5b1a-4c8e-9f60-2a4b8c1d9e01'];
+    const parse = (argv: string[], env: NodeJS.ProcessEnv = {}) => parseConfig([...base, ...argv], env, () => '')!.telemetryIntervalS;
+    expect(parse([])).toBe(10);
+    expect(parse([], { HM_TELEMETRY_INTERVAL: '2' })).toBe(2);
+    expect(parse(['--telemetry-interval', '30'], { HM_TELEMETRY_INTERVAL: '2' })).toBe(30);
+    expect(() => parse(['--telemetry-interval', 'soon'])).toThrow(/telemetry-interval/);
+    expect(() => parse(['--telemetry-interval', '0'])).toThrow(/telemetry-interval/);
   });
 });

@@ -5,7 +5,7 @@ import type { Database } from '../../shared/store/tables.ts';
 import { createToken } from '../../shared/auth/tokens.ts';
 import { initialState } from '../../agent/simulator/init.ts';
 import { writeAtomic } from '../../agent/simulator/state-file.ts';
-import type { SimHost } from '../../agent/simulator/host-schema.ts';
+import type { SimHost } from '../../shared/seed/host/schema.ts';
 import { startAgentProcess, type AgentProcess } from './agent.ts';
 
 /** The member node of the demo seed: the simulated host `npm start` runs an agent for. */

@@ -1,5 +1,5 @@
 /**
  * `$defs.host` of the seed schema: one simulated FreeBSD host of the `hosts` section. The host simulator
- * defines it (agent/simulator/host-schema.ts) and reads that section; the store loader ignores it.
+ * (agent/simulator) starts from it and keeps its state in the same shape; the store loader ignores it.
  */
-export { hostSchema as hostSeedSchema } from '../../agent/simulator/host-schema.ts';
+export { hostSchema as hostSeedSchema } from './host/schema.ts';

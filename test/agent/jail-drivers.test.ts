@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { HostSimulator } from '../../agent/simulator/simulator.ts';
-import type { SimHost } from '../../agent/simulator/host-schema.ts';
+import type { SimHost } from '../../shared/seed/host/schema.ts';
 import type { Executor } from '../../agent/executors/executor.ts';
 import { applyHooks, applyLimits, findJail, jailInventory, startJail, stopJail } from '../../agent/drivers/jail.ts';
 import { listRunningJails } from '../../agent/drivers/jls.ts';

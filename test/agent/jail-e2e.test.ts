@@ -7,7 +7,7 @@ import { HostSimulator } from '../../agent/simulator/simulator.ts';
 import { findSimJail } from '../../agent/simulator/commands/jail-model.ts';
 import { noHooks } from '../../shared/domain/jails/hooks.ts';
 import { freeGuestId } from '../http/jail-setup.ts';
-import type { SimHost } from '../../agent/simulator/host-schema.ts';
+import type { SimHost } from '../../shared/seed/host/schema.ts';
 
 /**
  * E3, E4 and E20 end to end: HTTP → store → queue → agent processes → simulated hosts, with the migration's

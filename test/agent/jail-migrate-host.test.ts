@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { SimulatorExecutor } from '../../agent/executors/simulator.ts';
-import type { SimHost } from '../../agent/simulator/host-schema.ts';
+import type { SimHost } from '../../shared/seed/host/schema.ts';
 import type { JobContext } from '../../agent/jobs/job.ts';
 import { migrateJail, rollBack, finishCommitted } from '../../agent/jobs/jail-migrate.ts';
 import { listJournals, writeJournal, type MigrationJournal } from '../../agent/jobs/jail-migration-journal.ts';

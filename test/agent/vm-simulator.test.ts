@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { HostSimulator } from '../../agent/simulator/simulator.ts';
-import type { SimHost } from '../../agent/simulator/host-schema.ts';
+import type { SimHost } from '../../shared/seed/host/schema.ts';
 import type { Executor } from '../../agent/executors/executor.ts';
 import type { JobContext } from '../../agent/jobs/job.ts';
 import { readFile } from '../../agent/simulator/file-tree.ts';

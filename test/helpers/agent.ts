@@ -13,7 +13,7 @@ import { dispatchTask } from '../../shared/jobs/dispatch.ts';
 import { inTransaction } from '../../shared/store/tx.ts';
 import type { TaskKind } from '../../shared/jobs/protocol.ts';
 import type { TaskRow } from '../../shared/store/tables.ts';
-import type { SimHost } from '../../agent/simulator/host-schema.ts';
+import type { SimHost } from '../../shared/seed/host/schema.ts';
 import { ensureSimulatorState } from '../../scripts/stack/local-agent.ts';
 import { startAgentProcess, type AgentProcess } from '../../scripts/stack/agent.ts';
 import { apiUrl, testDb } from './api.ts';

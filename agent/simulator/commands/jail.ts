@@ -1,4 +1,4 @@
-import type { SimHost } from '../host-schema.ts';
+import type { SimHost } from '../../../shared/seed/host/schema.ts';
 import { getopt } from '../format.ts';
 import { fail, lookupCommand, registerCommand, registerTicker, withUsage, type CommandContext } from '../registry.ts';
 import { isFile, readFile } from '../file-tree.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatorExecutor } from '../../../agent/executors/simulator.ts';
-import type { SimHost } from '../../../agent/simulator/host-schema.ts';
+import type { SimHost } from '../../../shared/seed/host/schema.ts';
 
 /** Shared by the simulator and driver tests: fixtures, the demo host, a simulated host with a test clock. */
 export const fixture = (name: string) => readFileSync(join(__dirname, '../../fixtures/freebsd', name), 'utf8');

@@ -6,7 +6,7 @@ import Ajv from 'ajv';
 import { runChecked } from '../../../agent/executors/executor.ts';
 import { SimulatorExecutor } from '../../../agent/executors/simulator.ts';
 import { dhms, getopt, nicenum, UsageError } from '../../../agent/simulator/format.ts';
-import { hostSchema } from '../../../agent/simulator/host-schema.ts';
+import { hostSchema } from '../../../shared/seed/host/schema.ts';
 import { registerCommand } from '../../../agent/simulator/registry.ts';
 import { loadSeedHost } from '../../../agent/simulator/seed.ts';
 import { demoHost, host, simulate, T0 } from './sim-helper.ts';

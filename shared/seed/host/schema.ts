@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { simJailSchema } from './commands/jail-model.ts';
-import { simVmSchema } from './commands/virsh-schema.ts';
+import { simJailSchema } from './jail.ts';
+import { simVmSchema } from './vm.ts';
 
 /**
  * One simulated FreeBSD host: the seed file's `$defs.host` and, after the simulator fills in defaults
@@ -204,9 +204,9 @@ export const hostSchema = {
     sysctls: { type: 'array', items: sysctlSchema },
     /** ZFS's ARC; without it the host has no ZFS loaded (no kstat.zfs.misc.arcstats) */
     arc: arcSchema,
-    /** jails (commands/jail-model.ts): seeded ones are laid out as conf + hook files at first start */
+    /** jails (jail.ts): seeded ones are laid out as conf + hook files at first start */
     jails: { type: 'array', items: simJailSchema },
-    /** VMs (commands/virsh-schema.ts): seeded ones become libvirt definitions + registration files at first start */
+    /** VMs (vm.ts): seeded ones become libvirt definitions + registration files at first start */
     vms: { type: 'array', items: simVmSchema },
     /** files of the host by absolute path (file-tree.ts): confs, hook scripts, registrations */
     files: {

@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import JSZip from 'jszip';
+import YAML from 'yaml';
+import { readRoutes } from '../../scripts/build/routes.ts';
+
+/**
+ * What README promises `serverless deploy` creates, checked on the artifacts `serverless package` builds
+ * (no AWS account needed): one small zip per function holding only its own bundle, a nodejs22.x Lambda
+ * each, an HTTP API route per endpoint plus the catch-all, the sweeper's schedule, and SQS permissions.
+ */
+const run = promisify(execFile);
+let dir: string;
+let template: { Resources: Record<string, { Type: string; Properties: Record<string, any> }> };
+
+const declared = () =>
+  readdirSync('functions')
+    .map((area) => join('functions', area, 'functions.yml'))
+    .filter((file) => existsSync(file))
+    .flatMap((file) => {
+      const doc = YAML.parse(readFileSync(file, 'utf8')) as Record<string, { handler: string }>;
+      return Object.entries(doc).map(([name, fn]) => ({ name, bundle: fn.handler.replace(/\.handler$/, '.js') }));
+    });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'hm-package-'));
+  await run(process.execPath, ['node_modules/serverless/bin/serverless.js', 'package', '--stage', 'ci', '--package', dir], {
+    env: { ...process.env, SLS_TELEMETRY_DISABLED: '1', AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', AWS_REGION: 'eu-west-1' },
+    timeout: 120_000,
+  });
+  template = JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8'));
+}, 150_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const resources = (type: string) => Object.values(template.Resources).filter((r) => r.Type === type);
+
+test('one zip per function, holding only its bundle, its source map and dist/package.json', async () => {
+  const fns = declared();
+  expect(fns.length).toBeGreaterThan(30);
+  for (const fn of fns) {
+    const zip = await JSZip.loadAsync(readFileSync(join(dir, `${fn.name}.zip`)));
+    const files = Object.values(zip.files).filter((f) => !f.dir).map((f) => f.name).sort();
+    expect(files).toEqual([fn.bundle, `${fn.bundle}.map`, 'dist/package.json'].sort());
+  }
+});
+
+test('a nodejs22.x Lambda per function and an HTTP API route per endpoint, plus the catch-all', () => {
+  const lambdas = resources('AWS::Lambda::Function');
+  expect(lambdas).toHaveLength(declared().length);
+  for (const l of lambdas) expect(l.Properties.Runtime).toBe('nodejs22.x');
+  const routeKeys = resources('AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey).sort();
+  const expected = readRoutes().map((r) => (r.method === '*' ? '$default' : `${r.method} ${r.path}`)).sort();
+  expect(routeKeys).toEqual(expected);
+  expect(routeKeys).toContain('$default');
+});
+
+test('the sweeper is scheduled and the functions may use the node queues', () => {
+  expect(resources('AWS::Events::Rule').length).toBeGreaterThanOrEqual(1);
+  const policy = JSON.stringify(resources('AWS::IAM::Role')[0].Properties.Policies);
+  for (const action of ['sqs:CreateQueue', 'sqs:SendMessage']) expect(policy).toContain(action);
+});

@@ -28,7 +28,7 @@ async function main(): Promise<number> {
   // Node's warnings (e.g. the AWS SDK's Node-version notice) go into the JSON log, not as loose stderr text
   process.removeAllListeners('warning');
   process.on('warning', (w) => log('warn', 'node warning', { name: w.name, warning: w.message.split('\n')[0] }));
-  const exec = await executorFor(cfg);
+  const exec = executorFor(cfg);
   const agent = new Agent(cfg, exec, collectInventory, log);
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => agent.stop());
   try {

@@ -56,7 +56,7 @@ writeFileSync('.generated/openapi.json', JSON.stringify(openapi(routes, schemas,
 
 if (!schemasOnly) {
   // dist/ is overwritten in place, never emptied: a running serverless-offline may be reading it.
-  const modules = [...new Set([...routes.map((r) => r.module), ...readFunctionModules()])];
+  const modules = readFunctionModules();
   const common: esbuild.BuildOptions = {
     bundle: true,
     platform: 'node',

@@ -20,7 +20,8 @@ await runCli(async () => {
   }
   const store = await openCliStore();
   try {
-    const applied = await migrateToLatest(store.db);
+    // an embedded data dir was already migrated when opened
+    const applied = [...store.applied, ...(await migrateToLatest(store.db))];
     console.log(applied.length ? `applied to ${store.where}:\n${applied.map((m) => `  ${m}`).join('\n')}` : `${store.where} is up to date`);
   } finally {
     await store.close();

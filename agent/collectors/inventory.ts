@@ -1,7 +1,6 @@
 import type { Executor } from '../executors/executor.ts';
 import type { HostInventory } from '../../shared/domain/inventory.ts';
-import { getSysctls } from '../drivers/sysctl.ts';
-import { listTunables } from '../drivers/sysctl.ts';
+import { getSysctls, listTunables } from '../drivers/sysctl.ts';
 import { listDatasets } from '../drivers/zfs.ts';
 import { collectPools, freeDisks } from './pools.ts';
 import { collectJails } from './jails.ts';

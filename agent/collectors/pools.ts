@@ -1,6 +1,6 @@
 import type { Executor } from '../executors/executor.ts';
 import type { PoolInventory, PoolVdev } from '../../shared/domain/inventory.ts';
-import { listPools, poolStatus, vdevs, type StatusVdev, type ZpoolStatus } from '../drivers/zpool.ts';
+import { leafVdevs, listPools, poolStatus, poolSummary, type StatusVdev, type ZpoolStatus } from '../drivers/zpool.ts';
 
 /**
  * Pools with their vdev trees and GUIDs: `zpool list` for sizes and pool GUIDs, `zpool status` for the
@@ -39,38 +39,26 @@ export function poolVdevs(named: ZpoolStatus, byGuid: ZpoolStatus | undefined): 
 
 /** Device names a pool occupies (leaves, missing ones by their last path). */
 export function poolDevices(status: ZpoolStatus): string[] {
-  const roots = [status.root, ...Object.values(status.sections).flat()];
-  return roots.flatMap((r) => [...vdevs(r)].filter((v) => v !== status.root && !v.children.length).map(deviceName));
+  return leafVdevs(status).map(deviceName);
 }
 
 export interface CollectedPools {
   pools: PoolInventory[];
   /** device names in use by any pool */
   devices: string[];
-  statuses: ZpoolStatus[];
 }
 
 export async function collectPools(exec: Executor): Promise<CollectedPools> {
   const list = await listPools(exec);
   const pools: PoolInventory[] = [];
-  const statuses: ZpoolStatus[] = [];
   const devices: string[] = [];
   for (const p of list) {
     const named = await poolStatus(exec, p.name);
     const byGuid = await poolStatus(exec, p.name, { guids: true });
-    statuses.push(named);
     devices.push(...poolDevices(named));
-    pools.push({
-      name: p.name,
-      guid: p.guid,
-      health: p.health,
-      size: p.size ?? 0,
-      allocated: p.allocated ?? 0,
-      free: p.free ?? 0,
-      vdevs: poolVdevs(named, byGuid),
-    });
+    pools.push({ ...poolSummary(p), vdevs: poolVdevs(named, byGuid) });
   }
-  return { pools, devices, statuses };
+  return { pools, devices };
 }
 
 /** The whole-disk name of a partition or slice: ada0p3 → ada0, da1s1a → da1. */

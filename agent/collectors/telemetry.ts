@@ -1,7 +1,7 @@
 import { runChecked, type Executor } from '../executors/executor.ts';
 import type { PoolSample, TelemetrySample } from '../../shared/domain/telemetry/sample.ts';
 import { arcSample, readArcstats } from '../drivers/arc.ts';
-import { listPools, parseZpoolStatus, poolIostat } from '../drivers/zpool.ts';
+import { listPools, parseZpoolStatus, poolIostat, poolSummary } from '../drivers/zpool.ts';
 
 export interface TelemetryOptions {
   /** the agent's sampling interval, stored with the sample (default 10) */
@@ -28,12 +28,7 @@ export async function collectTelemetry(exec: Executor, opts: TelemetryOptions = 
   const pools: PoolSample[] = list.map((p) => {
     const s = byName.get(p.name);
     return {
-      guid: p.guid,
-      name: p.name,
-      health: p.health,
-      size: p.size ?? 0,
-      allocated: p.allocated ?? 0,
-      free: p.free ?? 0,
+      ...poolSummary(p),
       fragmentation: p.fragmentation ?? 0,
       dedupRatio: p.dedupRatio ?? 1,
       readIOPS: s?.readOps ?? 0,

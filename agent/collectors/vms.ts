@@ -2,11 +2,9 @@ import type { Executor } from '../executors/executor.ts';
 import { DomainXml } from '../drivers/domain-xml.ts';
 import { hasCdrom, readGuestAgent, readMacs, readVnc, readZvols } from '../drivers/domain-xml-options.ts';
 import { domState, dumpXml, listAll } from '../drivers/virsh.ts';
-import { listRegistrations, readFileOrNull, readRegistration, vmPaths, type Registration } from '../drivers/vm-runtime.ts';
+import { readOrNull } from '../drivers/host-files.ts';
+import { listRegistrations, readRegistration, ridOf, vmPaths, type Registration } from '../drivers/vm-runtime.ts';
 import { defaultVmOptions, VM_STATES, type VmInventory, type VmState } from '../../shared/domain/vms/types.ts';
-
-/** Domains named by a guest id (1–9999) are the control plane's VMs; others are left alone. */
-const ridOf = (domain: string): number | null => (/^[1-9]\d{0,3}$/.test(domain) ? Number(domain) : null);
 
 // a word this libvirt does not use: reported as libvirt's own "no state" rather than guessed
 const asState = (s: string): VmState => ((VM_STATES as readonly string[]).includes(s) ? (s as VmState) : 'no state');
@@ -19,6 +17,7 @@ const union = (...lists: string[][]) => [...new Set(lists.flat())].sort();
  * libvirt does not define is reported as `orphaned`, its options read from the XML it last defined.
  */
 export async function collectVms(exec: Executor): Promise<VmInventory[]> {
+  // domains named by a guest id are the control plane's VMs; others are left alone
   const domains = (await listAll(exec)).filter((d) => ridOf(d.name) !== null);
   const rids = new Set([...domains.map((d) => ridOf(d.name)!), ...(await listRegistrations(exec))]);
   const out: VmInventory[] = [];
@@ -30,7 +29,7 @@ export async function collectVms(exec: Executor): Promise<VmInventory[]> {
     if (state !== null) {
       out.push(describe(rid, asState(state), DomainXml.parse(await dumpXml(exec, domain)), reg));
     } else if (reg) {
-      const lastXml = await readFileOrNull(exec, vmPaths(rid).domainXml);
+      const lastXml = await readOrNull(exec, vmPaths(rid).domainXml);
       out.push(describe(rid, 'orphaned', lastXml ? DomainXml.parse(lastXml) : null, reg));
     }
   }

@@ -1,6 +1,7 @@
 import { runChecked, type Executor } from '../executors/executor.ts';
 import type { CloudInitOptions } from '../../shared/domain/vms/types.ts';
-import { makeDir, removePaths, vmPaths, writeFile } from './vm-runtime.ts';
+import { makeDir, removeTrees, writeText } from './host-files.ts';
+import { vmPaths } from './vm-runtime.ts';
 
 /**
  * The cloud-init NoCloud seed of a VM: user-data, meta-data and (optionally) network-config in a
@@ -17,10 +18,10 @@ export const makefsArgv = (iso: string, dir: string) => ['makefs', '-t', 'cd9660
 /** Writes the seed directory and builds the ISO; returns the ISO's path. */
 export async function buildSeedIso(exec: Executor, rid: number, c: CloudInitOptions): Promise<string> {
   const p = vmPaths(rid);
-  await removePaths(exec, [p.cloudInitDir, p.cloudInitIso]);
+  await removeTrees(exec, [p.cloudInitDir, p.cloudInitIso]);
   await makeDir(exec, p.cloudInitDir);
   for (const key of ['data', 'metadata', 'networkConfig'] as const) {
-    if (c[key] !== '') await writeFile(exec, `${p.cloudInitDir}/${SEED_FILES[key]}`, c[key]);
+    if (c[key] !== '') await writeText(exec, `${p.cloudInitDir}/${SEED_FILES[key]}`, c[key]);
   }
   await runChecked(exec, makefsArgv(p.cloudInitIso, p.cloudInitDir));
   return p.cloudInitIso;
@@ -28,5 +29,5 @@ export async function buildSeedIso(exec: Executor, rid: number, c: CloudInitOpti
 
 export async function removeSeed(exec: Executor, rid: number): Promise<void> {
   const p = vmPaths(rid);
-  await removePaths(exec, [p.cloudInitDir, p.cloudInitIso]);
+  await removeTrees(exec, [p.cloudInitDir, p.cloudInitIso]);
 }

@@ -1,6 +1,7 @@
 import { HOOK_PHASES, type HookPhase } from '../../shared/domain/jails/hooks.ts';
-import { cpuList, parseCpuList } from '../../shared/domain/jails/cpu.ts';
+import { parseCpuList } from '../../shared/domain/jails/cpu.ts';
 import { memoryRule } from './rctl.ts';
+import { pinJailArgv } from './cpuset.ts';
 import { quote } from './jail-conf.ts';
 
 /**
@@ -19,6 +20,8 @@ export const JAIL_STATE_ROOT = '/usr/local/etc/hostmgr/jails';
 export const IN_JAIL_HOOK_DIR = '/usr/local/etc/hostmgr/hooks';
 
 const IN_JAIL: ReadonlySet<HookPhase> = new Set(['start', 'stop']);
+/** hook phases whose scripts live on the host, outside the jail's dataset */
+export const HOST_HOOK_PHASES = HOOK_PHASES.filter((p) => !IN_JAIL.has(p));
 
 /** `${name}` / `$name` in a conf path (the handbook's style) expanded for one jail. */
 export const expandName = (path: string, name: string) => path.replace(/\$\{name\}|\$name\b/g, name);
@@ -54,7 +57,8 @@ export interface Limits {
 /** The post-start limits script; '' when there is nothing to limit. */
 export function limitsFileContent(name: string, ctid: number, l: Limits): string {
   const lines: string[] = [];
-  if (l.cpuSet.length) lines.push(`cpuset -l ${cpuList(l.cpuSet)} -j ${name}`);
+  // the same commands applyLimits runs at once on a running jail
+  if (l.cpuSet.length) lines.push(pinJailArgv(name, l.cpuSet).join(' '));
   if (l.memoryBytes > 0) lines.push(`rctl -a ${memoryRule(name, l.memoryBytes)}`);
   if (!lines.length) return '';
   return ['#!/bin/sh', `# hostmgr: resource limits of jail ${name} (CTID ${ctid}), run by exec.poststart`, ...lines, ''].join('\n');

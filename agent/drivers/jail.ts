@@ -1,9 +1,9 @@
 import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
-import { HOOK_PHASES, isBlank, noHooks, type HookPhase, type JailHooks } from '../../shared/domain/jails/hooks.ts';
+import { activePhases, HOOK_PHASES, isBlank, noHooks, type HookPhase, type JailHooks } from '../../shared/domain/jails/hooks.ts';
 import type { JailInventory } from '../../shared/domain/jails/types.ts';
 import { parseHeader, parseJailConf, paramValue, paramValues, withManagedSection, type ParsedConf } from './jail-conf.ts';
 import { hookFileContent, jailFiles, JAIL_CONF_DIR, limitsFileContent, managedLines, parseLimitsFile, scriptOfHookFile, type JailFiles, type Limits } from './jail-layout.ts';
-import { listDir, readOrNull, removeFiles, writeText } from './jail-files.ts';
+import { listDir, readOrNull, removeFiles, writeText } from './host-files.ts';
 import { listRunningJails } from './jls.ts';
 import { jailUsage, addRule, removeJailRules, memoryRule } from './rctl.ts';
 import { pinJail } from './cpuset.ts';
@@ -94,7 +94,7 @@ export async function applyHooks(exec: Executor, ctid: number, hooks: JailHooks)
     else await writeText(exec, j.files.hookFile(p), hookFileContent(h.script), '755');
   }
   await removeFiles(exec, gone);
-  const wired = HOOK_PHASES.filter((p) => hooks[p].enabled && !isBlank(hooks[p].script));
+  const wired = activePhases(hooks);
   await rewriteManaged(exec, j, wired, limitsWired(j));
   return wired;
 }
@@ -110,8 +110,7 @@ export async function applyLimits(exec: Executor, ctid: number, limits: Limits, 
   else await removeFiles(exec, [j.files.limits]);
   await rewriteManaged(exec, j, wiredPhases(j), content !== '');
   if (!applyNow) return { appliedNow: false };
-  const running = (await listRunningJails(exec)).some((r) => r.name === j.name);
-  if (!running) return { appliedNow: false };
+  if (!(await isRunning(exec, j.name))) return { appliedNow: false };
   if (limits.cpuSet.length) await pinJail(exec, j.name, limits.cpuSet);
   await removeJailRules(exec, j.name);
   if (limits.memoryBytes > 0) await addRule(exec, memoryRule(j.name, limits.memoryBytes));

@@ -1,5 +1,5 @@
-import { runChecked, type Executor } from '../executors/executor.ts';
-import { listDir, readOrNull, writeText } from './jail-files.ts';
+import type { Executor } from '../executors/executor.ts';
+import { listDir, readOrNull, writeText } from './host-files.ts';
 import { DEFAULT_SHUTDOWN_WAIT_TIME, type CloudInitOptions } from '../../shared/domain/vms/types.ts';
 
 /**
@@ -47,20 +47,14 @@ export const newRegistration = (rid: number, name: string): Registration => ({
   datasets: [],
 });
 
-// generic file access through the executor (cat / tee / mkdir -p / rm -rf / ls -1), shared with the jail drivers
-export { readOrNull as readFileOrNull } from './jail-files.ts';
-export const writeFile = (exec: Executor, path: string, content: string) => writeText(exec, path, content);
-export const makeDir = async (exec: Executor, path: string) => void (await runChecked(exec, ['mkdir', '-p', path]));
-export async function removePaths(exec: Executor, paths: string[]): Promise<void> {
-  if (paths.length) await runChecked(exec, ['rm', '-rf', ...paths]);
-}
+/** The RID a domain or runtime directory is named by (guest ids 1–9999); null for any other name. */
+export const ridOf = (name: string): number | null => (/^[1-9]\d{0,3}$/.test(name) ? Number(name) : null);
 
 /** RIDs that have a runtime directory. */
 export async function listRegistrations(exec: Executor): Promise<number[]> {
   return (await listDir(exec, VM_RUNTIME_ROOT))
-    .map((l) => l.trim())
-    .filter((l) => /^[1-9]\d{0,3}$/.test(l))
-    .map(Number)
+    .map((l) => ridOf(l.trim()))
+    .filter((rid) => rid !== null)
     .sort((a, b) => a - b);
 }
 
@@ -73,6 +67,5 @@ export async function readRegistration(exec: Executor, rid: number): Promise<Reg
 }
 
 export async function writeRegistration(exec: Executor, reg: Registration): Promise<void> {
-  await makeDir(exec, vmPaths(reg.rid).dir);
-  await writeFile(exec, vmPaths(reg.rid).registration, JSON.stringify(reg, null, 2) + '\n');
+  await writeText(exec, vmPaths(reg.rid).registration, JSON.stringify(reg, null, 2) + '\n');
 }

@@ -65,6 +65,16 @@ export async function listPools(exec: Executor): Promise<PoolListFull[]> {
   return parseZpoolList(res.stdout, POOL_LIST_COLUMNS) as PoolListFull[];
 }
 
+/** What inventory and telemetry both report of a listed pool; sizes zpool prints as `-` count as 0. */
+export const poolSummary = (p: PoolListFull) => ({
+  name: p.name,
+  guid: p.guid,
+  health: p.health,
+  size: p.size ?? 0,
+  allocated: p.allocated ?? 0,
+  free: p.free ?? 0,
+});
+
 /** `zpool get -H -o value guid <pool>`. */
 export async function poolGuid(exec: Executor, pool: string): Promise<string> {
   return (await runChecked(exec, ['zpool', 'get', '-H', '-o', 'value', 'guid', pool])).trim();
@@ -236,6 +246,12 @@ export function* vdevs(v: StatusVdev): Generator<StatusVdev> {
   for (const c of v.children) yield* vdevs(c);
 }
 
+/** Every vdev of a pool: the root's tree and the sections' (logs, cache, spares…). */
+export const allVdevs = (s: ZpoolStatus): StatusVdev[] => [s.root, ...Object.values(s.sections).flat()].flatMap((r) => [...vdevs(r)]);
+
+/** The devices of a pool: vdevs without children (the pool's root aside). */
+export const leafVdevs = (s: ZpoolStatus): StatusVdev[] => allVdevs(s).filter((v) => v !== s.root && !v.children.length);
+
 export interface ResilverProgress {
   /** a resilver is running */
   running: boolean;
@@ -251,8 +267,7 @@ export interface ResilverProgress {
 
 /** Where a device replacement stands, from `zpool status`. */
 export function resilverProgress(status: ZpoolStatus): ResilverProgress {
-  const all = [status.root, ...Object.values(status.sections).flat()];
-  const replacing = all.some((r) => [...vdevs(r)].some((v) => /^replacing-\d+$/.test(v.name)));
+  const replacing = allVdevs(status).some((v) => /^replacing-\d+$/.test(v.name));
   const scan = status.scan;
   const running = scan.function === 'resilver' && scan.state === 'in_progress';
   const finished = scan.function === 'resilver' && scan.state === 'finished';

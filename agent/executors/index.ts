@@ -4,12 +4,6 @@ import { SimulatorExecutor } from './simulator.ts';
 import { SshExecutor, type SshExecutorOptions } from './ssh.ts';
 import type { SimulatorOptions } from '../simulator/simulator.ts';
 
-export { CommandError, runChecked } from './executor.ts';
-export type { Executor, RunOptions, RunResult, StartedCommand } from './executor.ts';
-export { runPiped } from './pipe.ts';
-export { shJoin, shQuote } from './quote.ts';
-export { LocalExecutor, SimulatorExecutor, SshExecutor };
-
 export interface ExecutorOptions {
   kind: 'local' | 'ssh' | 'simulator';
   local?: LocalExecutorOptions;

@@ -3,11 +3,6 @@ import type { Executor, RunOptions, RunResult, StartedCommand } from './executor
 import { HostSimulator, type SimulatorOptions } from '../simulator/simulator.ts';
 
 /**
- * The host simulator as an executor (DESIGN §7): commands are answered in-process from the simulated
- * host's JSON state, in FreeBSD 14's formats, so the real drivers run unchanged against it. Streams are
- * buffered (a simulated `zfs send` is small): start() runs the command once its stdin has ended.
- */
-/**
  * Writes a streamed command's output, at HM_SIM_STREAM_BYTES_PER_S when set (a simulated `zfs send` then
  * takes as long as a real one of that size over a slow link: long enough to cut it off in tests).
  */
@@ -23,6 +18,11 @@ async function paced(out: PassThrough, text: string, killed: () => boolean): Pro
   out.end();
 }
 
+/**
+ * The host simulator as an executor (DESIGN §7): commands are answered in-process from the simulated
+ * host's JSON state, in FreeBSD 14's formats, so the real drivers run unchanged against it. Streams are
+ * buffered (a simulated `zfs send` is small): start() runs the command once its stdin has ended.
+ */
 export class SimulatorExecutor implements Executor {
   readonly kind = 'simulator' as const;
   readonly simulator: HostSimulator;

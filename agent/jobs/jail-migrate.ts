@@ -1,9 +1,8 @@
 import type { Executor } from '../executors/executor.ts';
 import type { JobHandler } from './job.ts';
 import { findJail, isRunning, startJail, stopJail } from '../drivers/jail.ts';
-import { readOrNull, removeFiles, removeTree, writeFiles } from '../drivers/jail-files.ts';
-import type { HookPhase } from '../../shared/domain/jails/hooks.ts';
-import { jailFiles } from '../drivers/jail-layout.ts';
+import { readOrNull, removeFiles, removeTrees, writeFiles } from '../drivers/host-files.ts';
+import { HOST_HOOK_PHASES, jailFiles } from '../drivers/jail-layout.ts';
 import { datasetExists, destroyIfExists, estimateSend, sendTo, snapshot } from '../drivers/jail-replication.ts';
 import { removeJournal, writeJournal, type MigrationJournal, type MigrationPhase } from './jail-migration-journal.ts';
 
@@ -18,16 +17,14 @@ import { removeJournal, writeJournal, type MigrationJournal, type MigrationPhase
 /** Migrations this process is running; recovery leaves their journals alone. */
 export const activeMigrations = new Set<number>();
 
-/** start/stop hooks live inside the jail's dataset and travel with it */
-const HOST_PHASES: HookPhase[] = ['prestart', 'poststart', 'prestop', 'poststop'];
-
 const snapName = (taskId: number, n: number) => `hm-migrate-${taskId}-${n}`;
 
 /** Files of the jail that live outside its dataset: the conf, host-side hook scripts and the limits script. */
 async function hostConfigFiles(exec: Executor, ctid: number): Promise<Record<string, string>> {
   const j = await findJail(exec, ctid);
   const files: Record<string, string> = { [j.files.conf]: j.confText };
-  const paths = [...HOST_PHASES.map((p) => j.files.hookFile(p)), j.files.limits];
+  // start/stop hooks live inside the jail's dataset and travel with it
+  const paths = [...HOST_HOOK_PHASES.map((p) => j.files.hookFile(p)), j.files.limits];
   for (const path of paths) {
     const content = await readOrNull(exec, path);
     if (content !== null) files[path] = content;
@@ -35,8 +32,8 @@ async function hostConfigFiles(exec: Executor, ctid: number): Promise<Record<str
   return files;
 }
 
-/** Undoes a migration that did not commit: the target keeps nothing, the jail runs here if it ran before. */
-export async function rollBack(source: Executor, target: Executor | null, j: MigrationJournal): Promise<string[]> {
+/** Best-effort steps: each failure is noted (`what: message`) in `problems` and the next step still runs. */
+function bestEffort() {
   const problems: string[] = [];
   const attempt = async (what: string, fn: () => Promise<unknown>) => {
     try {
@@ -45,16 +42,22 @@ export async function rollBack(source: Executor, target: Executor | null, j: Mig
       problems.push(`${what}: ${(e as Error).message}`);
     }
   };
+  return { problems, attempt };
+}
+
+/** Undoes a migration that did not commit: the target keeps nothing, the jail runs here if it ran before. */
+export async function rollBack(source: Executor, target: Executor | null, j: MigrationJournal): Promise<string[]> {
+  const { problems, attempt } = bestEffort();
   const reachedTarget = j.phase !== 'prepare';
   if (reachedTarget) {
     if (!target) problems.push(`target ${j.target.address} was not reachable: its copy of ${j.dataset} may remain`);
     else {
-      const conf = jailFiles(j.ctid, j.name, '/').conf;
+      const { conf, dir } = jailFiles(j.ctid, j.name, '/');
       await attempt('stop on target', async () => {
         if (await isRunning(target, j.name)) await stopJail(target, j.name, conf);
       });
       await attempt('remove target files', () => removeFiles(target, j.targetFiles));
-      await attempt('remove target jail directory', () => removeTree(target, jailFiles(j.ctid, j.name, '/').dir));
+      await attempt('remove target jail directory', () => removeTrees(target, [dir]));
       await attempt('destroy target dataset', () => destroyIfExists(target, j.dataset));
     }
   }
@@ -68,24 +71,25 @@ export async function rollBack(source: Executor, target: Executor | null, j: Mig
 
 /** Finishes a committed migration: the jail is removed here; the target keeps it (without our snapshots). */
 export async function finishCommitted(source: Executor, target: Executor | null, j: MigrationJournal): Promise<string[]> {
-  const warnings: string[] = [];
-  const attempt = async (what: string, fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-    } catch (e) {
-      warnings.push(`${what}: ${(e as Error).message}`);
-    }
-  };
+  const { problems: warnings, attempt } = bestEffort();
   await attempt('stop here', async () => {
     if (await isRunning(source, j.name)) await stopJail(source, j.name, j.sourceFiles.conf);
   });
   await attempt('remove conf here', () => removeFiles(source, [j.sourceFiles.conf]));
-  await attempt('remove jail directory here', () => removeTree(source, j.sourceFiles.dir));
+  await attempt('remove jail directory here', () => removeTrees(source, [j.sourceFiles.dir]));
   await attempt('destroy dataset here', () => destroyIfExists(source, j.dataset));
   if (target && j.snapshots.length) await attempt('destroy the migration snapshots on target', () => destroyIfExists(target, `${j.dataset}@${j.snapshots.join(',')}`));
   await removeJournal(source, j.ctid);
   return warnings;
 }
+
+/** The task's result once the jail is on the target (from the job, or from recovery after a crash). */
+export const migrationResult = (j: MigrationJournal, warnings: string[]) => ({
+  ctid: j.ctid,
+  targetNodeId: j.target.nodeId,
+  state: j.wasRunning ? 'running' : 'stopped',
+  warnings,
+});
 
 export const migrateJail: JobHandler<'jail.migrate'> = async (ctx, p) => {
   if (!ctx.peer) throw new Error('this agent cannot reach other nodes (no peer SSH configured)');
@@ -153,7 +157,7 @@ export const migrateJail: JobHandler<'jail.migrate'> = async (ctx, p) => {
 
     await step('committed', 95, 'removing the jail here');
     const warnings = await finishCommitted(source, target, journal);
-    return { ctid: p.ctid, targetNodeId: p.target.nodeId, state: journal.wasRunning ? 'running' : 'stopped', warnings };
+    return migrationResult(journal, warnings);
   } catch (err) {
     if (journal.phase === 'committed') throw err;
     const problems = await rollBack(source, target, journal);

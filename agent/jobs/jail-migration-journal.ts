@@ -1,5 +1,5 @@
 import type { Executor } from '../executors/executor.ts';
-import { listDir, readOrNull, removeFiles, writeText } from '../drivers/jail-files.ts';
+import { listDir, readOrNull, removeFiles, writeText } from '../drivers/host-files.ts';
 
 /**
  * A migration's journal on the source host: where it got to, so that a migration cut off by an agent crash

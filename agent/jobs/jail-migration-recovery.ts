@@ -1,7 +1,7 @@
 import type { AgentService } from '../runtime/services.ts';
 import { peerExecutor } from '../runtime/peers.ts';
 import { listJournals } from './jail-migration-journal.ts';
-import { activeMigrations, finishCommitted, rollBack } from './jail-migrate.ts';
+import { activeMigrations, finishCommitted, migrationResult, rollBack } from './jail-migrate.ts';
 
 /**
  * Migrations cut off by an agent crash (their journal outlived the process): at start and then every
@@ -21,7 +21,7 @@ export const jailMigrationRecovery: AgentService = {
         if (j.phase === 'committed') {
           const warnings = await finishCommitted(ctx.exec, target, j);
           if (j.attempt !== null) {
-            const result = { ctid: j.ctid, targetNodeId: j.target.nodeId, state: j.wasRunning ? 'running' : 'stopped', warnings, recovered: true };
+            const result = { ...migrationResult(j, warnings), recovered: true };
             await ctx.api.call('POST', `/agent/tasks/${j.taskId}/finish`, { attempt: j.attempt, status: 'success', result }, { attempts: 5, signal: ctx.signal });
           }
           ctx.log('warn', 'cut-off jail migration finished', { taskId: j.taskId, ctid: j.ctid, warnings });

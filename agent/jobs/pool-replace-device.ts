@@ -1,12 +1,11 @@
-import { poolStatus, replaceDevice, resilverProgress, vdevs, type ZpoolStatus } from '../drivers/zpool.ts';
+import { leafVdevs, poolStatus, replaceDevice, resilverProgress, type ZpoolStatus } from '../drivers/zpool.ts';
 import { sleep } from '../runtime/backoff.ts';
 import type { JobHandler } from './job.ts';
 
 /** How often `zpool status` is read while the resilver runs (HM_RESILVER_POLL_MS; resilvers take hours on real disks). */
 export const resilverPollMs = () => Number(process.env.HM_RESILVER_POLL_MS ?? 5000);
 
-const leaves = (s: ZpoolStatus) => [s.root, ...Object.values(s.sections).flat()].flatMap((r) => [...vdevs(r)]).filter((v) => v.children.length === 0);
-const named = (s: ZpoolStatus, device: string) => leaves(s).filter((v) => v.name === device || v.name === `/dev/${device}`);
+const named = (s: ZpoolStatus, device: string) => leafVdevs(s).filter((v) => v.name === device || v.name === `/dev/${device}`);
 
 /**
  * E7 `pool.replace-device`: `zpool replace <pool> <old> <new>` (zpool's own message fails the task), then

@@ -1,7 +1,8 @@
 import type { Executor } from '../executors/executor.ts';
 import { DomainXml } from '../drivers/domain-xml.ts';
 import { define, domState, dumpXml } from '../drivers/virsh.ts';
-import { makeDir, newRegistration, readRegistration, vmPaths, writeFile, writeRegistration, type Registration } from '../drivers/vm-runtime.ts';
+import { writeText } from '../drivers/host-files.ts';
+import { newRegistration, readRegistration, vmPaths, writeRegistration, type Registration } from '../drivers/vm-runtime.ts';
 
 /**
  * What the VM option jobs share: the host's own check of the VM's state (the store's view may be a
@@ -18,9 +19,8 @@ export async function redefine(exec: Executor, rid: number, domain: string, patc
   const d = DomainXml.parse(await dumpXml(exec, domain));
   await patch(d);
   const p = vmPaths(rid);
-  await makeDir(exec, p.dir);
   // kept as the registration's last definition: an orphaned registration still tells what the VM was
-  await writeFile(exec, p.domainXml, d.toString());
+  await writeText(exec, p.domainXml, d.toString());
   await define(exec, p.domainXml);
   return DomainXml.parse(await dumpXml(exec, domain));
 }

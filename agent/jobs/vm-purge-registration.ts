@@ -1,6 +1,7 @@
 import type { JobHandler } from './job.ts';
 import { domState } from '../drivers/virsh.ts';
-import { libvirtRuntimeFiles, removePaths, vmPaths } from '../drivers/vm-runtime.ts';
+import { removeTrees } from '../drivers/host-files.ts';
+import { libvirtRuntimeFiles, vmPaths } from '../drivers/vm-runtime.ts';
 
 /**
  * E10 on the host: libvirt is asked again (the control plane's view is an inventory old); a domain that
@@ -12,6 +13,6 @@ export const vmPurgeRegistration: JobHandler<'vm.purge-registration'> = async (c
   if (state !== null) throw new Error(`vm_still_defined: libvirt defines domain ${p.domain} (${state}); its registration was kept`);
   const removed = [vmPaths(p.rid).dir, ...libvirtRuntimeFiles(p.domain)];
   await ctx.progress('removing runtime files', 50);
-  await removePaths(ctx.exec, removed);
+  await removeTrees(ctx.exec, removed);
   return { rid: p.rid, removed };
 };

@@ -97,8 +97,8 @@ export class Agent {
 
     this.every(this.cfg.heartbeatIntervalS * 1000, () => this.heartbeat());
     this.every(this.cfg.inventoryIntervalS * 1000, () => this.inventory.check());
+    const ctx = { exec: this.exec, api: this.api, nodeId: this.nodeId, config: this.cfg, log: this.log, signal: this.hard.signal };
     for (const s of agentServices) {
-      const ctx = { exec: this.exec, api: this.api, nodeId: this.nodeId, config: this.cfg, log: this.log, signal: this.hard.signal };
       this.every(s.everyMs(this.cfg), () => s.run(ctx).catch((err: Error) => this.log('warn', `${s.name} failed`, { cause: err.message })), true);
     }
 
@@ -221,12 +221,8 @@ export class Agent {
 
   private async process(h: Held): Promise<void> {
     try {
-      if (this.graceful.signal.aborted) {
-        // not started before shutdown: hand the message back for the next run
-        await Promise.all(h.receipts.map((r) => this.queue!.release(r).catch(() => undefined)));
-        return;
-      }
-      const outcome = await this.runner.run(h.item);
+      // not started before shutdown: as good as abandoned
+      const outcome = this.graceful.signal.aborted ? 'abandoned' : await this.runner.run(h.item);
       if (outcome === 'abandoned') {
         // shutdown came first: the next run gets the message again (and replays a spooled outcome before it)
         await Promise.all(h.receipts.map((r) => this.queue!.release(r).catch(() => undefined)));

@@ -12,6 +12,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Exponential backoff with full jitter: attempt 1 → up to base, doubling, capped. */
+/** Exponential backoff with jitter (half to all of the step): attempt 1 → up to base, doubling, capped. */
 export const backoffMs = (attempt: number, baseMs: number, maxMs: number): number =>
   Math.round(Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1)) * (0.5 + Math.random() / 2));

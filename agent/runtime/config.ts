@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export type ExecutorKind = 'local' | 'ssh' | 'simulator';
 
@@ -76,35 +76,44 @@ A second signal stops at once; running tasks are then marked interrupted at the 
 
 export class ConfigError extends Error {}
 
-const OPTIONS = {
-  'api-url': { type: 'string' },
-  token: { type: 'string' },
-  'token-file': { type: 'string' },
-  'node-id': { type: 'string' },
-  'node-name': { type: 'string' },
-  'node-ip': { type: 'string' },
-  'queue-url': { type: 'string' },
-  'queue-endpoint': { type: 'string' },
-  'visibility-timeout': { type: 'string' },
-  'poll-wait': { type: 'string' },
-  executor: { type: 'string' },
-  'ssh-host': { type: 'string' },
-  'ssh-port': { type: 'string' },
-  'ssh-user': { type: 'string' },
-  'ssh-key': { type: 'string' },
-  'simulator-state': { type: 'string' },
-  'peer-ssh-port': { type: 'string' },
-  'peer-ssh-user': { type: 'string' },
-  'peer-ssh-key': { type: 'string' },
-  'peer-ssh-prefix': { type: 'string' },
-  concurrency: { type: 'string' },
-  'heartbeat-interval': { type: 'string' },
-  'telemetry-interval': { type: 'string' },
-  'inventory-interval': { type: 'string' },
-  'drain-timeout': { type: 'string' },
-  'state-dir': { type: 'string' },
-  help: { type: 'boolean' },
+/** Every value option (all strings on the command line) and the environment variable used when the flag is absent. */
+const ENV = {
+  'api-url': 'HM_API_URL',
+  token: 'HM_AGENT_TOKEN',
+  'token-file': 'HM_AGENT_TOKEN_FILE',
+  'node-id': 'HM_NODE_ID',
+  'node-name': 'HM_NODE_NAME',
+  'node-ip': 'HM_NODE_IP',
+  'queue-url': 'HM_QUEUE_URL',
+  'queue-endpoint': 'HM_QUEUE_ENDPOINT',
+  'visibility-timeout': 'HM_VISIBILITY_TIMEOUT',
+  'poll-wait': 'HM_POLL_WAIT',
+  executor: 'HM_EXECUTOR',
+  'ssh-host': 'HM_SSH_HOST',
+  'ssh-port': 'HM_SSH_PORT',
+  'ssh-user': 'HM_SSH_USER',
+  'ssh-key': 'HM_SSH_KEY',
+  'simulator-state': 'HM_SIMULATOR_STATE',
+  'peer-ssh-port': 'HM_PEER_SSH_PORT',
+  'peer-ssh-user': 'HM_PEER_SSH_USER',
+  'peer-ssh-key': 'HM_PEER_SSH_KEY',
+  'peer-ssh-prefix': 'HM_PEER_SSH_PREFIX',
+  concurrency: 'HM_CONCURRENCY',
+  'heartbeat-interval': 'HM_HEARTBEAT_INTERVAL',
+  'telemetry-interval': 'HM_TELEMETRY_INTERVAL',
+  'inventory-interval': 'HM_INVENTORY_INTERVAL',
+  'drain-timeout': 'HM_DRAIN_TIMEOUT',
+  'state-dir': 'HM_STATE_DIR',
 } as const;
+type Flag = keyof typeof ENV;
+
+const OPTIONS: ParseArgsConfig['options'] = {
+  ...Object.fromEntries(Object.keys(ENV).map((flag) => [flag, { type: 'string' as const }])),
+  help: { type: 'boolean' },
+};
+
+/** `--flag (ENV_NAME)`, how errors name an option */
+const named = (flag: Flag) => `--${flag} (${ENV[flag]})`;
 
 /** Parses flags over environment; throws ConfigError naming the option. `null` means: print help. */
 export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, readFile: (f: string) => string): AgentConfig | null {
@@ -115,59 +124,59 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, readFile: (f
     throw new ConfigError(`${(err as Error).message}; see --help`);
   }
   if (values.help) return null;
-  const opt = (flag: keyof typeof OPTIONS, envName: string): string | undefined => {
-    const v = (values[flag] as string | undefined) ?? env[envName];
+  const opt = (flag: Flag): string | undefined => {
+    const v = (values[flag] as string | undefined) ?? env[ENV[flag]];
     return v === undefined || v === '' ? undefined : v;
   };
-  const int = (flag: keyof typeof OPTIONS, envName: string, def: number, min: number, max: number): number => {
-    const raw = opt(flag, envName);
+  const int = (flag: Flag, def: number, min: number, max: number): number => {
+    const raw = opt(flag);
     if (raw === undefined) return def;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`--${flag} (${envName}): must be an integer ${min}–${max}, got "${raw}"`);
+    if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${named(flag)}: must be an integer ${min}–${max}, got "${raw}"`);
     return n;
   };
 
-  const apiUrl = opt('api-url', 'HM_API_URL');
-  if (!apiUrl) throw new ConfigError('--api-url (HM_API_URL) is required');
-  if (!/^https?:\/\//.test(apiUrl)) throw new ConfigError(`--api-url (HM_API_URL): must be an http(s) URL, got "${apiUrl}"`);
-  const tokenFile = opt('token-file', 'HM_AGENT_TOKEN_FILE');
-  const token = opt('token', 'HM_AGENT_TOKEN') ?? (tokenFile ? readFile(tokenFile).trim() : undefined);
-  if (!token) throw new ConfigError('--token (HM_AGENT_TOKEN) or --token-file (HM_AGENT_TOKEN_FILE) is required');
-  const executor = (opt('executor', 'HM_EXECUTOR') ?? 'local') as ExecutorKind;
-  if (!['local', 'ssh', 'simulator'].includes(executor)) throw new ConfigError(`--executor (HM_EXECUTOR): must be local, ssh or simulator, got "${executor}"`);
-  const ssh = { host: opt('ssh-host', 'HM_SSH_HOST'), port: int('ssh-port', 'HM_SSH_PORT', 22, 1, 65535), user: opt('ssh-user', 'HM_SSH_USER') ?? 'root', keyFile: opt('ssh-key', 'HM_SSH_KEY') };
-  if (executor === 'ssh' && !ssh.host) throw new ConfigError('--ssh-host (HM_SSH_HOST) is required with --executor ssh');
-  const simulatorState = opt('simulator-state', 'HM_SIMULATOR_STATE');
-  if (executor === 'simulator' && !simulatorState) throw new ConfigError('--simulator-state (HM_SIMULATOR_STATE) is required with --executor simulator');
-  const nodeId = opt('node-id', 'HM_NODE_ID');
+  const apiUrl = opt('api-url');
+  if (!apiUrl) throw new ConfigError(`${named('api-url')} is required`);
+  if (!/^https?:\/\//.test(apiUrl)) throw new ConfigError(`${named('api-url')}: must be an http(s) URL, got "${apiUrl}"`);
+  const tokenFile = opt('token-file');
+  const token = opt('token') ?? (tokenFile ? readFile(tokenFile).trim() : undefined);
+  if (!token) throw new ConfigError(`${named('token')} or ${named('token-file')} is required`);
+  const executor = (opt('executor') ?? 'local') as ExecutorKind;
+  if (!['local', 'ssh', 'simulator'].includes(executor)) throw new ConfigError(`${named('executor')}: must be local, ssh or simulator, got "${executor}"`);
+  const ssh = { host: opt('ssh-host'), port: int('ssh-port', 22, 1, 65535), user: opt('ssh-user') ?? 'root', keyFile: opt('ssh-key') };
+  if (executor === 'ssh' && !ssh.host) throw new ConfigError(`${named('ssh-host')} is required with --executor ssh`);
+  const simulatorState = opt('simulator-state');
+  if (executor === 'simulator' && !simulatorState) throw new ConfigError(`${named('simulator-state')} is required with --executor simulator`);
+  const nodeId = opt('node-id');
   if (nodeId && !/^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/.test(nodeId)) {
-    throw new ConfigError(`--node-id (HM_NODE_ID): must be a UUID, got "${nodeId}"`);
+    throw new ConfigError(`${named('node-id')}: must be a UUID, got "${nodeId}"`);
   }
   return {
     apiUrl: apiUrl.replace(/\/+$/, ''),
     token,
     nodeId: nodeId?.toLowerCase(),
-    nodeName: opt('node-name', 'HM_NODE_NAME'),
-    nodeIp: opt('node-ip', 'HM_NODE_IP'),
-    queueUrl: opt('queue-url', 'HM_QUEUE_URL'),
-    queueEndpoint: opt('queue-endpoint', 'HM_QUEUE_ENDPOINT'),
+    nodeName: opt('node-name'),
+    nodeIp: opt('node-ip'),
+    queueUrl: opt('queue-url'),
+    queueEndpoint: opt('queue-endpoint'),
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || undefined,
     executor,
     ssh,
     peerSsh: {
-      port: int('peer-ssh-port', 'HM_PEER_SSH_PORT', 22, 1, 65535),
-      user: opt('peer-ssh-user', 'HM_PEER_SSH_USER') ?? 'root',
-      keyFile: opt('peer-ssh-key', 'HM_PEER_SSH_KEY'),
-      prefix: (opt('peer-ssh-prefix', 'HM_PEER_SSH_PREFIX') ?? '').split(/\s+/).filter(Boolean),
+      port: int('peer-ssh-port', 22, 1, 65535),
+      user: opt('peer-ssh-user') ?? 'root',
+      keyFile: opt('peer-ssh-key'),
+      prefix: (opt('peer-ssh-prefix') ?? '').split(/\s+/).filter(Boolean),
     },
     simulatorState,
-    concurrency: int('concurrency', 'HM_CONCURRENCY', 4, 1, 64),
-    heartbeatIntervalS: int('heartbeat-interval', 'HM_HEARTBEAT_INTERVAL', 10, 1, 3600),
-    telemetryIntervalS: int('telemetry-interval', 'HM_TELEMETRY_INTERVAL', 10, 1, 3600),
-    inventoryIntervalS: int('inventory-interval', 'HM_INVENTORY_INTERVAL', 60, 1, 86400),
-    visibilityTimeoutS: int('visibility-timeout', 'HM_VISIBILITY_TIMEOUT', 60, 3, 43200),
-    pollWaitS: int('poll-wait', 'HM_POLL_WAIT', 20, 1, 20),
-    drainTimeoutS: int('drain-timeout', 'HM_DRAIN_TIMEOUT', 600, 0, 86400),
-    stateDir: opt('state-dir', 'HM_STATE_DIR') ?? '/var/db/hostmgr-agent',
+    concurrency: int('concurrency', 4, 1, 64),
+    heartbeatIntervalS: int('heartbeat-interval', 10, 1, 3600),
+    telemetryIntervalS: int('telemetry-interval', 10, 1, 3600),
+    inventoryIntervalS: int('inventory-interval', 60, 1, 86400),
+    visibilityTimeoutS: int('visibility-timeout', 60, 3, 43200),
+    pollWaitS: int('poll-wait', 20, 1, 20),
+    drainTimeoutS: int('drain-timeout', 600, 0, 86400),
+    stateDir: opt('state-dir') ?? '/var/db/hostmgr-agent',
   };
 }

@@ -3,7 +3,7 @@ import type { Executor } from '../executors/executor.ts';
 import type { AgentConfig } from './config.ts';
 
 /** The executor the configuration asks for (agent/executors: local, ssh, simulator). */
-export function executorFor(cfg: AgentConfig): Promise<Executor> | Executor {
+export function executorFor(cfg: AgentConfig): Executor {
   return createExecutor({
     kind: cfg.executor,
     ssh: cfg.executor === 'ssh' ? { host: cfg.ssh.host!, port: cfg.ssh.port, username: cfg.ssh.user, privateKeyPath: cfg.ssh.keyFile } : undefined,

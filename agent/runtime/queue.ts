@@ -11,7 +11,6 @@ export interface ReceivedMessage {
   receipt: string;
   /** the resource key (MessageGroupId) */
   group: string | undefined;
-  receiveCount: number;
 }
 
 export interface QueueOptions {
@@ -49,7 +48,7 @@ export class NodeQueue {
         MaxNumberOfMessages: Math.max(1, Math.min(10, max)),
         WaitTimeSeconds: this.o.waitS,
         VisibilityTimeout: this.o.visibilityS,
-        MessageSystemAttributeNames: ['MessageGroupId', 'ApproximateReceiveCount'],
+        MessageSystemAttributeNames: ['MessageGroupId'],
       }),
       { abortSignal: signal },
     );
@@ -57,7 +56,6 @@ export class NodeQueue {
       body: m.Body ?? '',
       receipt: m.ReceiptHandle!,
       group: m.Attributes?.MessageGroupId,
-      receiveCount: Number(m.Attributes?.ApproximateReceiveCount ?? 1),
     }));
   }
 

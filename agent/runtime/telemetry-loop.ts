@@ -29,11 +29,11 @@ export interface TelemetryLoopDeps {
  */
 export function createTelemetryLoop(deps: TelemetryLoopDeps) {
   const pending: TelemetrySample[] = [];
+  const collect = deps.collect ?? (() => collectTelemetry(deps.exec, { intervalSeconds: deps.intervalSeconds, iostatWindowSeconds: deps.iostatWindowSeconds }));
   return {
     pending,
     async tick(): Promise<void> {
       try {
-        const collect = deps.collect ?? (() => collectTelemetry(deps.exec, { intervalSeconds: deps.intervalSeconds, iostatWindowSeconds: deps.iostatWindowSeconds }));
         pending.push(await collect());
       } catch (err) {
         deps.log('warn', 'telemetry sample failed', { cause: (err as Error).message });

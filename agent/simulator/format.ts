@@ -70,6 +70,9 @@ export interface ParsedOptions {
 
 export class UsageError extends Error {}
 
+/** A bad property name (`-o`, `-s`, `get <prop>`): zpool and zfs print the message alone and exit 2, without the usage text. */
+export class BadPropertyError extends Error {}
+
 /**
  * getopt(3) with GNU-style permutation (options may follow operands, as OpenZFS on FreeBSD accepts);
  * `spec` like `Hpo:t:` — a letter followed by `:` takes an argument. `--` ends the options.

@@ -1,5 +1,5 @@
 import type { SimHost } from '../../shared/seed/host/schema.ts';
-import { UsageError } from './format.ts';
+import { BadPropertyError, UsageError } from './format.ts';
 
 /**
  * The simulator's extension points. A command family lives in one file under ./commands/ that calls these
@@ -87,12 +87,16 @@ export function registeredCommands(): string[] {
   return [...commands.keys()].sort();
 }
 
-/** Wraps a handler so that a {@link UsageError} from getopt becomes the command's usage failure (exit 2). */
+/**
+ * Wraps a handler so that a {@link UsageError} from getopt becomes the command's usage failure (exit 2),
+ * and a {@link BadPropertyError} its message alone (exit 2).
+ */
 export function withUsage(handler: CommandHandler, usage: string): CommandHandler {
   return async (ctx) => {
     try {
       return await handler(ctx);
     } catch (e) {
+      if (e instanceof BadPropertyError) return fail(e.message, 2);
       if (e instanceof UsageError) return { code: 2, stderr: `${e.message}\nusage:\n${usage}\n` };
       throw e;
     }

@@ -1,4 +1,5 @@
 /** Schema pieces of the agent endpoints. */
+import { id32 } from '#http/spec';
 
 /** Node ids are the hosts' UUIDs (`kern.hostuuid`); they also name the node's queue. */
 export const nodeUuid = { type: 'string', pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' } as const;
@@ -17,4 +18,4 @@ export const inventorySchema = {
 } as const;
 
 /** The attempt a report belongs to (from the start answer): a stale attempt's report is refused. */
-export const attempt = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
+export const attempt = id32;

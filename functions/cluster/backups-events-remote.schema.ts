@@ -1,6 +1,4 @@
-import type { EndpointInput, EndpointSchema } from '#http/spec';
-import { id32 } from '#http/spec';
-import { pageQuery } from '#domain/cluster/paging';
+import { id32, pageQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
 import { BACKUP_EVENT_SORT_FIELDS, SEARCH_MAX } from '#domain/backups/events';
 

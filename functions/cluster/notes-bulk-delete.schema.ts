@@ -1,5 +1,4 @@
-import type { EndpointInput, EndpointSchema } from '#http/spec';
-import { idSetBody } from '#domain/cluster/paging';
+import { idSetBody, type EndpointInput, type EndpointSchema } from '#http/spec';
 
 export const schema = {
   operation: 'E21',

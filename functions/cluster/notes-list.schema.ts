@@ -1,5 +1,4 @@
-import type { EndpointInput, EndpointSchema } from '#http/spec';
-import { pageQuery } from '#domain/cluster/paging';
+import { pageQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
 
 export const schema = {
   summary: 'Cluster notes, newest first',

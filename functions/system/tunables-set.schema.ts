@@ -1,5 +1,5 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
-import { nodeIdQuerySchema } from '#domain/pools/target-node';
+import { nodeIdSchema } from '#domain/cluster/nodes';
 import { tunableNameSchema, tunableValueSchema } from '#domain/tunables/settings';
 
 export const schema = {
@@ -9,7 +9,7 @@ export const schema = {
   query: {
     type: 'object',
     /** beyond the spec: the node whose tunable to set (default: the primary node) */
-    properties: { nodeId: nodeIdQuerySchema },
+    properties: { nodeId: nodeIdSchema },
     additionalProperties: false,
   },
   body: {

@@ -1,5 +1,4 @@
-import type { EndpointInput, EndpointSchema } from '#http/spec';
-import { pageQuery } from '#domain/cluster/paging';
+import { pageQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
 
 export const schema = {

@@ -1,5 +1,5 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
-import { nodeIdQuerySchema } from '#domain/pools/target-node';
+import { nodeIdSchema } from '#domain/cluster/nodes';
 
 const cursor = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
 
@@ -16,7 +16,7 @@ export const schema = {
       arcAfter: cursor,
       poolGuid: { type: 'string', minLength: 1, maxLength: 64 },
       /** beyond the spec: the node whose dashboard to read (default: the primary node) */
-      nodeId: nodeIdQuerySchema,
+      nodeId: nodeIdSchema,
     },
     required: ['poolAfter', 'arcAfter'],
     additionalProperties: false,

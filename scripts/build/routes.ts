@@ -12,23 +12,35 @@ export interface RouteDef {
   path: string;
 }
 
+interface FunctionDef {
+  name: string;
+  module: string;
+  events?: Array<{ httpApi?: { method: string; path: string } | string }>;
+}
+
+/** Every function of every `functions/<area>/functions.yml`, in area order. */
+function readFunctions(root: string): FunctionDef[] {
+  const dir = join(root, 'functions');
+  const fns: FunctionDef[] = [];
+  for (const area of readdirSync(dir).sort()) {
+    const file = join(dir, area, 'functions.yml');
+    if (!existsSync(file)) continue;
+    const doc = (YAML.parse(readFileSync(file, 'utf8')) ?? {}) as Record<string, { handler: string; events?: FunctionDef['events'] }>;
+    for (const [name, fn] of Object.entries(doc)) {
+      const m = /^dist\/(functions\/.+)\.handler$/.exec(fn.handler);
+      if (!m) throw new Error(`${file}: ${name}.handler must look like dist/functions/<area>/<op>.handler (got ${fn.handler})`);
+      fns.push({ name, module: m[1], events: fn.events });
+    }
+  }
+  return fns;
+}
+
 /**
  * Every function's module (`functions/<area>/<op>`), also those without an HTTP route (scheduled ones, e.g.
  * tasks-sweep): all of them are bundled.
  */
 export function readFunctionModules(root = process.cwd()): string[] {
-  const dir = join(root, 'functions');
-  const modules: string[] = [];
-  for (const area of readdirSync(dir).sort()) {
-    const file = join(dir, area, 'functions.yml');
-    if (!existsSync(file)) continue;
-    const doc = (YAML.parse(readFileSync(file, 'utf8')) ?? {}) as Record<string, { handler: string }>;
-    for (const fn of Object.values(doc)) {
-      const m = /^dist\/(functions\/.+)\.handler$/.exec(fn.handler);
-      if (m) modules.push(m[1]);
-    }
-  }
-  return modules;
+  return [...new Set(readFunctions(root).map((f) => f.module))];
 }
 
 /**
@@ -36,21 +48,11 @@ export function readFunctionModules(root = process.cwd()): string[] {
  * files are the one list of endpoints; the build, the OpenAPI document and the tests read them here.
  */
 export function readRoutes(root = process.cwd()): RouteDef[] {
-  const dir = join(root, 'functions');
-  const routes: RouteDef[] = [];
-  for (const area of readdirSync(dir).sort()) {
-    const file = join(dir, area, 'functions.yml');
-    if (!existsSync(file)) continue;
-    const doc = (YAML.parse(readFileSync(file, 'utf8')) ?? {}) as Record<string, { handler: string; events?: Array<{ httpApi?: { method: string; path: string } | string }> }>;
-    for (const [name, fn] of Object.entries(doc)) {
-      const m = /^dist\/(functions\/.+)\.handler$/.exec(fn.handler);
-      if (!m) throw new Error(`${file}: ${name}.handler must look like dist/functions/<area>/<op>.handler (got ${fn.handler})`);
-      for (const ev of fn.events ?? []) {
-        if (!ev.httpApi) continue;
-        const h = typeof ev.httpApi === 'string' ? { method: '*', path: ev.httpApi } : ev.httpApi;
-        routes.push({ name, module: m[1], method: h.method.toUpperCase(), path: h.path });
-      }
-    }
-  }
-  return routes;
+  return readFunctions(root).flatMap(({ name, module, events }) =>
+    (events ?? []).flatMap((ev) => {
+      if (!ev.httpApi) return [];
+      const h = typeof ev.httpApi === 'string' ? { method: '*', path: ev.httpApi } : ev.httpApi;
+      return [{ name, module, method: h.method.toUpperCase(), path: h.path }];
+    }),
+  );
 }

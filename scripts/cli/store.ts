@@ -19,6 +19,8 @@ export interface CliStore {
   db: Kysely<Database>;
   /** what was opened, for messages */
   where: string;
+  /** migrations applied while opening (the embedded data dir is migrated at open, as npm start would) */
+  applied: string[];
   close(): Promise<void>;
 }
 
@@ -35,23 +37,22 @@ export async function openCliStore(): Promise<CliStore> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const db = createDb(url, 1);
-    return { db, where: `DATABASE_URL (${new URL(url).host}${new URL(url).pathname})`, close: () => db.destroy() };
+    return { db, where: `DATABASE_URL (${new URL(url).host}${new URL(url).pathname})`, applied: [], close: () => db.destroy() };
   }
   const port = Number(process.env.HM_PGLITE_PORT ?? 5433);
   if (await listening(port)) {
     const db = createDb(`postgres://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`, 1);
-    return { db, where: `the local stack's store on 127.0.0.1:${port}`, close: () => db.destroy() };
+    return { db, where: `the local stack's store on 127.0.0.1:${port}`, applied: [], close: () => db.destroy() };
   }
   const dataDir = resolve('.local/pglite');
   // loaded only here: PGlite is heavy to import, and most runs talk to a server
   const { startEmbeddedStore } = await import('../stack/pglite.ts');
   const store = await startEmbeddedStore({ dataDir, port: 0 });
   const db = createDb(store.url, 1);
-  // as npm start would on this data dir
-  await migrateToLatest(db);
   return {
     db,
     where: `the embedded store in ${dataDir}`,
+    applied: await migrateToLatest(db),
     close: async () => {
       await db.destroy();
       await store.close();

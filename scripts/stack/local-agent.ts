@@ -10,7 +10,7 @@ import { startAgentProcess, type AgentProcess } from './agent.ts';
 
 /** The member node of the demo seed: the simulated host `npm start` runs an agent for. */
 export const DEMO_NODE_ID = '7d3f0c2e-5b1a-4c8e-9f60-2a4b8c1d9e01';
-export const DEMO_SEED_FILE = 'shared/seed/demo.json';
+export { DEMO_SEED as DEMO_SEED_FILE } from '../../shared/seed/load.ts';
 
 /** The seed's simulated host for a node (`hosts[nodeId]`), if the seed describes one. */
 export function seedHost(seedFile: string, nodeId: string): SimHost | undefined {

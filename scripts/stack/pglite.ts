@@ -1,18 +1,14 @@
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { migrations } from '../../shared/store/migrations/index.ts';
 
 export interface EmbeddedStore {
   url: string;
   port: number;
   close(): Promise<void>;
 }
-
-const migrationsKey = () => createHash('sha256').update(Object.keys(migrations).join(',')).digest('hex').slice(0, 12);
 
 /**
  * Opens a PGlite data dir. A brand-new dir costs ≈ 4 s and ≈ 800 MiB to initialise, so a pristine copy is
@@ -70,7 +66,6 @@ export async function startEmbeddedStore(opts: { dataDir: string; port?: number;
   runStatementsWhole(server);
   await server.start();
   const port = Number((server as unknown as { port: number }).port);
-  writeFileSync(join(opts.dataDir, 'migrations.key'), migrationsKey());
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
     port,
@@ -80,5 +75,3 @@ export async function startEmbeddedStore(opts: { dataDir: string; port?: number;
     },
   };
 }
-
-export const dataDirMigrationsKey = (dataDir: string) => (existsSync(join(dataDir, 'migrations.key')) ? readFileSync(join(dataDir, 'migrations.key'), 'utf8') : '');

@@ -62,6 +62,6 @@ export interface HostInventory {
   jails?: JailInventory[];
   /** VMs: libvirt domains named by RID and orphaned registrations (shared/domain/vms/types.ts) */
   vms?: VmInventory[];
-  // jails, vms, pciDevices, users, groups: added by their capabilities
+  // further sections (pciDevices, users, groups …) are added by their capabilities
   [section: string]: unknown;
 }

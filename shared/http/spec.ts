@@ -55,3 +55,17 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const id32 = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 export const pathId = <K extends string>(name: K) =>
   ({ type: 'object', properties: { [name]: id32 } as { [P in K]: typeof id32 }, required: [name], additionalProperties: false }) as const;
+
+/** The query parameters of the page-numbered lists: `page` ≥ 1 (default 1), `size` 1–100 (default 25). */
+export const pageQuery = {
+  page: { ...id32, default: 1 },
+  size: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+} as const;
+
+/** A set of record ids for the bulk operations (E21, E23): non-empty, unique, each 1..2^31−1. */
+export const idSetBody = {
+  type: 'object',
+  properties: { ids: { type: 'array', minItems: 1, maxItems: 10000, uniqueItems: true, items: id32 } },
+  required: ['ids'],
+  additionalProperties: false,
+} as const;

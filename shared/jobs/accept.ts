@@ -10,6 +10,9 @@ import { checkIdempotencyKey, createTask, findIdempotentTask, type NewTask } fro
 /** What a handler plans: the task minus who asked (taken from the request). */
 export type TaskPlan<K extends TaskKind = TaskKind> = Omit<NewTask<K>, 'requestedBy' | 'idempotencyKey' | 'requestRef'>;
 
+/** What `withTasks` hands its function: creates a task in the caller's transaction, sent after commit. */
+export type Enqueue = (plan: TaskPlan) => Promise<TaskRow>;
+
 export interface AcceptOptions<T> {
   /** the envelope's message, e.g. `device_replacement_queued` */
   message: string;
@@ -51,7 +54,7 @@ export async function acceptTask<T>(ctx: HandlerContext, o: AcceptOptions<T>): P
  * For 200/201 endpoints that change a host (E1–E6, E9–E11, E13, E17, E19): run `fn` in one transaction with
  * an `enqueue` that creates tasks in it (requested by the caller); the tasks are sent after commit.
  */
-export async function withTasks<T>(ctx: HandlerContext, fn: (trx: Transaction<Database>, enqueue: (plan: TaskPlan) => Promise<TaskRow>) => Promise<T>): Promise<T> {
+export async function withTasks<T>(ctx: HandlerContext, fn: (trx: Transaction<Database>, enqueue: Enqueue) => Promise<T>): Promise<T> {
   const by = { tokenId: ctx.principal.tokenId, name: ctx.principal.name };
   const { result, tasks } = await inTransaction(ctx.db, async (trx) => {
     const tasks: TaskRow[] = [];

@@ -60,7 +60,3 @@ export async function dispatchTask(task: Dispatchable, db: Kysely<Database> = ge
     return false;
   }
 }
-
-export async function dispatchTasks(tasks: Dispatchable[], db: Kysely<Database> = getDb()): Promise<void> {
-  for (const t of tasks) await dispatchTask(t, db);
-}

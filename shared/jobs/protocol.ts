@@ -6,9 +6,9 @@ import type { JailTaskPayloads } from '../domain/jails/tasks.ts';
  * Queue: one SQS FIFO queue per node; MessageGroupId = resource key (serial per resource),
  * MessageDeduplicationId = task id; DLQ after 5 receives. Body = QueueMessage as JSON.
  */
-export type TaskStatus = 'queued' | 'running' | 'success' | 'failed' | 'interrupted';
+export const TASK_STATUSES = ['queued', 'running', 'success', 'failed', 'interrupted'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const ACTIVE_STATUSES: TaskStatus[] = ['queued', 'running'];
-export const FINAL_STATUSES: TaskStatus[] = ['success', 'failed', 'interrupted'];
 
 /**
  * Every kind of host work and its payload. Each capability adds its kinds here; the agent's job registry

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { badRequest, conflict, notFound } from '#http/errors';
 import type { Database, TaskRow } from '#store/tables';
-import { iso, offsetOf } from '#domain/cluster/paging';
+import { iso, offsetOf, type PageRequest } from '#domain/cluster/paging';
 import { ACTIVE_STATUSES, type TaskKind, type TaskPayloads, type TaskStatus } from './protocol.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -147,13 +147,11 @@ export function toTaskView(t: TaskRow): TaskView {
   };
 }
 
-export interface TaskFilter {
+export interface TaskFilter extends PageRequest {
   resource?: string;
   status?: TaskStatus;
   nodeId?: string;
   kind?: string;
-  page: number;
-  size: number;
 }
 
 /** `GET /api/tasks`: newest first, page-numbered like every list of the API. */

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { TaskStatus } from '../jobs/protocol.ts';
 
 /** Timestamps: read as Date, written as Date or ISO string, defaulted by the database. */
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -294,7 +295,7 @@ export interface TasksTable {
   kind: string;
   node_id: string;
   resource: string;
-  status: ColumnType<'queued' | 'running' | 'success' | 'failed' | 'interrupted', 'queued' | 'running' | 'success' | 'failed' | 'interrupted' | undefined>;
+  status: ColumnType<TaskStatus, TaskStatus | undefined>;
   phase: ColumnType<string, string | undefined, string>;
   progress: ColumnType<number, number | undefined, number>;
   output: ColumnType<string, string | undefined, string>;

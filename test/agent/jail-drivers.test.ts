@@ -1,42 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { HostSimulator } from '../../agent/simulator/simulator.ts';
 import type { SimHost } from '../../shared/seed/host/schema.ts';
-import type { Executor } from '../../agent/executors/executor.ts';
+import { jailHost, simulatedHost } from '../helpers/simulated-host.ts';
 import { applyHooks, applyLimits, findJail, jailInventory, startJail, stopJail } from '../../agent/drivers/jail.ts';
 import { listRunningJails } from '../../agent/drivers/jls.ts';
 import { noHooks } from '../../shared/domain/jails/hooks.ts';
 import { findSimJail } from '../../agent/simulator/commands/jail-model.ts';
+import { fixture } from '../helpers/fixtures.ts';
 
-const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/freebsd', name), 'utf8');
-
-function host(jails: SimHost['jails']): SimHost {
-  return {
-    hostname: 'sim-jails.example.net',
-    cpus: 4,
-    memoryBytes: 8 * 2 ** 30,
-    disks: [{ name: 'ada0', sizeBytes: 500 * 2 ** 30 }],
-    pools: [{ name: 'zroot', vdevs: [{ type: 'disk', name: 'ada0' }], allocatedBytes: 20 * 2 ** 30 }],
-    datasets: [
-      { name: 'zroot', type: 'filesystem', usedBytes: 20 * 2 ** 30, mountpoint: 'none' },
-      { name: 'zroot/jails', type: 'filesystem', usedBytes: 3 * 2 ** 30, mountpoint: '/zroot/jails' },
-    ],
-    sysctls: [],
-    arc: { sizeBytes: 2 ** 30, targetBytes: 2 ** 30, minBytes: 2 ** 28, maxBytes: 2 ** 32 },
-    jails,
-  };
-}
-
-let dir: string;
-beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'hm-jail-drv-'))));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-let n = 0;
 function simulated(jails: SimHost['jails']) {
-  const sim = new HostSimulator({ statePath: join(dir, `host-${++n}.json`), seed: host(jails) });
-  const exec: Executor = { kind: 'simulator', run: (argv, o) => sim.run(argv, o?.stdin) };
-  return { sim, exec };
+  const exec = simulatedHost(jailHost(jails));
+  return { sim: exec.simulator, exec };
 }
 
 describe('simulator output matches the FreeBSD samples', () => {

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { SimulatorExecutor } from '../../agent/executors/simulator.ts';
-import type { SimHost } from '../../shared/seed/host/schema.ts';
+import type { SimulatorExecutor } from '../../agent/executors/simulator.ts';
+import { jailHost, simulatedHost } from '../helpers/simulated-host.ts';
 import type { JobContext } from '../../agent/jobs/job.ts';
 import { migrateJail, rollBack, finishCommitted } from '../../agent/jobs/jail-migrate.ts';
 import { listJournals, writeJournal, type MigrationJournal } from '../../agent/jobs/jail-migration-journal.ts';
@@ -14,23 +11,6 @@ import { findSimJail } from '../../agent/simulator/commands/jail-model.ts';
  * The migration's host work between two simulated hosts, in-process (the SSH leg is covered by
  * test/agent/jail-e2e.test.ts): the happy path, failures undone, and journals of cut-off migrations resolved.
  */
-function host(jails: SimHost['jails'] = []): SimHost {
-  return {
-    hostname: 'h.example.org',
-    cpus: 4,
-    memoryBytes: 8 * 2 ** 30,
-    disks: [{ name: 'ada0', sizeBytes: 500 * 2 ** 30 }],
-    pools: [{ name: 'zroot', vdevs: [{ type: 'disk', name: 'ada0' }], allocatedBytes: 20 * 2 ** 30 }],
-    datasets: [
-      { name: 'zroot', type: 'filesystem', usedBytes: 20 * 2 ** 30, mountpoint: 'none' },
-      { name: 'zroot/jails', type: 'filesystem', usedBytes: 2 ** 30, mountpoint: '/zroot/jails' },
-    ],
-    sysctls: [],
-    arc: { sizeBytes: 2 ** 30, targetBytes: 2 ** 30, minBytes: 2 ** 28, maxBytes: 2 ** 32 },
-    jails,
-  };
-}
-
 const WEB = {
   ctid: 301,
   name: 'web',
@@ -40,16 +20,8 @@ const WEB = {
   cpuSet: [2],
 };
 
-let dir: string;
-let n = 0;
-beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'hm-jail-mig-'))));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 function pair() {
-  n++;
-  const a = new SimulatorExecutor({ statePath: join(dir, `a${n}.json`), seed: host([WEB]) });
-  const b = new SimulatorExecutor({ statePath: join(dir, `b${n}.json`), seed: host() });
-  return { a, b };
+  return { a: simulatedHost(jailHost([WEB])), b: simulatedHost(jailHost()) };
 }
 
 function ctx(a: SimulatorExecutor, b: SimulatorExecutor, phases: string[]): JobContext {

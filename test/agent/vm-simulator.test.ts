@@ -1,9 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { HostSimulator } from '../../agent/simulator/simulator.ts';
 import type { SimHost } from '../../shared/seed/host/schema.ts';
-import type { Executor } from '../../agent/executors/executor.ts';
+import { demoSeedHost, simulatedHost } from '../helpers/simulated-host.ts';
 import type { JobContext } from '../../agent/jobs/job.ts';
 import { readFile } from '../../agent/simulator/file-tree.ts';
 import { simulatedVms } from '../../agent/simulator/commands/virsh.ts';
@@ -16,8 +12,7 @@ import { vmVnc } from '../../agent/jobs/vm-vnc.ts';
 import { vmCloudInit } from '../../agent/jobs/vm-cloud-init.ts';
 import { vmShutdownWaitTime } from '../../agent/jobs/vm-shutdown-wait-time.ts';
 import { vmPurgeRegistration } from '../../agent/jobs/vm-purge-registration.ts';
-
-const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/freebsd', name), 'utf8');
+import { fixture } from '../helpers/fixtures.ts';
 
 const RUNNING = { rid: 101, name: 'web', state: 'running' as const, vcpus: 2, memoryBytes: 2 ** 31, macs: ['58:9c:fc:00:01:01'], zvols: ['zroot/vms/101/disk0'], guestAgent: true, vnc: { port: 5901 } };
 const STOPPED = { rid: 102, name: 'db', state: 'shut off' as const, macs: ['58:9c:fc:00:01:02', '58:9c:fc:00:01:03'], zvols: ['zroot/vms/102/disk0', 'zroot/vms/102/disk1'], shutdownWaitTime: 90 };
@@ -37,14 +32,9 @@ function host(vms: SimHost['vms']): SimHost {
   };
 }
 
-let dir: string;
-beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'hm-vm-sim-'))));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-let n = 0;
 function simulated(vms: SimHost['vms'] = [RUNNING, STOPPED, ORPHAN]) {
-  const sim = new HostSimulator({ statePath: join(dir, `host-${++n}.json`), seed: host(vms) });
-  const exec: Executor = { kind: 'simulator', run: (argv, o) => sim.run(argv, o?.stdin) };
+  const exec = simulatedHost(host(vms));
+  const sim = exec.simulator;
   const progress: Array<[string, number]> = [];
   const ctx = (kind: string): JobContext => ({
     exec,
@@ -218,11 +208,10 @@ describe('VM jobs against the simulated host', () => {
   });
 });
 
-describe('the demo host (agent/simulator/demo-host.json)', () => {
+describe('the demo host (shared/seed/demo.json)', () => {
   test('has a running, a shut-off and an orphaned VM backed by its zvols', async () => {
-    const demo = JSON.parse(readFileSync(join(__dirname, '../../agent/simulator/demo-host.json'), 'utf8')) as SimHost;
-    const sim = new HostSimulator({ statePath: join(dir, 'demo.json'), seed: demo });
-    const vms = await collectVms({ kind: 'simulator', run: (argv, o) => sim.run(argv, o?.stdin) });
+    const demo = demoSeedHost();
+    const vms = await collectVms(simulatedHost(demo));
     expect(vms.map((v) => [v.rid, v.name, v.state])).toEqual([
       [201, 'web01', 'running'],
       [202, 'db01', 'shut off'],

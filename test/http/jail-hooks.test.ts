@@ -1,6 +1,6 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { queueTask } from '../helpers/agent.ts';
-import { noHooks, HOOK_PHASES } from '../../shared/domain/jails/hooks.ts';
+import { noHooks } from '../../shared/domain/jails/hooks.ts';
 import { arrangeNode, freeGuestId, guestRow, jailInv, tasksOf } from './jail-setup.ts';
 
 const path = (ctid: number | string) => `/jail/${ctid}/options/lifecycle-hooks`;
@@ -106,7 +106,6 @@ describe('E3 PUT /api/jail/{ctid}/options/lifecycle-hooks', () => {
   test('401 without a token, 403 for a viewer', async () => {
     expectEnvelope(await call('PUT', path(ctid), { token: null, body: { hooks: hooks() } }), 401, 'unauthorized');
     expectEnvelope(await call('PUT', path(ctid), { token: await tokenFor('viewer'), body: { hooks: hooks() } }), 403, 'forbidden');
-    expect(HOOK_PHASES).toHaveLength(6);
   });
 
   test('GET /api/jail/{ctid} shows the persisted hooks (viewer)', async () => {

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseJlsJson } from '../../agent/drivers/jls.ts';
 import { parseSendDryRun } from '../../agent/drivers/jail-replication.ts';
 import { parseAmount, parseRctlUsage } from '../../agent/drivers/rctl.ts';
@@ -14,8 +12,7 @@ import {
   withManagedSection,
   withoutManagedSection,
 } from '../../agent/drivers/jail-conf.ts';
-
-const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/freebsd', name), 'utf8');
+import { fixture } from '../helpers/fixtures.ts';
 
 describe('jls --libxo json (verbatim fixtures)', () => {
   test('plain jls --libxo=json: jid, ipv4, hostname, path; no name', () => {

@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { DomainXml, find, is, attrsOf, childrenOf } from '../../agent/drivers/domain-xml.ts';
 import { hasCdrom, readGuestAgent, readMacs, readVnc, readZvols, setCloudInitCdrom, setGuestAgent, setVnc } from '../../agent/drivers/domain-xml-options.ts';
 import { parseDomState, parseListAll } from '../../agent/drivers/virsh.ts';
 import { makefsArgv } from '../../agent/drivers/cloud-init.ts';
-
-const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/freebsd', name), 'utf8');
+import { fixture } from '../helpers/fixtures.ts';
 
 describe('virsh output parsers (verbatim fixtures)', () => {
   test('virsh list --all, modern table', () => {

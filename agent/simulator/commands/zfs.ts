@@ -1,6 +1,6 @@
 import type { SimDataset, SimHost } from '../../../shared/seed/host/schema.ts';
-import { getopt, propertyListing, table, UsageError } from '../format.ts';
-import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
+import { BadPropertyError, getopt, propertyListing, table, UsageError } from '../format.ts';
+import { registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
 import { canonicalDatasetProp, DATASET_PROPS, datasetSource, datasetValue, findDataset, sortedDatasets, TYPE_ALIASES } from '../dataset-model.ts';
 
 /**
@@ -8,13 +8,11 @@ import { canonicalDatasetProp, DATASET_PROPS, datasetSource, datasetValue, findD
  * registered from their own files with registerSubcommand('zfs', …).
  */
 
-class BadProp extends UsageError {}
-
 function props(spec: string, dflt: string[]): string[] {
   if (!spec) return dflt;
   return spec.split(',').map((p) => {
     const c = canonicalDatasetProp(p);
-    if (!c) throw new BadProp(`bad property list: invalid property '${p}'`);
+    if (!c) throw new BadPropertyError(`bad property list: invalid property '${p}'`);
     return c;
   });
 }
@@ -88,7 +86,7 @@ function sortKeys(args: string[]): { prop: string; desc: boolean }[] {
     if (!m) continue;
     const prop = m[2] || args[++i];
     const c = canonicalDatasetProp(prop ?? '');
-    if (!c) throw new BadProp(`invalid property '${prop}'`);
+    if (!c) throw new BadPropertyError(`invalid property '${prop}'`);
     keys.push({ prop: c, desc: m[1] === 'S' });
   }
   return keys;
@@ -144,22 +142,13 @@ function get(ctx: CommandContext): CommandOutput {
   return { code: errors ? 1 : 0, stdout, stderr: errors };
 }
 
-const badProps = (fn: (ctx: CommandContext) => CommandOutput) => (ctx: CommandContext) => {
-  try {
-    return fn(ctx);
-  } catch (e) {
-    if (e instanceof BadProp) return fail(e.message, 2);
-    throw e;
-  }
-};
-
 registerSubcommand(
   'zfs',
   'list',
-  withUsage(badProps(list), '\tlist [-Hp] [-r|-d max] [-o property[,...]] [-s property]...\n\t    [-S property]... [-t type[,...]] [filesystem|volume|snapshot] ...'),
+  withUsage(list, '\tlist [-Hp] [-r|-d max] [-o property[,...]] [-s property]...\n\t    [-S property]... [-t type[,...]] [filesystem|volume|snapshot] ...'),
 );
 registerSubcommand(
   'zfs',
   'get',
-  withUsage(badProps(get), '\tget [-rHp] [-d max] [-o "all" | field[,...]]\n\t    [-t type[,...]] [-s source[,...]]\n\t    <"all" | property[,...]> [filesystem|volume|snapshot|bookmark] ...'),
+  withUsage(get, '\tget [-rHp] [-d max] [-o "all" | field[,...]]\n\t    [-t type[,...]] [-s source[,...]]\n\t    <"all" | property[,...]> [filesystem|volume|snapshot|bookmark] ...'),
 );

@@ -1,5 +1,5 @@
 import type { SimHost, SimPool } from '../../../shared/seed/host/schema.ts';
-import { getopt, nicenum, phaseOf, propertyListing, rawTime, table, wobble } from '../format.ts';
+import { BadPropertyError, getopt, nicenum, phaseOf, propertyListing, rawTime, table, wobble } from '../format.ts';
 import { fail, registerSubcommand, registerTicker, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
 import { deviceOwner, devName, findLeaf, leafSize, newGuid, poolFree, sectionVdevs, type VNode } from '../pool-model.ts';
 import { LIST_DEFAULT, POOL_PROPS, canonicalPoolProp, propValue } from './zpool-props.ts';
@@ -29,25 +29,10 @@ function propList(spec: string | undefined, dflt: string[]): string[] {
   if (!spec) return dflt;
   return spec.split(',').map((name) => {
     const canon = canonicalPoolProp(name);
-    if (!canon) throw new BadProp(name);
+    if (!canon) throw new BadPropertyError(`bad property list: invalid property '${name}'`);
     return canon;
   });
 }
-
-class BadProp extends Error {
-  constructor(readonly prop: string) {
-    super(`bad property list: invalid property '${prop}'`);
-  }
-}
-
-const badProps = (fn: (ctx: CommandContext) => CommandOutput) => (ctx: CommandContext) => {
-  try {
-    return fn(ctx);
-  } catch (e) {
-    if (e instanceof BadProp) return fail(e.message, 2);
-    throw e;
-  }
-};
 
 // ---- zpool list [-Hp] [-o property[,...]] [pool]...
 function list(ctx: CommandContext): CommandOutput {
@@ -278,8 +263,8 @@ const USAGE = {
   iostat: '\tiostat [[[-c [script1,script2,...][-lq]]|[-rw]] [-T d | u] [-ghHLpPvy]\n\t    [[pool ...]|[pool vdev ...]|[vdev ...]] [[-n] interval [count]]',
 };
 
-registerSubcommand('zpool', 'list', withUsage(badProps(list), USAGE.list));
-registerSubcommand('zpool', 'get', withUsage(badProps(get), USAGE.get));
+registerSubcommand('zpool', 'list', withUsage(list, USAGE.list));
+registerSubcommand('zpool', 'get', withUsage(get, USAGE.get));
 registerSubcommand('zpool', 'status', withUsage(status, USAGE.status));
 registerSubcommand('zpool', 'replace', withUsage(replace, USAGE.replace));
 registerSubcommand('zpool', 'iostat', withUsage(iostat, USAGE.iostat));

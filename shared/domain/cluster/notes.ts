@@ -1,8 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
-import { notFound } from '#http/errors';
 import { inTransaction } from '#store/tx';
 import type { ClusterNotesTable, Database } from '#store/tables';
-import { iso, lastPage, missingIds, offsetOf, type Page, type PageRequest } from './paging.ts';
+import { iso, lastPage, offsetOf, requireAllFound, type Page, type PageRequest } from './paging.ts';
 
 export const NOTE_TITLE_MAX = 200;
 export const NOTE_CONTENT_MAX = 65536;
@@ -46,10 +45,7 @@ export async function createNote(db: Kysely<Database>, note: { title: string; co
 export async function bulkDeleteNotes(db: Kysely<Database>, ids: number[]): Promise<number[]> {
   return inTransaction(db, async (trx) => {
     const found = await trx.selectFrom('cluster_notes').select('id').where('id', 'in', ids).execute();
-    const missing = missingIds(ids, found.map((r) => r.id));
-    if (missing.length) {
-      throw notFound('cluster_note_not_found', `cluster note${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ${missing.length > 1 ? 'do' : 'does'} not exist; nothing was deleted`);
-    }
+    requireAllFound(ids, found.map((r) => r.id), 'cluster_note_not_found', 'cluster note');
     await trx.deleteFrom('cluster_notes').where('id', 'in', ids).execute();
     return ids;
   });

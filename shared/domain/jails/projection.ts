@@ -1,8 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '#store/tables';
-import { ACTIVE_STATUSES, resourceKey } from '#shared/jobs/protocol';
 import type { JailConfig, JailInventory } from './types.ts';
-import { jailConfigOf } from './store.ts';
+import { activeJailTask, jailConfigOf } from './store.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -31,10 +30,7 @@ const reportedJailIds = (inventory: unknown): number[] => {
   return Array.isArray(jails) ? jails.map((j) => Number(j?.ctid)).filter(Number.isInteger) : [];
 };
 
-async function hasActiveTask(trx: Db, ctid: number): Promise<boolean> {
-  const row = await trx.selectFrom('tasks').select('id').where('resource', '=', resourceKey.jail(ctid)).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst();
-  return row !== undefined;
-}
+const hasActiveTask = async (trx: Db, ctid: number): Promise<boolean> => (await activeJailTask(trx, ctid)) !== undefined;
 
 /**
  * Projects a node's reported jails into `guests` (type `jail`). Called by the agent endpoints inside the

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import { serviceUnavailable, ValidationError } from '#http/errors';
-import type { Database, TaskRow } from '#store/tables';
-import type { TaskPlan } from '#shared/jobs/accept';
+import type { Database } from '#store/tables';
+import type { Enqueue } from '#shared/jobs/accept';
 import { resourceKey } from '#shared/jobs/protocol';
 import { onlineSql } from '#domain/nodes/presence';
 import { leastUsedCpus } from './cpu.ts';
@@ -25,7 +25,7 @@ export const cpuLimitRecord = (ctid: number, c: Pick<JailConfig, 'cores' | 'cpuS
  */
 export async function setCpuLimit(
   trx: Transaction<Database>,
-  enqueue: (plan: TaskPlan) => Promise<TaskRow>,
+  enqueue: Enqueue,
   ctid: number,
   cores: number,
 ): Promise<JailCpuLimit> {

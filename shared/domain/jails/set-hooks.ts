@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { ValidationError } from '#http/errors';
-import type { Database, TaskRow } from '#store/tables';
-import type { TaskPlan } from '#shared/jobs/accept';
+import type { Database } from '#store/tables';
+import type { Enqueue } from '#shared/jobs/accept';
 import { resourceKey } from '#shared/jobs/protocol';
 import { hookProblems, normalizeHooks, type JailHooks } from './hooks.ts';
 import { requireJail, requireNoExclusiveTask, saveJailConfig } from './store.ts';
@@ -19,7 +19,7 @@ export interface HooksRecord {
  */
 export async function setLifecycleHooks(
   trx: Transaction<Database>,
-  enqueue: (plan: TaskPlan) => Promise<TaskRow>,
+  enqueue: Enqueue,
   ctid: number,
   hooks: JailHooks,
 ): Promise<HooksRecord> {

@@ -41,15 +41,13 @@ export async function requireNoExclusiveTask(db: Db, ctid: number): Promise<void
   if (t) throw conflict('jail_busy', `jail ${ctid} is busy: task ${t.id} (${t.kind}) is ${t.status}`);
 }
 
+/** The jail's oldest queued or running task, if any. */
+export const activeJailTask = (db: Db, ctid: number) =>
+  db.selectFrom('tasks').select(['id', 'kind', 'status']).where('resource', '=', resourceKey.jail(ctid)).where('status', 'in', ACTIVE_STATUSES).orderBy('id').executeTakeFirst();
+
 /** 409 `jail_busy` while any task is queued or running on the jail (E20 needs it at rest). */
 export async function requireNoActiveTask(db: Db, ctid: number): Promise<void> {
-  const t = await db
-    .selectFrom('tasks')
-    .select(['id', 'kind', 'status'])
-    .where('resource', '=', resourceKey.jail(ctid))
-    .where('status', 'in', ACTIVE_STATUSES)
-    .orderBy('id')
-    .executeTakeFirst();
+  const t = await activeJailTask(db, ctid);
   if (t) throw conflict('jail_busy', `jail ${ctid} has an active task: task ${t.id} (${t.kind}) is ${t.status}`);
 }
 

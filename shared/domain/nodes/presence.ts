@@ -11,8 +11,3 @@ export function onlineSql(table = 'nodes'): RawBuilder<boolean> {
   const t = sql.ref(table);
   return sql<boolean>`coalesce(${t}.last_seen_at > now() - (${OFFLINE_AFTER_HEARTBEATS} * ${t}.heartbeat_interval_s) * interval '1 second', false)`;
 }
-
-/** The same rule in JS, for callers that already hold the row and a trusted clock. */
-export function isOnline(n: { last_seen_at: Date | null; heartbeat_interval_s: number }, now = new Date()): boolean {
-  return n.last_seen_at !== null && now.getTime() - new Date(n.last_seen_at).getTime() < OFFLINE_AFTER_HEARTBEATS * n.heartbeat_interval_s * 1000;
-}

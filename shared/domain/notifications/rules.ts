@@ -1,8 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
-import { notFound } from '#http/errors';
 import { inTransaction } from '#store/tx';
 import type { Database } from '#store/tables';
-import { missingIds } from '../cluster/paging.ts';
+import { requireAllFound } from '../cluster/paging.ts';
 import { synchroniseRules } from './sync.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -101,10 +100,7 @@ export async function rulesAndTemplates(db: Db): Promise<RulesAndTemplates> {
 export async function bulkDeleteRules(db: Kysely<Database>, ids: number[]): Promise<RulesAndTemplates> {
   return inTransaction(db, async (trx) => {
     const found = await trx.selectFrom('notification_rules').select('id').where('id', 'in', ids).where('deleted_at', 'is', null).execute();
-    const missing = missingIds(ids, found.map((r) => r.id));
-    if (missing.length) {
-      throw notFound('notification_rule_not_found', `notification rule${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ${missing.length > 1 ? 'do' : 'does'} not exist; nothing was deleted`);
-    }
+    requireAllFound(ids, found.map((r) => r.id), 'notification_rule_not_found', 'notification rule');
     const now = new Date();
     await trx.updateTable('notification_rules').set({ deleted_at: now, updated_at: now }).where('id', 'in', ids).execute();
     await synchroniseRules(trx);

@@ -5,9 +5,6 @@ import type { Database } from '#store/tables';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The optional `nodeId` query parameter of the host-level endpoints that name no node (E11, E14). */
-export const nodeIdQuerySchema = { type: 'string', minLength: 1, maxLength: 64 } as const;
-
 /**
  * The node a host-level request without a node in its path acts on (E11's tunables, E14's dashboard). The spec
  * describes these as operations of "the host"; in a cluster that is the node the caller names with `?nodeId=`
@@ -16,7 +13,7 @@ export const nodeIdQuerySchema = { type: 'string', minLength: 1, maxLength: 64 }
  */
 export async function targetNode(db: Db, nodeId?: string): Promise<string> {
   if (nodeId !== undefined) {
-    await requireNode(db as Kysely<Database>, nodeId);
+    await requireNode(db, nodeId);
     return nodeId;
   }
   const primary = await db.selectFrom('nodes').select('id').where('status', '=', 'member').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();

@@ -1,8 +1,8 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { badRequest, notFound } from '#http/errors';
-import type { TaskPlan } from '#shared/jobs/accept';
+import type { Enqueue } from '#shared/jobs/accept';
 import { resourceKey } from '#shared/jobs/protocol';
-import type { Database, TaskRow, TunableSettingsTable } from '#store/tables';
+import type { Database, TunableSettingsTable } from '#store/tables';
 import type { ReapplySource } from '#domain/reapply';
 import { targetNode } from '#domain/pools/target-node';
 import { checkTunableValue } from './value.ts';
@@ -39,7 +39,7 @@ export interface TunableRequest {
  * name=value`) — all in the caller's transaction. Settings of one tunable are applied in order (the task's
  * resource is its FIFO group), so the last request wins on the host as in the store.
  */
-export async function setTunable(trx: Transaction<Database>, enqueue: (plan: TaskPlan) => Promise<TaskRow>, req: TunableRequest, requestedBy: string): Promise<TunableSettingView> {
+export async function setTunable(trx: Transaction<Database>, enqueue: Enqueue, req: TunableRequest, requestedBy: string): Promise<TunableSettingView> {
   const nodeId = await targetNode(trx, req.nodeId);
   const tunable = await trx.selectFrom('tunables').selectAll().where('node_id', '=', nodeId).where('name', '=', req.name).executeTakeFirst();
   if (!tunable) throw notFound('tunable_not_found', `tunable ${req.name} does not exist on node ${nodeId}`);

@@ -1,8 +1,7 @@
 import type { Selectable, Transaction } from 'kysely';
 import { conflict, notFound, serviceUnavailable } from '#http/errors';
 import { onlineSql } from '#domain/nodes/presence';
-import type { TaskPlan } from '#shared/jobs/accept';
-import type { Database, GuestsTable, TaskRow } from '#store/tables';
+import type { Database, GuestsTable } from '#store/tables';
 import { defaultVmOptions, type VmConfig, type VmOptions } from './types.ts';
 
 export type VmRow = Selectable<GuestsTable> & { type: 'vm' };
@@ -59,6 +58,3 @@ export async function lockShutOffVm(trx: Transaction<Database>, rid: number): Pr
   requireShutOff(vm);
   return { vm, config: vmConfigOf(vm) };
 }
-
-/** What the option functions get to create their task in the caller's transaction (withTasks). */
-export type Enqueue = (plan: TaskPlan) => Promise<TaskRow>;

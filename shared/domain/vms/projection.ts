@@ -1,16 +1,13 @@
 import type { Kysely, Transaction } from 'kysely';
 import { ACTIVE_STATUSES } from '#shared/jobs/protocol';
 import type { Database } from '#store/tables';
+import { stableJson } from '#domain/nodes/inventory-hash';
 import { syncMacBindings } from './mac-objects.ts';
 import type { VmConfig, VmInventory } from './types.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 const MAX_GUEST_ID = 9999;
-
-/** JSON with sorted keys: jsonb does not keep key order, so plain JSON.stringify would always differ. */
-const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_k, val) => (val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => a.localeCompare(b))) : val));
 
 /**
  * Projects a node's reported VMs into `guests` (type `vm`) and the MAC bindings; called in the transaction
@@ -54,7 +51,7 @@ export async function applyVmInventory(db: Db, nodeId: string, vms: VmInventory[
       if (row.state !== v.state || row.name !== v.name) {
         await db.updateTable('guests').set({ state: v.state, name: v.name, updated_at: new Date() }).where('id', '=', v.rid).execute();
       }
-    } else if (row.state !== v.state || row.name !== v.name || canonical(row.config) !== canonical(config)) {
+    } else if (row.state !== v.state || row.name !== v.name || stableJson(row.config) !== stableJson(config)) {
       await db.updateTable('guests').set({ state: v.state, name: v.name, config: JSON.stringify(config), updated_at: new Date() }).where('id', '=', v.rid).execute();
     }
     await syncMacBindings(db, v.rid, v.name, v.macs);

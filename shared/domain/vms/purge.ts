@@ -1,8 +1,9 @@
 import type { Transaction } from 'kysely';
+import type { Enqueue } from '#shared/jobs/accept';
 import { conflict } from '#http/errors';
 import { resourceKey } from '#shared/jobs/protocol';
 import type { Database } from '#store/tables';
-import { lockVm, requireNodeOnline, vmConfigOf, type Enqueue } from './guests.ts';
+import { lockVm, requireNodeOnline, vmConfigOf } from './guests.ts';
 import { macObjectsOf } from './mac-objects.ts';
 
 /** The spec's Purge result (part 2), plus the task that removes the files on the host. */

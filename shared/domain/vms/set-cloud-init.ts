@@ -1,8 +1,9 @@
 import type { Transaction } from 'kysely';
+import type { Enqueue } from '#shared/jobs/accept';
 import { resourceKey } from '#shared/jobs/protocol';
 import type { Database } from '#store/tables';
 import { checkCloudInit } from './cloud-init-rules.ts';
-import { lockShutOffVm, writeVmConfig, type Enqueue } from './guests.ts';
+import { lockShutOffVm, writeVmConfig } from './guests.ts';
 import type { CloudInitOptions } from './types.ts';
 
 /** E17: the agent builds the NoCloud seed ISO (`makefs -t cd9660`) and attaches it; all empty detaches it. */

@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
+import type { Enqueue } from '#shared/jobs/accept';
 import { resourceKey } from '#shared/jobs/protocol';
 import type { Database } from '#store/tables';
-import { lockShutOffVm, writeVmConfig, type Enqueue } from './guests.ts';
+import { lockShutOffVm, writeVmConfig } from './guests.ts';
 
 /**
  * E5: persists the option and the task in the caller's one transaction (DESIGN §6); the agent re-checks

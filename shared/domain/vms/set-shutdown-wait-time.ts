@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
+import type { Enqueue } from '#shared/jobs/accept';
 import { resourceKey } from '#shared/jobs/protocol';
 import type { Database } from '#store/tables';
-import { lockVm, vmConfigOf, writeVmConfig, type Enqueue } from './guests.ts';
+import { lockVm, vmConfigOf, writeVmConfig } from './guests.ts';
 
 /**
  * E6: any VM state, an orphaned registration included (the wait time lives in the agent's registration

@@ -1,8 +1,9 @@
 import type { Transaction } from 'kysely';
+import type { Enqueue } from '#shared/jobs/accept';
 import { conflict } from '#http/errors';
 import { resourceKey } from '#shared/jobs/protocol';
 import type { Database } from '#store/tables';
-import { lockShutOffVm, vmConfigOf, writeVmConfig, type Enqueue } from './guests.ts';
+import { lockShutOffVm, vmConfigOf, writeVmConfig } from './guests.ts';
 import { checkVnc, type VncRequest } from './vnc-rules.ts';
 import { FIRST_AUTO_VNC_PORT } from './types.ts';
 

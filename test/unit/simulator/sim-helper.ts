@@ -5,7 +5,7 @@ import { SimulatorExecutor } from '../../../agent/executors/simulator.ts';
 import type { SimHost } from '../../../shared/seed/host/schema.ts';
 
 /** Shared by the simulator and driver tests: fixtures, the demo host, a simulated host with a test clock. */
-export const fixture = (name: string) => readFileSync(join(__dirname, '../../fixtures/freebsd', name), 'utf8');
+export { fixture } from '../../helpers/fixtures.ts';
 
 /** A host like the demo one, kept stable for these tests (the demo host grows with other capabilities). */
 export const demoHost = (): SimHost => JSON.parse(readFileSync(join(__dirname, 'test-host.json'), 'utf8'));

@@ -50,11 +50,10 @@ describe('seed hosts', () => {
     expect(validate.errors!.map((e) => e.instancePath).sort()).toEqual(['/cpus', '/pools/0/vdevs']);
   });
 
-  it('the demo seed describes the demo node\'s host: valid, the same as agent/simulator/demo-host.json, ready for a device replacement', async () => {
+  it('the demo seed describes the demo node\'s host: valid, ready for a device replacement', async () => {
     const seed = JSON.parse(readFileSync(join(ROOT, 'shared/seed/demo.json'), 'utf8'));
     const demo = loadSeedHost(seed, '7d3f0c2e-5b1a-4c8e-9f60-2a4b8c1d9e01');
     expect(validate(demo)).toBe(true);
-    expect(demo).toEqual(JSON.parse(readFileSync(join(ROOT, 'agent/simulator/demo-host.json'), 'utf8')));
     const h = simulate(demo);
     expect(await h.exec.run(['zpool', 'replace', 'tank', 'da1', 'da3'])).toEqual({ code: 0, stdout: '', stderr: '' });
     expect((await runChecked(h.exec, ['sysctl', '-t', 'kern.maxfiles', 'vfs.zfs.arc_max', 'kern.ostype', 'net.inet.ip.forwarding'])).split('\n')).toEqual([

@@ -1,8 +1,8 @@
 import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
 
 /**
- * File access on a host through the executor, argv only: content travels on stdin (`tee`), never through a
- * shell. The simulator answers the same commands from its state file.
+ * File access on a host through the executor (jails, VMs, the agent's journals), argv only: content travels
+ * on stdin (`tee`), never through a shell. The simulator answers the same commands from its state file.
  */
 const isMissing = (err: unknown) => err instanceof CommandError && /No such file or directory/i.test(err.message);
 
@@ -37,8 +37,13 @@ export async function removeFiles(exec: Executor, paths: string[]): Promise<void
   if (paths.length) await runChecked(exec, ['rm', '-f', ...paths]);
 }
 
-export async function removeTree(exec: Executor, path: string): Promise<void> {
-  await runChecked(exec, ['rm', '-rf', path]);
+export async function makeDir(exec: Executor, path: string): Promise<void> {
+  await runChecked(exec, ['mkdir', '-p', path]);
+}
+
+/** `rm -rf`: directories with their contents, and files. */
+export async function removeTrees(exec: Executor, paths: string[]): Promise<void> {
+  if (paths.length) await runChecked(exec, ['rm', '-rf', ...paths]);
 }
 
 /** Names in a directory; [] when it does not exist. */

@@ -48,7 +48,7 @@ async function sortFields(module: string): Promise<{ fieldKey: string; dirKey: s
 async function measureE12(kind: StoreKind, events: number, n: number): Promise<Row[]> {
   const section = `E12 (${kind}, ${events.toLocaleString('en')} events)`;
   const fn = builtFunctions().find((f) => f.route.path === ROUTE);
-  if (!fn) return [{ section, what: 'search + sort + page', value: 'not built yet', ok: null, note: `no function serves GET ${ROUTE} in functions/*/functions.yml with a bundle in dist/` }];
+  if (!fn) return [{ section, what: 'search + sort + page', value: 'not built yet', ok: null, note: `no function serves GET ${ROUTE} in .generated/functions.yml with a bundle in dist/` }];
   const sort = await sortFields(fn.module);
   return withStore(kind, async (store) => {
     const seeded = performance.now();

@@ -1,14 +1,16 @@
 /**
- * npm run build: compiles every endpoint's schema (ajv standalone, never at cold start), writes the
- * OpenAPI document from the same schemas, and bundles each function and the agent with esbuild.
- *   --schemas-only   only the generated specs (what typecheck and tests of handlers need)
+ * npm run build: writes serverless.yml's functions section from the declarations beside the handlers
+ * (`<op>.schema.ts`, `<op>.trigger.ts`), compiles every endpoint's schema (ajv standalone, never at cold
+ * start), writes the OpenAPI document from the same schemas, and bundles each function and the agent with esbuild.
+ *   --schemas-only   only the generated functions section and specs (what typecheck and tests of handlers need)
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { readFunctionModules, readRoutes } from './build/routes.ts';
+import { FUNCTIONS_YML, declaredFunctions, readRoutes } from './build/routes.ts';
+import { functionsYml } from './build/functions-yml.ts';
 import { compileSpecs } from './build/compile-specs.ts';
 import { openapi } from './build/openapi.ts';
 
@@ -49,6 +51,8 @@ const yamlEsm: esbuild.Plugin = {
 const started = Date.now();
 const schemasOnly = process.argv.includes('--schemas-only');
 mkdirSync('.generated', { recursive: true });
+const fns = await declaredFunctions();
+writeFileSync(FUNCTIONS_YML, functionsYml(fns));
 const routes = readRoutes();
 const schemas = await compileSpecs(routes);
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
@@ -56,7 +60,7 @@ writeFileSync('.generated/openapi.json', JSON.stringify(openapi(routes, schemas,
 
 if (!schemasOnly) {
   // dist/ is overwritten in place, never emptied: a running serverless-offline may be reading it.
-  const modules = readFunctionModules();
+  const modules = fns.map((f) => f.module);
   const common: esbuild.BuildOptions = {
     bundle: true,
     platform: 'node',

@@ -13,7 +13,7 @@ export interface BuiltFunction {
   route: RouteDef;
 }
 
-/** Every function of functions/*\/functions.yml with its built bundle (those not built are left out). */
+/** Every HTTP function of the generated functions section with its built bundle (those not built are left out). */
 export function builtFunctions(): BuiltFunction[] {
   const seen = new Map<string, BuiltFunction>();
   for (const r of readRoutes()) {

@@ -4,6 +4,8 @@ import { inventorySchema, nodeUuid } from './agent-schemas.ts';
 export const schema = {
   summary: 'Agent: register the host at start (creates the node pending, or refreshes it); returns its queue and the configuration to re-apply',
   role: 'agent',
+  method: 'POST',
+  route: '/api/agent/register',
   body: {
     type: 'object',
     properties: {

@@ -5,6 +5,8 @@ import { attempt } from './agent-schemas.ts';
 export const schema = {
   summary: 'Agent: the outcome of a task. Idempotent: the same report again changes nothing',
   role: 'agent',
+  method: 'POST',
+  route: '/api/agent/tasks/{id}/finish',
   path: pathId('id'),
   body: {
     type: 'object',

@@ -5,6 +5,8 @@ import { attempt } from './agent-schemas.ts';
 export const schema = {
   summary: 'Agent: phase, 0–100 progress and optionally more output of a running task',
   role: 'agent',
+  method: 'POST',
+  route: '/api/agent/tasks/{id}/progress',
   path: pathId('id'),
   body: {
     type: 'object',

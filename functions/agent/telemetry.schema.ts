@@ -4,6 +4,8 @@ import { telemetrySampleSchema } from '#domain/telemetry/sample';
 export const schema = {
   summary: 'Agent: store pool and ARC telemetry samples of the agent’s node (feeds E14)',
   role: 'agent',
+  method: 'POST',
+  route: '/api/agent/telemetry',
   body: {
     type: 'object',
     properties: {

@@ -6,6 +6,8 @@ export const schema = {
   operation: 'E12',
   summary: 'Backup events of the remote table: filtered by job or node, searched, sorted, paged',
   role: 'viewer',
+  method: 'GET',
+  route: '/api/cluster/backups/events/remote',
   query: {
     type: 'object',
     properties: {

@@ -4,6 +4,8 @@ import { nodeIdSchema } from '#domain/cluster/nodes';
 export const schema = {
   summary: 'Backup jobs, by id; optionally only those a node runs',
   role: 'viewer',
+  method: 'GET',
+  route: '/api/cluster/backups/jobs',
   query: {
     type: 'object',
     properties: { ...pageQuery, nodeId: nodeIdSchema },

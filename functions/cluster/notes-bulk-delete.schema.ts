@@ -4,6 +4,8 @@ export const schema = {
   operation: 'E21',
   summary: 'Delete exactly the given set of cluster notes, all or nothing',
   role: 'operator',
+  method: 'POST',
+  route: '/api/cluster/notes/bulk-delete',
   body: idSetBody,
   responses: { 200: 'cluster_notes_deleted', 404: 'cluster_note_not_found', 409: 'cluster_leadership_changed', 503: 'cluster_consensus_unavailable' },
 } as const satisfies EndpointSchema;

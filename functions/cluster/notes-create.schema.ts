@@ -4,6 +4,8 @@ import { NOTE_CONTENT_MAX, NOTE_TITLE_MAX } from '#domain/cluster/notes';
 export const schema = {
   summary: 'Create a cluster note',
   role: 'operator',
+  method: 'POST',
+  route: '/api/cluster/notes',
   body: {
     type: 'object',
     properties: {

@@ -4,6 +4,8 @@ export const schema = {
   operation: 'E4',
   summary: 'Set the CPU-core limit of a jail (applied at once when it runs)',
   role: 'operator',
+  method: 'PUT',
+  route: '/api/jail/{ctid}/hardware/cpu',
   path: pathId('ctid'),
   // the upper bound is the host's CPU count, checked against the store (400 names it)
   body: { type: 'object', properties: { cores: { type: 'integer', minimum: 1, maximum: 4096 } }, required: ['cores'], additionalProperties: false },

@@ -3,6 +3,8 @@ import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
 export const schema = {
   summary: 'A jail as the store holds it: node, state, persisted hooks and limits, and what its host last reported',
   role: 'viewer',
+  method: 'GET',
+  route: '/api/jail/{ctid}',
   path: pathId('ctid'),
   responses: { 200: 'jail', 404: 'jail_not_found' },
 } as const satisfies EndpointSchema;

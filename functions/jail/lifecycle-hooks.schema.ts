@@ -5,6 +5,8 @@ export const schema = {
   operation: 'E3',
   summary: 'Replace all six lifecycle hook phases of a jail (effective on its next start/stop)',
   role: 'operator',
+  method: 'PUT',
+  route: '/api/jail/{ctid}/options/lifecycle-hooks',
   path: pathId('ctid'),
   body: { type: 'object', properties: { hooks: hooksSchema }, required: ['hooks'], additionalProperties: false },
   responses: { 200: 'jail_hooks_updated', 400: 'validation_failed', 404: 'jail_not_found', 409: 'jail_busy' },

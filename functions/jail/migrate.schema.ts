@@ -5,6 +5,8 @@ export const schema = {
   operation: 'E20',
   summary: 'Queue the migration of a jail to another cluster node (default: the online member with the fewest guests)',
   role: 'operator',
+  method: 'POST',
+  route: '/api/jail/{ctid}/migrations',
   path: pathId('ctid'),
   body: { type: 'object', properties: { targetNodeUuid: nodeIdSchema }, additionalProperties: false },
   responses: {

@@ -4,6 +4,8 @@ import { nodeIdSchema } from '#domain/cluster/nodes';
 export const schema = {
   summary: 'One cluster node with its online state and last reported inventory',
   role: 'viewer',
+  method: 'GET',
+  route: '/api/cluster/nodes/{nodeId}',
   path: { type: 'object', properties: { nodeId: nodeIdSchema }, required: ['nodeId'], additionalProperties: false },
   responses: { 200: 'node_found', 404: 'cluster_node_not_found' },
 } as const satisfies EndpointSchema;

@@ -3,6 +3,8 @@ import { pageQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
 export const schema = {
   summary: 'Cluster nodes with their membership status and whether their agent is online (heard from within three heartbeats)',
   role: 'viewer',
+  method: 'GET',
+  route: '/api/cluster/nodes',
   query: {
     type: 'object',
     properties: {

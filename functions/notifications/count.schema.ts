@@ -4,5 +4,7 @@ export const schema = {
   operation: 'E25',
   summary: 'Number of notifications not yet dismissed',
   role: 'viewer',
+  method: 'GET',
+  route: '/api/notifications/count',
   responses: { 200: 'notifications_counted' },
 } as const satisfies EndpointSchema;

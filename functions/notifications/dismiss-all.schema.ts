@@ -4,5 +4,7 @@ export const schema = {
   operation: 'E24',
   summary: 'Dismiss every active global notification (no body)',
   role: 'operator',
+  method: 'POST',
+  route: '/api/notifications/dismiss-all',
   responses: { 200: 'notifications_dismissed' },
 } as const satisfies EndpointSchema;

@@ -5,6 +5,8 @@ import { NOTIFICATION_SCOPES } from '#domain/notifications/notifications';
 export const schema = {
   summary: 'Active (not dismissed) notifications, newest first; optionally of one scope or node',
   role: 'viewer',
+  method: 'GET',
+  route: '/api/notifications',
   query: {
     type: 'object',
     properties: { ...pageQuery, scope: { type: 'string', enum: NOTIFICATION_SCOPES }, nodeId: nodeIdSchema },

@@ -3,5 +3,7 @@ import type { EndpointSchema } from '#http/spec';
 export const schema = {
   summary: 'Notification rules (tombstones excluded) and templates with their targets',
   role: 'viewer',
+  method: 'GET',
+  route: '/api/notifications/rules',
   responses: { 200: 'notification_rules_listed' },
 } as const satisfies EndpointSchema;

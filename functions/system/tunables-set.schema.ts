@@ -6,6 +6,8 @@ export const schema = {
   operation: 'E11',
   summary: 'Set a writable sysctl tunable; persisted and re-applied when the agent starts',
   role: 'admin',
+  method: 'PUT',
+  route: '/api/system/tunables',
   query: {
     type: 'object',
     /** beyond the spec: the node whose tunable to set (default: the primary node) */

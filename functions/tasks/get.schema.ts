@@ -4,6 +4,8 @@ import { pathId } from '#http/spec';
 export const schema = {
   summary: 'A task: status, phase, progress, output tail, error and result of a piece of host work',
   role: 'viewer',
+  method: 'GET',
+  route: '/api/tasks/{id}',
   path: pathId('id'),
   responses: { 200: 'task_found', 404: 'task_not_found' },
 } as const satisfies EndpointSchema;

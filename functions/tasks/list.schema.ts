@@ -4,6 +4,8 @@ import { nodeIdSchema } from '#domain/cluster/nodes';
 export const schema = {
   summary: 'Tasks, newest first, filtered by resource key, status, node or kind',
   role: 'viewer',
+  method: 'GET',
+  route: '/api/tasks',
   query: {
     type: 'object',
     properties: {

@@ -2,7 +2,7 @@ import { getDb } from '#store/db';
 import { sweepTasks } from '#shared/jobs/sweeper';
 
 /**
- * Scheduled (serverless.yml: rate(1 minute)), not an HTTP endpoint: re-sends tasks left `queued` and
+ * Scheduled (sweep.trigger.ts: every minute), not an HTTP endpoint: re-sends tasks left `queued` and
  * interrupts tasks of nodes that went silent, for every node (agents also sweep their own node on heartbeat).
  */
 export const handler = async () => {

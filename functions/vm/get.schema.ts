@@ -3,6 +3,8 @@ import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
 export const schema = {
   summary: 'A VM as the store holds it: node, libvirt state, options, MAC objects and datasets',
   role: 'viewer',
+  method: 'GET',
+  route: '/api/vm/{rid}',
   path: pathId('rid'),
   responses: { 200: 'vm', 404: 'vm_not_found' },
 } as const satisfies EndpointSchema;

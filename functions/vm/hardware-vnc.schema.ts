@@ -5,6 +5,8 @@ export const schema = {
   operation: 'E19',
   summary: 'Replace the VNC configuration of a shut-off VM (an empty password clears VNC authentication)',
   role: 'operator',
+  method: 'PUT',
+  route: '/api/vm/{rid}/hardware/vnc',
   path: pathId('rid'),
   body: {
     type: 'object',

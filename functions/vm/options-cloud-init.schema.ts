@@ -7,6 +7,8 @@ export const schema = {
   operation: 'E17',
   summary: 'Replace or clear (all three empty) the cloud-init user data, metadata and network configuration of a shut-off VM',
   role: 'operator',
+  method: 'PUT',
+  route: '/api/vm/{rid}/options/cloud-init',
   path: pathId('rid'),
   body: {
     type: 'object',

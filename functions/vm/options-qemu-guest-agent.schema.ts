@@ -4,6 +4,8 @@ export const schema = {
   operation: 'E5',
   summary: 'Enable or disable the QEMU guest agent channel of a shut-off VM',
   role: 'operator',
+  method: 'PUT',
+  route: '/api/vm/{rid}/options/qemu-guest-agent',
   path: pathId('rid'),
   body: { type: 'object', properties: { enabled: { type: 'boolean' } }, required: ['enabled'], additionalProperties: false },
   responses: { 200: 'vm_guest_agent_updated', 400: 'validation_failed', 404: 'vm_not_found', 409: 'vm_not_shut_off / vm_orphaned', 503: 'node_offline' },

@@ -5,6 +5,8 @@ export const schema = {
   operation: 'E6',
   summary: 'Set how many seconds a graceful VM shutdown may take before the VM is destroyed (any VM state)',
   role: 'operator',
+  method: 'PUT',
+  route: '/api/vm/{rid}/options/shutdown-wait-time',
   path: pathId('rid'),
   body: {
     type: 'object',

@@ -4,6 +4,8 @@ export const schema = {
   operation: 'E10',
   summary: 'Purge an orphaned VM registration (libvirt no longer defines the VM); datasets are kept',
   role: 'operator',
+  method: 'DELETE',
+  route: '/api/vm/{rid}/registration',
   path: pathId('rid'),
   query: {
     type: 'object',

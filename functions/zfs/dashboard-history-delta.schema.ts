@@ -7,6 +7,8 @@ export const schema = {
   operation: 'E14',
   summary: 'Pool and ARC telemetry newer than the cursors (10 s samples; resetRequired past 10 000 rows)',
   role: 'viewer',
+  method: 'GET',
+  route: '/api/zfs/dashboard/history/delta',
   query: {
     type: 'object',
     properties: {

@@ -5,6 +5,8 @@ export const schema = {
   operation: 'E7',
   summary: 'Replace a device of a ZFS pool (zpool replace; resilver progress on the task)',
   role: 'operator',
+  method: 'POST',
+  route: '/api/zfs/pools/{guid}/replace-device',
   path: { type: 'object', properties: { guid: poolGuidSchema }, required: ['guid'], additionalProperties: false },
   body: {
     type: 'object',

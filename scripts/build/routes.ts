@@ -1,8 +1,14 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
+import type { EndpointSchema } from '../../shared/http/spec.ts';
+import type { Trigger } from '../../shared/trigger.ts';
 
-/** One function of serverless.yml, as read from `functions/<area>/functions.yml`. */
+/** serverless.yml's functions section, written by the build from the declarations (serverless.yml includes it). */
+export const FUNCTIONS_YML = '.generated/functions.yml';
+
+/** One HTTP route of serverless.yml's functions (the catch-all has method and path `*`). */
 export interface RouteDef {
   /** serverless function name */
   name: string;
@@ -12,47 +18,84 @@ export interface RouteDef {
   path: string;
 }
 
-interface FunctionDef {
+/**
+ * One function as declared beside its handler `functions/<area>/<op>.ts`: an endpoint by `<op>.schema.ts`
+ * (`schema`, with its method and route), any other function by `<op>.trigger.ts` (`trigger`). Exactly one each.
+ */
+export interface FunctionDef {
+  /** `<area>-<op>`: the serverless function name */
   name: string;
   module: string;
-  events?: Array<{ httpApi?: { method: string; path: string } | string }>;
+  schema?: EndpointSchema;
+  trigger?: Trigger;
 }
 
-/** Every function of every `functions/<area>/functions.yml`, in area order. */
-function readFunctions(root: string): FunctionDef[] {
-  const dir = join(root, 'functions');
+async function exported<T>(file: string, name: string): Promise<T> {
+  const mod = (await import(pathToFileURL(file).href)) as Record<string, T | undefined>;
+  if (!mod[name]) throw new Error(`${file} must export \`${name}\``);
+  return mod[name]!;
+}
+
+/** The `{name}` segments of a route must be exactly the properties of the schema's `path`. */
+function checkPathParams(file: string, s: EndpointSchema): void {
+  const inRoute = [...s.route.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+  const inSchema = Object.keys((s.path as { properties?: object } | undefined)?.properties ?? {}).sort();
+  if (inRoute.join() !== inSchema.join()) throw new Error(`${file}: route ${s.route} has parameters [${inRoute}] but \`path\` validates [${inSchema}]`);
+}
+
+/**
+ * Every function of the service, in area then op order. A handler (`export const handler`) without a
+ * declaration, a declaration without a handler, a schema without method or route, and two functions on one
+ * route all fail the build, so the routes cannot drift from the schemas.
+ */
+export async function declaredFunctions(root = process.cwd()): Promise<FunctionDef[]> {
   const fns: FunctionDef[] = [];
-  for (const area of readdirSync(dir).sort()) {
-    const file = join(dir, area, 'functions.yml');
-    if (!existsSync(file)) continue;
-    const doc = (YAML.parse(readFileSync(file, 'utf8')) ?? {}) as Record<string, { handler: string; events?: FunctionDef['events'] }>;
-    for (const [name, fn] of Object.entries(doc)) {
-      const m = /^dist\/(functions\/.+)\.handler$/.exec(fn.handler);
-      if (!m) throw new Error(`${file}: ${name}.handler must look like dist/functions/<area>/<op>.handler (got ${fn.handler})`);
-      fns.push({ name, module: m[1], events: fn.events });
+  const routeKeys = new Map<string, string>();
+  for (const area of readdirSync(join(root, 'functions')).sort()) {
+    const dir = join(root, 'functions', area);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
+    const ops = new Set(files.map((f) => f.replace(/(\.schema|\.trigger)?\.ts$/, '')));
+    for (const op of ops) {
+      const file = (suffix: string) => join(dir, `${op}${suffix}`);
+      const hasSchema = existsSync(file('.schema.ts'));
+      const hasTrigger = existsSync(file('.trigger.ts'));
+      const isHandler = existsSync(file('.ts')) && /^export const handler\b/m.test(readFileSync(file('.ts'), 'utf8'));
+      if (!hasSchema && !hasTrigger) {
+        if (isHandler) throw new Error(`${file('.ts')} exports a handler but has neither ${op}.schema.ts nor ${op}.trigger.ts`);
+        continue; // a helper module of the area
+      }
+      if (hasSchema && hasTrigger) throw new Error(`${dir}: ${op} has both a schema and a trigger; an endpoint's route is in its schema`);
+      if (!isHandler) throw new Error(`${file(hasSchema ? '.schema.ts' : '.trigger.ts')} declares a function but ${op}.ts exports no handler`);
+      const fn: FunctionDef = { name: `${area}-${op}`, module: `functions/${area}/${op}` };
+      let key: string | undefined;
+      if (hasSchema) {
+        const s = (fn.schema = await exported<EndpointSchema>(file('.schema.ts'), 'schema'));
+        if (!s.method || !s.route?.startsWith('/api/')) throw new Error(`${file('.schema.ts')} must declare \`method\` and \`route\` (/api/…)`);
+        checkPathParams(file('.schema.ts'), s);
+        key = `${s.method} ${s.route}`;
+      } else {
+        const t = (fn.trigger = await exported<Trigger>(file('.trigger.ts'), 'trigger'));
+        if ('route' in t) key = t.route;
+        else if (!('schedule' in t)) throw new Error(`${file('.trigger.ts')} must declare \`route: '$default'\` or a \`schedule\``);
+      }
+      if (key && routeKeys.has(key)) throw new Error(`${fn.name} and ${routeKeys.get(key)} both declare ${key}`);
+      if (key) routeKeys.set(key, fn.name);
+      fns.push(fn);
     }
   }
   return fns;
 }
 
-/**
- * Every function's module (`functions/<area>/<op>`), also those without an HTTP route (scheduled ones, e.g.
- * tasks-sweep): all of them are bundled.
- */
-export function readFunctionModules(root = process.cwd()): string[] {
-  return [...new Set(readFunctions(root).map((f) => f.module))];
-}
-
-/**
- * The functions of the service. serverless.yml includes every `functions/<area>/functions.yml`, so those
- * files are the one list of endpoints; the build, the OpenAPI document and the tests read them here.
- */
+/** The HTTP routes of the generated functions section: what serverless deploys and serverless-offline serves. */
 export function readRoutes(root = process.cwd()): RouteDef[] {
-  return readFunctions(root).flatMap(({ name, module, events }) =>
-    (events ?? []).flatMap((ev) => {
+  const file = join(root, FUNCTIONS_YML);
+  if (!existsSync(file)) throw new Error(`${FUNCTIONS_YML} is missing: run \`npm run build\` first`);
+  const doc = YAML.parse(readFileSync(file, 'utf8')) as Record<string, { handler: string; events?: Array<{ httpApi?: { method: string; path: string } | string }> }>;
+  return Object.entries(doc).flatMap(([name, fn]) =>
+    (fn.events ?? []).flatMap((ev) => {
       if (!ev.httpApi) return [];
       const h = typeof ev.httpApi === 'string' ? { method: '*', path: ev.httpApi } : ev.httpApi;
-      return [{ name, module, method: h.method.toUpperCase(), path: h.path }];
+      return [{ name, module: fn.handler.replace(/^dist\//, '').replace(/\.handler$/, ''), method: h.method.toUpperCase(), path: h.path }];
     }),
   );
 }

@@ -10,6 +10,10 @@ export interface EndpointSchema {
   operation?: string;
   summary: string;
   role: Role;
+  /** the HTTP method of its route; with `route`, what the build generates serverless.yml's function from */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** the route's path, `{name}` for each path parameter (which `path` below must validate) */
+  route: `/api/${string}`;
   /** path parameters; coerced from strings */
   path?: JSONSchema;
   /** query string parameters; coerced from strings, defaults applied */

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import YAML from 'yaml';
-import { readRoutes } from '../../scripts/build/routes.ts';
+import { FUNCTIONS_YML, readRoutes } from '../../scripts/build/routes.ts';
 
 /**
  * What README promises `serverless deploy` creates, checked on the artifacts `serverless package` builds
@@ -16,14 +16,12 @@ const run = promisify(execFile);
 let dir: string;
 let template: { Resources: Record<string, { Type: string; Properties: Record<string, any> }> };
 
+// the functions section the build generated from the schemas and triggers (test/unit/routes.test.ts checks it)
 const declared = () =>
-  readdirSync('functions')
-    .map((area) => join('functions', area, 'functions.yml'))
-    .filter((file) => existsSync(file))
-    .flatMap((file) => {
-      const doc = YAML.parse(readFileSync(file, 'utf8')) as Record<string, { handler: string }>;
-      return Object.entries(doc).map(([name, fn]) => ({ name, bundle: fn.handler.replace(/\.handler$/, '.js') }));
-    });
+  Object.entries(YAML.parse(readFileSync(FUNCTIONS_YML, 'utf8')) as Record<string, { handler: string }>).map(([name, fn]) => ({
+    name,
+    bundle: fn.handler.replace(/\.handler$/, '.js'),
+  }));
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hm-package-'));

@@ -23,10 +23,13 @@ export interface SshExecutorOptions {
   privateKeyPath?: string;
   passphrase?: string;
   /**
-   * the server's host key fingerprint as `ssh-keygen -l` prints it (`SHA256:…`); the connection is refused
-   * when the server presents another key. Without it any host key is accepted.
+   * the server's host key fingerprints as `ssh-keygen -l` prints them (`SHA256:…`): the connection is refused
+   * unless the server presents one of them. Required unless `insecureAcceptAnyHostKey` says otherwise: an
+   * unpinned connection lets whoever answers at the address run the host.
    */
-  hostKeySha256?: string;
+  hostKeySha256?: string | readonly string[];
+  /** accept whatever host key the server presents (an explicit opt-out, never a default) */
+  insecureAcceptAnyHostKey?: boolean;
   /** prepended to every argv, e.g. ['sudo', '-n'] or a simulator CLI in tests */
   prefix?: string[];
   defaultTimeoutMs?: number;
@@ -48,6 +51,9 @@ interface Ssh2Client {
   on(event: string, fn: (...args: unknown[]) => void): void;
 }
 
+/** `SHA256:abc=` → `abc` (how ssh-keygen prints it → the bare base64 the verifier computes) */
+const bareFingerprint = (k: string) => k.trim().replace(/^SHA256:/, '').replace(/=+$/, '');
+
 const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, ABRT: 6, KILL: 9, SEGV: 11, PIPE: 13, ALRM: 14, TERM: 15 };
 
 export class SshExecutor implements Executor {
@@ -57,7 +63,15 @@ export class SshExecutor implements Executor {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly opts: SshExecutorOptions) {}
+  private readonly pinned: string[] | null;
+
+  constructor(private readonly opts: SshExecutorOptions) {
+    const keys = typeof opts.hostKeySha256 === 'string' ? [opts.hostKeySha256] : [...(opts.hostKeySha256 ?? [])];
+    this.pinned = keys.length ? keys.map(bareFingerprint) : null;
+    if (!this.pinned && !opts.insecureAcceptAnyHostKey) {
+      throw new Error(`ssh executor for ${opts.host}: no host key fingerprint to pin (give one, or accept any host key explicitly)`);
+    }
+  }
 
   /** Connects now (the first command would otherwise); rejects on authentication or host key failures. */
   async connect(): Promise<void> {
@@ -68,7 +82,8 @@ export class SshExecutor implements Executor {
     if (this.connecting) return this.connecting;
     const ssh = new NodeSSH();
     const o = this.opts;
-    const expected = o.hostKeySha256?.replace(/^SHA256:/, '').replace(/=+$/, '');
+    const pinned = this.pinned;
+    let presented = '';
     const attempt = ssh
       .connect({
         host: o.host,
@@ -78,7 +93,18 @@ export class SshExecutor implements Executor {
         passphrase: o.passphrase,
         readyTimeout: o.readyTimeoutMs ?? 10_000,
         keepaliveInterval: 15_000,
-        hostVerifier: expected ? (key: Buffer) => createHash('sha256').update(key).digest('base64').replace(/=+$/, '') === expected : undefined,
+        hostVerifier: pinned
+          ? (key: Buffer) => {
+              presented = createHash('sha256').update(key).digest('base64').replace(/=+$/, '');
+              return pinned.includes(presented);
+            }
+          : undefined,
+      })
+      .catch((err: Error) => {
+        if (pinned && presented && !pinned.includes(presented)) {
+          throw new Error(`SSH host key mismatch for ${o.host}:${o.port ?? 22}: the server presented SHA256:${presented}, expected ${pinned.map((k) => `SHA256:${k}`).join(' or ')} (${err.message})`);
+        }
+        throw err;
       })
       .then(() => {
         const conn = ssh.connection as unknown as Ssh2Client;

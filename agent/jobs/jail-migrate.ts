@@ -96,15 +96,17 @@ export const migrateJail: JobHandler<'jail.migrate'> = async (ctx, p) => {
   const source = ctx.exec;
   const jail = await findJail(source, p.ctid);
   if (jail.dataset !== p.dataset) throw new Error(`jail ${p.ctid} is on dataset ${jail.dataset ?? '(none)'} here, not ${p.dataset}`);
+  // pinned to the key the control plane holds for the target node, at the address it registered
+  const target = ctx.peer(p.target.nodeId);
   activeMigrations.add(p.ctid);
-  const target = ctx.peer(p.target.address);
+  const peer = ctx.peers?.find((x) => x.nodeId === p.target.nodeId);
   const journal: MigrationJournal = {
     taskId: ctx.task.id,
     attempt: ctx.task.attempt ?? null,
     ctid: p.ctid,
     name: jail.name,
     dataset: p.dataset,
-    target: p.target,
+    target: peer ? { nodeId: peer.nodeId, address: peer.address, hostKeys: peer.hostKeys } : p.target,
     wasRunning: await isRunning(source, jail.name),
     phase: 'prepare',
     snapshots: [],
@@ -117,7 +119,7 @@ export const migrateJail: JobHandler<'jail.migrate'> = async (ctx, p) => {
     await ctx.progress(label, percent, `phase: ${label}`);
   };
   try {
-    await ctx.progress('preparing', 2, `phase: preparing (target ${p.target.nodeId} at ${p.target.address})`);
+    await ctx.progress('preparing', 2, `phase: preparing (target ${journal.target.nodeId} at ${journal.target.address})`);
     if (await datasetExists(target, p.dataset)) throw new Error(`the target already has a dataset ${p.dataset}`);
     if ((await readOrNull(target, jail.files.conf)) !== null) throw new Error(`the target already has a jail conf ${jail.files.conf}`);
     await writeJournal(source, journal);

@@ -25,7 +25,8 @@ export interface MigrationJournal {
   ctid: number;
   name: string;
   dataset: string;
-  target: { nodeId: string; address: string };
+  /** with the host keys pinned at start, so that recovery after a crash connects only to the same host */
+  target: { nodeId: string; address: string; hostKeys?: string[] };
   wasRunning: boolean;
   phase: MigrationPhase;
   snapshots: string[];

@@ -16,7 +16,13 @@ export const jailMigrationRecovery: AgentService = {
   async run(ctx) {
     for (const j of await listJournals(ctx.exec)) {
       if (activeMigrations.has(j.ctid)) continue;
-      const target = peerExecutor(ctx.config, j.target.address);
+      let target: ReturnType<typeof peerExecutor> | null = null;
+      try {
+        // only the host whose key was pinned when the migration started (none: the target is not touched)
+        target = peerExecutor(ctx.config, { nodeId: j.target.nodeId, address: j.target.address, hostKeys: j.target.hostKeys ?? [] });
+      } catch (err) {
+        ctx.log('warn', 'cut-off jail migration: target not reachable', { taskId: j.taskId, cause: (err as Error).message });
+      }
       try {
         if (j.phase === 'committed') {
           const warnings = await finishCommitted(ctx.exec, target, j);
@@ -30,7 +36,7 @@ export const jailMigrationRecovery: AgentService = {
           ctx.log(problems.length ? 'error' : 'warn', 'cut-off jail migration undone', { taskId: j.taskId, ctid: j.ctid, phase: j.phase, problems });
         }
       } finally {
-        await target.close?.().catch(() => undefined);
+        await target?.close?.().catch(() => undefined);
       }
     }
   },

@@ -1,12 +1,18 @@
 import type { Executor } from '../executors/executor.ts';
 import type { TaskKind, TaskPayloads } from '../../shared/jobs/protocol.ts';
+import type { PeerHost } from '../../shared/jobs/start.ts';
 
 /** What a job handler gets: the host, the task, and a way to report progress. */
 export interface JobContext {
   exec: Executor;
   task: { id: number; kind: TaskKind; resource: string; nodeId: string; attempt?: number };
-  /** an executor on another node's host (by its address), over SSH; the caller closes it */
-  peer?(address: string): Executor;
+  /**
+   * an executor on another node's host, over SSH, pinned to the host keys the control plane handed out
+   * with the task (`peers`); throws for a node the task did not name. The caller closes it.
+   */
+  peer?(nodeId: string): Executor;
+  /** the other nodes' hosts this task may reach, as the control plane answered at start */
+  peers?: PeerHost[];
   /** reports phase and 0–100 progress (and optionally a line of output) to the control plane */
   progress(phase: string, percent: number, output?: string): Promise<void>;
   /** aborted when the agent is shutting down hard */

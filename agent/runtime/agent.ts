@@ -2,7 +2,7 @@ import { networkInterfaces } from 'node:os';
 import type { Executor } from '../executors/executor.ts';
 import { runChecked } from '../executors/executor.ts';
 import type { HostInventory } from '../../shared/domain/inventory.ts';
-import type { QueueMessage } from '../../shared/jobs/protocol.ts';
+import { parseQueueMessage } from '../../shared/jobs/protocol.ts';
 import { AgentApi, ApiError } from './api.ts';
 import { backoffMs, sleep } from './backoff.ts';
 import type { AgentConfig } from './config.ts';
@@ -13,6 +13,7 @@ import { NodeQueue, type ReceivedMessage } from './queue.ts';
 import { TaskRunner, type WorkItem } from './runner.ts';
 import { agentServices } from './services.ts';
 import { peerExecutor } from './peers.ts';
+import { sshHostKeyFingerprints } from '../drivers/ssh-host-keys.ts';
 import { Spool } from './spool.ts';
 
 export const AGENT_VERSION = '0.1.0';
@@ -20,6 +21,7 @@ export const AGENT_VERSION = '0.1.0';
 interface Registered {
   node: { id: string; status: string };
   queueUrl: string;
+  /** persisted configuration to re-apply: run through `start` like any task */
   reapply: Array<WorkItem & { resource: string }>;
 }
 
@@ -64,7 +66,7 @@ export class Agent {
     this.api = new AgentApi(cfg.apiUrl, cfg.token, log);
     this.spool = new Spool(cfg.stateDir);
     this.slots = new Slots(cfg.concurrency);
-    this.runner = new TaskRunner(this.api, exec, this.spool, log, this.graceful.signal, this.hard.signal, (address) => peerExecutor(cfg, address));
+    this.runner = new TaskRunner(this.api, exec, this.spool, log, this.graceful.signal, this.hard.signal, (peer) => peerExecutor(cfg, peer));
   }
 
   /** First call: graceful stop (drain). Second call, or a stop before consuming began: stop now. */
@@ -107,7 +109,7 @@ export class Agent {
     // persisted configuration first, before any queued work can depend on it
     for (const item of reg.reapply) {
       if (stop.aborted) break;
-      await this.runner.run(item);
+      await this.runner.run({ taskId: item.taskId });
     }
     if (reg.reapply.length) this.inventory.checkSoon();
     this.log('info', 'consuming', { queueUrl: this.queue.o.url, concurrency: this.cfg.concurrency });
@@ -118,6 +120,11 @@ export class Agent {
 
   private async register(): Promise<Registered | null> {
     const inventory = await this.collectInventory(this.exec);
+    // what peers pin when they connect to this host (E20 migrations to it)
+    const sshHostKeys = await sshHostKeyFingerprints(this.exec).catch((err: Error) => {
+      this.log('warn', 'could not read the SSH host keys; peers will not connect to this host', { cause: err.message });
+      return [] as string[];
+    });
     const body = {
       id: this.nodeId,
       name: this.cfg.nodeName ?? inventory.hostname,
@@ -125,6 +132,7 @@ export class Agent {
       inventory,
       agentVersion: AGENT_VERSION,
       heartbeatIntervalS: this.cfg.heartbeatIntervalS,
+      sshHostKeys,
     };
     try {
       const { data } = await this.api.call<Registered>('POST', '/agent/register', body, { attempts: Infinity, signal: this.graceful.signal });
@@ -186,13 +194,11 @@ export class Agent {
   }
 
   private accept(m: ReceivedMessage): void {
-    let msg: QueueMessage;
-    try {
-      msg = JSON.parse(m.body) as QueueMessage;
-      if (!Number.isInteger(msg.taskId) || typeof msg.kind !== 'string') throw new Error('not a task message');
-    } catch (err) {
+    // the body is a pointer: only the task id is read; kind and payload come from the store at start
+    const msg = parseQueueMessage(m.body);
+    if (!msg) {
       // nothing can be attributed to a task: drop it rather than let it cycle into the DLQ
-      this.log('error', 'unreadable queue message dropped', { cause: (err as Error).message, body: m.body.slice(0, 200) });
+      this.log('error', 'unreadable queue message dropped', { bytes: m.body.length });
       void this.queue!.delete(m.receipt).catch(() => undefined);
       return;
     }
@@ -203,7 +209,7 @@ export class Agent {
       return;
     }
     const held: Held = {
-      item: { taskId: msg.taskId, kind: msg.kind, payload: msg.payload },
+      item: { taskId: msg.taskId },
       resource: m.group ?? `task:${msg.taskId}`,
       receipts: [m.receipt],
       keeper: setInterval(() => this.keepInvisible(held), Math.max(1000, (this.cfg.visibilityTimeoutS * 1000) / 3)),

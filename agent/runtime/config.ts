@@ -12,7 +12,8 @@ export interface AgentConfig {
   queueEndpoint?: string;
   region?: string;
   executor: ExecutorKind;
-  ssh: { host?: string; port: number; user: string; keyFile?: string };
+  /** `hostKeys`: pinned `SHA256:…` fingerprints; `insecureAcceptAnyHostKey`: the explicit opt-out */
+  ssh: { host?: string; port: number; user: string; keyFile?: string; hostKeys: string[]; insecureAcceptAnyHostKey: boolean };
   /** how this host's jobs reach other nodes' hosts over SSH (E20 migration streams) */
   peerSsh: { port: number; user: string; keyFile?: string; prefix: string[] };
   simulatorState?: string;
@@ -54,9 +55,13 @@ Host
   --ssh-port PORT            HM_SSH_PORT            (22)
   --ssh-user USER            HM_SSH_USER            (root)
   --ssh-key FILE             HM_SSH_KEY             private key file
+  --ssh-host-key SHA256:…    HM_SSH_HOST_KEY        the host's key fingerprint(s) (ssh-keygen -l), comma-separated;
+                                                    required with --executor ssh unless
+  --insecure-accept-any-host-key                    (HM_SSH_INSECURE_ACCEPT_ANY_HOST_KEY=1) accepts any host key
   --simulator-state FILE     HM_SIMULATOR_STATE     for --executor simulator: the simulated host's JSON state
 
-Other nodes (jail migration sends ZFS streams to the target host over SSH, at the node's address)
+Other nodes (jail migration sends ZFS streams to the target host over SSH, at the node's address; only to a
+host presenting a key its node reported at registration, as the control plane hands it out with the task)
   --peer-ssh-port PORT       HM_PEER_SSH_PORT       (22)
   --peer-ssh-user USER       HM_PEER_SSH_USER       (root)
   --peer-ssh-key FILE        HM_PEER_SSH_KEY        private key file
@@ -93,6 +98,7 @@ const ENV = {
   'ssh-port': 'HM_SSH_PORT',
   'ssh-user': 'HM_SSH_USER',
   'ssh-key': 'HM_SSH_KEY',
+  'ssh-host-key': 'HM_SSH_HOST_KEY',
   'simulator-state': 'HM_SIMULATOR_STATE',
   'peer-ssh-port': 'HM_PEER_SSH_PORT',
   'peer-ssh-user': 'HM_PEER_SSH_USER',
@@ -110,6 +116,7 @@ type Flag = keyof typeof ENV;
 const OPTIONS: ParseArgsConfig['options'] = {
   ...Object.fromEntries(Object.keys(ENV).map((flag) => [flag, { type: 'string' as const }])),
   help: { type: 'boolean' },
+  'insecure-accept-any-host-key': { type: 'boolean' },
 };
 
 /** `--flag (ENV_NAME)`, how errors name an option */
@@ -144,8 +151,17 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, readFile: (f
   if (!token) throw new ConfigError(`${named('token')} or ${named('token-file')} is required`);
   const executor = (opt('executor') ?? 'local') as ExecutorKind;
   if (!['local', 'ssh', 'simulator'].includes(executor)) throw new ConfigError(`${named('executor')}: must be local, ssh or simulator, got "${executor}"`);
-  const ssh = { host: opt('ssh-host'), port: int('ssh-port', 22, 1, 65535), user: opt('ssh-user') ?? 'root', keyFile: opt('ssh-key') };
+  const hostKeys = (opt('ssh-host-key') ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const k of hostKeys) {
+    if (!/^SHA256:[A-Za-z0-9+/]{43}=?$/.test(k)) throw new ConfigError(`${named('ssh-host-key')}: must be SHA256:<43 base64 characters> as ssh-keygen -l prints it, got "${k}"`);
+  }
+  const insecureAcceptAnyHostKey = values['insecure-accept-any-host-key'] === true || /^(1|true|yes)$/i.test(env.HM_SSH_INSECURE_ACCEPT_ANY_HOST_KEY ?? '');
+  const ssh = { host: opt('ssh-host'), port: int('ssh-port', 22, 1, 65535), user: opt('ssh-user') ?? 'root', keyFile: opt('ssh-key'), hostKeys, insecureAcceptAnyHostKey };
   if (executor === 'ssh' && !ssh.host) throw new ConfigError(`${named('ssh-host')} is required with --executor ssh`);
+  // an unpinned SSH executor lets whoever answers at the address drive the agent's host work
+  if (executor === 'ssh' && !hostKeys.length && !insecureAcceptAnyHostKey) {
+    throw new ConfigError(`${named('ssh-host-key')} is required with --executor ssh (or --insecure-accept-any-host-key)`);
+  }
   const simulatorState = opt('simulator-state');
   if (executor === 'simulator' && !simulatorState) throw new ConfigError(`${named('simulator-state')} is required with --executor simulator`);
   const nodeId = opt('node-id');

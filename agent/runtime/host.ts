@@ -6,7 +6,7 @@ import type { AgentConfig } from './config.ts';
 export function executorFor(cfg: AgentConfig): Executor {
   return createExecutor({
     kind: cfg.executor,
-    ssh: cfg.executor === 'ssh' ? { host: cfg.ssh.host!, port: cfg.ssh.port, username: cfg.ssh.user, privateKeyPath: cfg.ssh.keyFile } : undefined,
+    ssh: cfg.executor === 'ssh' ? { host: cfg.ssh.host!, port: cfg.ssh.port, username: cfg.ssh.user, privateKeyPath: cfg.ssh.keyFile, hostKeySha256: cfg.ssh.hostKeys, insecureAcceptAnyHostKey: cfg.ssh.insecureAcceptAnyHostKey } : undefined,
     simulatorState: cfg.simulatorState,
   });
 }

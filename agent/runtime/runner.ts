@@ -2,16 +2,17 @@ import type { Executor } from '../executors/executor.ts';
 import { CommandError } from '../executors/executor.ts';
 import type { JobContext } from '../jobs/job.ts';
 import { handlerFor } from '../jobs/registry.ts';
-import type { TaskKind } from '../../shared/jobs/protocol.ts';
+import type { PeerHost, StartAnswer } from '../../shared/jobs/start.ts';
 import { AgentApi, ApiError } from './api.ts';
 import type { Logger } from './log.ts';
 import type { FinishBody, Spool } from './spool.ts';
 
-/** A unit of work as the agent sees it: from a queue message, or from the registration's re-apply list. */
+/**
+ * A unit of work as the agent sees it: a task id, from a queue message or the registration's re-apply list.
+ * What runs is what the store answers to `start` for that id, never what a message says.
+ */
 export interface WorkItem {
   taskId: number;
-  kind: string;
-  payload: unknown;
 }
 
 /**
@@ -21,15 +22,15 @@ export interface WorkItem {
  */
 export type RunOutcome = 'done' | 'skipped' | 'abandoned';
 
-interface StartAnswer {
-  run: boolean;
-  reason: string;
-  attempt: number;
-  task: { resource: string; nodeId: string };
-}
-
 const OUTPUT_TAIL = 64 * 1024;
 const tail = (s: string) => (s.length > OUTPUT_TAIL ? s.slice(-OUTPUT_TAIL) : s);
+
+/** The peer the store named for this task; a node it did not name is refused (no key to pin). */
+function peerOf(peers: PeerHost[], nodeId: string): PeerHost {
+  const p = peers.find((x) => x.nodeId === nodeId);
+  if (!p) throw new Error(`the control plane named no host for node ${nodeId} in this task: refusing to connect to it`);
+  return p;
+}
 
 /** Runs one task: start (idempotent by id) → job handler → finish (spooled, retried until it lands). */
 export class TaskRunner {
@@ -42,8 +43,8 @@ export class TaskRunner {
     private readonly stopSignal: AbortSignal,
     /** aborted when the agent must quit now (hard stop): in-flight reports give up, the spool keeps them */
     private readonly hardSignal: AbortSignal,
-    /** executors on other nodes' hosts (JobContext.peer) */
-    private readonly peers?: (address: string) => Executor,
+    /** executors on other nodes' hosts (JobContext.peer), pinned to the host keys the store holds */
+    private readonly peers?: (peer: PeerHost) => Executor,
   ) {}
 
   async run(item: WorkItem): Promise<RunOutcome> {
@@ -60,18 +61,20 @@ export class TaskRunner {
       }
       return 'abandoned';
     }
-    if (!start.run) {
+    if (!start.run || !start.work) {
       this.log('info', 'task not run: already handled', { taskId, reason: start.reason });
       return 'skipped';
     }
     const attempt = start.attempt;
-    this.log('info', 'task started', { taskId, kind: item.kind, resource: start.task.resource, attempt });
+    const { kind, payload, peers } = start.work;
+    this.log('info', 'task started', { taskId, kind, resource: start.task.resource, attempt });
     const began = Date.now();
     let pendingOutput = '';
     const ctx: JobContext = {
       exec: this.exec,
-      task: { id: taskId, kind: item.kind as TaskKind, resource: start.task.resource, nodeId: start.task.nodeId, attempt },
-      peer: this.peers,
+      task: { id: taskId, kind, resource: start.task.resource, nodeId: start.task.nodeId, attempt },
+      peer: this.peers ? (nodeId) => this.peers!(peerOf(peers, nodeId)) : undefined,
+      peers,
       signal: this.hardSignal,
       progress: async (phase, percent, output) => {
         pendingOutput = tail(pendingOutput + (output ? (output.endsWith('\n') ? output : `${output}\n`) : ''));
@@ -87,12 +90,12 @@ export class TaskRunner {
     };
 
     let body: FinishBody;
-    const handler = handlerFor(item.kind);
+    const handler = handlerFor(kind);
     if (!handler) {
-      body = { attempt, status: 'failed', error: `unknown task kind "${item.kind}": this agent has no handler for it (update the agent)` };
+      body = { attempt, status: 'failed', error: `unknown task kind "${kind}": this agent has no handler for it (update the agent)` };
     } else {
       try {
-        const result = await handler(ctx, item.payload as never);
+        const result = await handler(ctx, payload as never);
         body = { attempt, status: 'success', ...(result === undefined ? {} : { result }) };
       } catch (err) {
         const e = err as Error;

@@ -15,6 +15,8 @@ export const schema = {
       inventory: inventorySchema,
       agentVersion: { type: 'string', maxLength: 64 },
       heartbeatIntervalS: { type: 'integer', minimum: 1, maximum: 3600 },
+      /** the host's SSH host key fingerprints: peers connect to it only when it presents one of them */
+      sshHostKeys: { type: 'array', maxItems: 16, items: { type: 'string', pattern: '^SHA256:[A-Za-z0-9+/]{43}$' } },
     },
     required: ['id', 'name', 'ip', 'inventory'],
     additionalProperties: false,

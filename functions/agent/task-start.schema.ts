@@ -2,7 +2,7 @@ import type { EndpointInput, EndpointSchema } from '#http/spec';
 import { pathId } from '#http/spec';
 
 export const schema = {
-  summary: 'Agent: claim a task before running it. `run: false` for a task already started or finished: ack its message, do not run it again',
+  summary: 'Agent: claim a task before running it; answers the kind and payload to run (the queue message is only a pointer). `run: false` for a task already started or finished, or superseded by a newer one of its resource: ack its message, do not run it',
   role: 'agent',
   method: 'POST',
   route: '/api/agent/tasks/{id}/start',

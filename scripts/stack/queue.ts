@@ -1,4 +1,4 @@
-import { startFauxqs } from 'fauxqs';
+import { buildApp } from 'fauxqs';
 
 export interface LocalQueue {
   /** the SQS endpoint (HM_QUEUE_ENDPOINT) */
@@ -7,11 +7,13 @@ export interface LocalQueue {
 }
 
 /**
- * The local SQS (DESIGN §1): fauxqs, in-process. Node queues are created by registration (like in AWS), so
- * nothing is pre-created here. Its state is in memory: after a restart the sweeper re-sends queued tasks
- * whose messages were lost with it.
+ * The local SQS (DESIGN §1): fauxqs, in-process, listening on loopback only — anyone who can reach it can
+ * send to and read every node queue. (fauxqs's startFauxqs binds 0.0.0.0 whatever it is asked, so its app
+ * is listened on here.) Node queues are created by registration (like in AWS), so nothing is pre-created.
+ * Its state is in memory: after a restart the sweeper re-sends queued tasks whose messages were lost with it.
  */
 export async function startLocalQueue(port = 0): Promise<LocalQueue> {
-  const server = await startFauxqs({ port, logger: false, host: 'localhost' });
-  return { endpoint: `http://127.0.0.1:${server.port}`, stop: () => server.stop() };
+  const app = buildApp({ logger: false, host: 'localhost' });
+  const address = await app.listen({ port, host: '127.0.0.1' });
+  return { endpoint: `http://127.0.0.1:${new URL(address).port}`, stop: () => app.close() };
 }

@@ -4,7 +4,8 @@ import { getDb } from '#store/db';
 import type { Database, TaskRow } from '#store/tables';
 import { forgetNodeQueue, nodeQueueUrl } from '#shared/queue/node-queue';
 import { getSqs, loadSqs } from '#shared/queue/client';
-import type { QueueMessage, TaskKind } from './protocol.ts';
+import { messageGroupId } from '#shared/queue/group-id';
+import type { QueueMessage } from './protocol.ts';
 
 type Dispatchable = Pick<TaskRow, 'id' | 'kind' | 'node_id' | 'resource' | 'payload' | 'status' | 'dispatch_count'> & Partial<Pick<TaskRow, 'dispatched_at'>>;
 
@@ -14,9 +15,13 @@ type Dispatchable = Pick<TaskRow, 'id' | 'kind' | 'node_id' | 'resource' | 'payl
  */
 export const deduplicationId = (taskId: number, sends: number) => (sends === 0 ? String(taskId) : `${taskId}.${sends}`);
 
-/** Sends the task's message to its node's FIFO queue and records the send. Throws when the queue refuses. */
+/**
+ * Sends the task's message to its node's FIFO queue and records the send — every attempt, failed ones too,
+ * so that the sweeper's bound holds for a task SQS keeps refusing. Throws when the queue refuses.
+ */
 export async function sendTask(task: Dispatchable, db: Kysely<Database> = getDb()): Promise<void> {
-  const message: QueueMessage = { taskId: task.id, kind: task.kind as TaskKind, payload: task.payload as QueueMessage['payload'] };
+  // a pointer only: the agent gets kind and payload from the store when it starts the task
+  const message: QueueMessage = { taskId: task.id };
   const { SendMessageCommand } = await loadSqs();
   const sqs = await getSqs();
   const send = async () =>
@@ -25,21 +30,27 @@ export async function sendTask(task: Dispatchable, db: Kysely<Database> = getDb(
         QueueUrl: await nodeQueueUrl(task.node_id),
         MessageBody: JSON.stringify(message),
         // serial per resource: SQS delivers a group's messages one at a time, in order
-        MessageGroupId: task.resource,
+        MessageGroupId: messageGroupId(task.resource),
         MessageDeduplicationId: deduplicationId(task.id, task.dispatch_count),
       }),
     );
   try {
-    await send();
+    try {
+      await send();
+    } catch (err) {
+      // a cached URL of a queue that no longer exists (e.g. a restarted emulator): look it up once more
+      if ((err as { name?: string }).name !== 'QueueDoesNotExist' && !/does not exist/i.test((err as Error).message)) throw err;
+      forgetNodeQueue(task.node_id);
+      await send();
+    }
   } catch (err) {
-    // a cached URL of a queue that no longer exists (e.g. a restarted emulator): look it up once more
-    if ((err as { name?: string }).name !== 'QueueDoesNotExist' && !/does not exist/i.test((err as Error).message)) throw err;
-    forgetNodeQueue(task.node_id);
-    await send();
+    const cause = `${(err as { name?: string }).name ?? 'Error'}: ${(err as Error).message}`.slice(0, 1000);
+    await db.updateTable('tasks').set({ send_attempts: sql<number>`send_attempts + 1`, send_error: cause }).where('id', '=', task.id).execute();
+    throw err;
   }
   await db
     .updateTable('tasks')
-    .set({ dispatched_at: sql<Date>`now()`, dispatch_count: sql<number>`dispatch_count + 1` })
+    .set({ dispatched_at: sql<Date>`now()`, dispatch_count: sql<number>`dispatch_count + 1`, send_attempts: sql<number>`send_attempts + 1`, send_error: '' })
     .where('id', '=', task.id)
     .execute();
 }

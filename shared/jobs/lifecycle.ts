@@ -26,26 +26,6 @@ export async function nodeTask(db: Db, nodeId: string, taskId: number): Promise<
   return task;
 }
 
-export interface StartDecision {
-  /** false: the task already started or finished — ack the message, do not run it again */
-  run: boolean;
-  reason: string;
-  task: TaskRow;
-}
-
-export async function startTask(trx: Db, nodeId: string, taskId: number): Promise<StartDecision> {
-  const task = await nodeTask(trx, nodeId, taskId);
-  if (task.status !== 'queued') return { run: false, reason: `task ${taskId} is already ${task.status}`, task };
-  const started = await trx
-    .updateTable('tasks')
-    .set({ status: 'running', attempts: sql<number>`attempts + 1`, phase: 'started', progress: 0, started_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-    .where('id', '=', taskId)
-    .where('status', '=', 'queued')
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return { run: true, reason: 'started', task: started };
-}
-
 export interface ProgressReport {
   attempt: number;
   phase: string;

@@ -3,7 +3,7 @@ import type { JailTaskPayloads } from '../domain/jails/tasks.ts';
 /**
  * The job protocol shared by functions (producers) and the agent (consumer), DESIGN §6.
  *
- * Queue: one SQS FIFO queue per node; MessageGroupId = resource key (serial per resource),
+ * Queue: one SQS FIFO queue per node; MessageGroupId = the resource's group (serial per resource),
  * MessageDeduplicationId = task id; DLQ after 5 receives. Body = QueueMessage as JSON.
  */
 export const TASK_STATUSES = ['queued', 'running', 'success', 'failed', 'interrupted'] as const;
@@ -41,11 +41,38 @@ export interface TaskPayloads {
 }
 export type TaskKind = keyof TaskPayloads;
 
-export interface QueueMessage<K extends TaskKind = TaskKind> {
+/**
+ * A queue message is a pointer, never an order: only the task id. Anyone who can send to a node's queue
+ * can only make its agent ask the store (`start`) about a task of that node; what runs is the task row the
+ * store returns. It also keeps user strings out of SQS, which refuses some characters (U+FFFE, U+FFFF, …).
+ */
+export interface QueueMessage {
   taskId: number;
-  kind: K;
-  payload: TaskPayloads[K];
 }
+
+/** The task id of a message body, or null when the body is not a task pointer (other fields are ignored). */
+export function parseQueueMessage(body: string): QueueMessage | null {
+  try {
+    const m = JSON.parse(body) as { taskId?: unknown } | null;
+    return m && typeof m === 'object' && Number.isSafeInteger(m.taskId) && (m.taskId as number) > 0 ? { taskId: m.taskId as number } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Kinds that set a resource's configuration to a value (E3, E4, E5, E6, E11, E17, E19): only the newest
+ * one of a resource counts, so an older one is never applied after a newer one started (start refuses it).
+ */
+export const CONFIGURATION_KINDS: ReadonlySet<TaskKind> = new Set<TaskKind>([
+  'jail.apply-hooks',
+  'jail.apply-limits',
+  'vm.guest-agent',
+  'vm.shutdown-wait-time',
+  'tunable.apply',
+  'vm.cloud-init',
+  'vm.vnc',
+]);
 
 /** Resource keys (DESIGN §6): `jail:101`, `vm:7`, `pool:<guid>`, `tunable:<name>`. */
 export const resourceKey = {

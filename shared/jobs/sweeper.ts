@@ -11,7 +11,8 @@ import { notifyTaskEnded } from './notify.ts';
  *   - sends tasks never sent (`dispatch_count = 0`) after `unsentAfterS`;
  *   - re-sends a sent task still `queued` after `resendAfterS` when its node is online and nothing runs on its
  *     resource (else the message is simply waiting its turn, or for the agent to come back);
- *   - fails a task after `maxSends` sends (a message that keeps dying, e.g. one that crashes the agent);
+ *   - fails a task after `maxSends` send attempts, failed ones included (a message that keeps dying, e.g. one
+ *     that crashes the agent, or one the queue keeps refusing), and notifies;
  *   - marks `running` tasks of a node that went silent `interrupted` (never stuck running).
  * Duplicates it may cause are harmless: agents start tasks through the store, idempotently by id.
  * It runs on every agent heartbeat (for that node) and on a schedule (all nodes).
@@ -69,10 +70,16 @@ export async function sweepTasks(db: Kysely<Database>, options: SweepOptions = {
     .execute();
 
   for (const t of due) {
-    if (t.dispatch_count >= o.maxSends) {
+    // attempts, not successes: a message the queue keeps refusing must end too
+    const attempts = Math.max(t.send_attempts, t.dispatch_count);
+    if (attempts >= o.maxSends) {
+      const error =
+        t.dispatch_count === 0
+          ? `the task could not be sent to the queue of node ${t.node_id} in ${attempts} attempts; last error: ${t.send_error || 'unknown'}`
+          : `no agent of node ${t.node_id} picked the task up after ${t.dispatch_count} sends (${attempts} attempts)`;
       const gone = await db
         .updateTable('tasks')
-        .set({ status: 'failed', error: `no agent of node ${t.node_id} picked the task up after ${t.dispatch_count} sends`, finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+        .set({ status: 'failed', error, phase: 'failed', finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
         .where('id', '=', t.id)
         .where('status', '=', 'queued')
         .returningAll()

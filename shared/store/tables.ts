@@ -36,6 +36,8 @@ export interface NodesTable {
   registered_at: NullableTimestamp;
   inventory_hash: ColumnType<string, string | undefined, string>;
   inventory_at: NullableTimestamp;
+  /** SSH host key fingerprints (`SHA256:…`) the node reported (migration 0017) */
+  ssh_host_keys: ColumnType<string[], string | undefined, string>;
 }
 
 export interface ClusterNotesTable {
@@ -310,6 +312,9 @@ export interface TasksTable {
   attempts: ColumnType<number, number | undefined, number>;
   dispatch_count: ColumnType<number, number | undefined, number>;
   dispatched_at: NullableTimestamp;
+  /** sends tried, failed ones included, and the last failure (migration 0016) */
+  send_attempts: ColumnType<number, number | undefined, number>;
+  send_error: ColumnType<string, string | undefined, string>;
   created_at: CreatedAt;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;

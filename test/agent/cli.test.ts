@@ -20,6 +20,9 @@ describe('agent command line', () => {
     expect(run([])).toMatchObject({ code: 2, err: expect.stringContaining('--api-url (HM_API_URL) is required') });
     expect(run(['--api-url', 'http://x/api'])).toMatchObject({ code: 2, err: expect.stringContaining('--token (HM_AGENT_TOKEN)') });
     expect(run(['--api-url', 'http://x/api', '--token', 't', '--executor', 'telnet'])).toMatchObject({ code: 2, err: expect.stringContaining('--executor (HM_EXECUTOR): must be local, ssh or simulator') });
+    // an SSH executor pins the host key, or is told explicitly not to
+    expect(run(['--api-url', 'http://x/api', '--token', 't', '--executor', 'ssh', '--ssh-host', 'h'])).toMatchObject({ code: 2, err: expect.stringContaining('--ssh-host-key (HM_SSH_HOST_KEY) is required with --executor ssh (or --insecure-accept-any-host-key)') });
+    expect(run(['--api-url', 'http://x/api', '--token', 't', '--executor', 'ssh', '--ssh-host', 'h', '--ssh-host-key', 'md5:aa'])).toMatchObject({ code: 2, err: expect.stringContaining('--ssh-host-key (HM_SSH_HOST_KEY): must be SHA256:') });
     expect(run(['--bogus'])).toMatchObject({ code: 2, err: expect.stringContaining("Unknown option '--bogus'") });
     // environment works like flags
     expect(run([], { HM_API_URL: 'http://x/api', HM_AGENT_TOKEN: 't', HM_CONCURRENCY: '0' })).toMatchObject({ code: 2, err: expect.stringContaining('--concurrency (HM_CONCURRENCY): must be an integer 1–64') });

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { getTaskRow, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
 import { startSshd, type Sshd } from './sshd-server.ts';
@@ -19,6 +20,8 @@ const MiB = 2 ** 20;
 let sshd: Sshd;
 let a: TestAgent;
 let b: TestAgent;
+/** a target whose registered host key is not the one sshd presents at its address */
+let c: TestAgent;
 let operator: string;
 const ids = { web: 0, db: 0, big: 0 };
 
@@ -28,8 +31,12 @@ const filesOf = (agent: TestAgent) => sim(agent).state((s) => (s as SimHost & { 
 const datasetsOf = (agent: TestAgent) => sim(agent).state((s) => s.datasets.map((d) => d.name));
 const guest = (id: number) => testDb().selectFrom('guests').selectAll().where('id', '=', id).executeTakeFirst();
 
-function jailHost(jails: SimHost['jails']): SimHost {
+/** the host's sshd public key, where ssh-keygen -l reads it at registration */
+const hostKeyFile = (pub: string) => ({ '/etc/ssh/ssh_host_ed25519_key.pub': { content: pub, mode: '0644' } });
+
+function jailHost(jails: SimHost['jails'], files?: SimHost['files']): SimHost {
   return testHost({
+    ...(files ? { files } : {}),
     cpus: 4,
     pools: [{ name: 'zroot', vdevs: [{ type: 'disk', name: 'ada0' }], allocatedBytes: 40 * 2 ** 30 }],
     datasets: [
@@ -52,7 +59,11 @@ beforeAll(async () => {
   ids.web = await freeGuestId();
   ids.db = await freeGuestId();
   ids.big = await freeGuestId();
-  b = await startTestAgent({ host: jailHost([]), args: ['--node-ip', '127.0.0.1'] });
+  // B's host key is the one sshd presents: what the source pins when it connects to B
+  b = await startTestAgent({ host: jailHost([], hostKeyFile(readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8'))), args: ['--node-ip', '127.0.0.1'] });
+  const other = join(sshd.dir, 'other_key');
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'other', '-f', other]);
+  c = await startTestAgent({ host: jailHost([], hostKeyFile(readFileSync(`${other}.pub`, 'utf8'))), args: ['--node-ip', '127.0.0.1'] });
   const peer = [
     '--peer-ssh-port', String(sshd.port),
     '--peer-ssh-user', sshd.username,
@@ -70,13 +81,14 @@ beforeAll(async () => {
     // a simulated send of the 1 GiB jail streams 8 MiB at 4 MiB/s: two seconds to cut it off in
     env: { HM_SIM_SEND_MAX_BYTES: String(8 * MiB), HM_SIM_STREAM_BYTES_PER_S: String(4 * MiB) },
   });
-  await Promise.all([a.ready(), b.ready()]);
-  await Promise.all([admit(a), admit(b)]);
+  await Promise.all([a.ready(), b.ready(), c.ready()]);
+  await Promise.all([admit(a), admit(b), admit(c)]);
 }, 90_000);
 
 afterAll(async () => {
   await a?.kill();
   await b?.kill();
+  await c?.kill();
   await sshd?.stop();
 });
 
@@ -183,6 +195,26 @@ test('E20: the jail moves to the target over SSH, reporting its phases; the stor
   const t = await waitForTask(hooks.body.data.taskId, ['success', 'failed']);
   expect(t).toMatchObject({ node_id: b.nodeId, status: 'success' });
   expect((await filesOf(b))['/etc/jail.conf.d/web.conf'].content).not.toContain('hooks/prestart.sh');
+}, 60_000);
+
+test('each node registers the SHA256 fingerprints of its SSH host keys', async () => {
+  const keys = await testDb().selectFrom('nodes').select(['id', 'ssh_host_keys']).where('id', 'in', [b.nodeId, c.nodeId]).execute();
+  expect(keys.find((k) => k.id === b.nodeId)!.ssh_host_keys).toEqual([sshd.hostKeySha256]);
+  expect(keys.find((k) => k.id === c.nodeId)!.ssh_host_keys).toEqual([expect.stringMatching(/^SHA256:[A-Za-z0-9+/]{43}$/)]);
+  expect(keys.find((k) => k.id === c.nodeId)!.ssh_host_keys).not.toEqual([sshd.hostKeySha256]);
+});
+
+test('E20: a target presenting another host key than its node registered: the migration fails naming the mismatch, nothing moves', async () => {
+  const res = await call('POST', `/jail/${ids.db}/migrations`, { token: operator, body: { targetNodeUuid: c.nodeId } });
+  expectEnvelope(res, 202, 'jail_migration_queued');
+  const task = await waitForTask(res.body.data.taskId, ['success', 'failed', 'interrupted'], 45_000);
+  expect(task.status).toBe('failed');
+  expect(task.error).toContain(`SSH host key mismatch for 127.0.0.1:${sshd.port}: the server presented ${sshd.hostKeySha256}`);
+  expect(task.error).toContain('undone: the jail stays on this node');
+  expect((await guest(ids.db))!.node_id).toBe(a.nodeId);
+  expect(await datasetsOf(a)).toContain('zroot/jails/db');
+  // nothing was run on the host behind sshd (B's state stands in for it)
+  expect(await datasetsOf(b)).not.toContain('zroot/jails/db');
 }, 60_000);
 
 test('E20: the source agent killed mid-transfer → task interrupted, the jail runs on the source only, nothing half-registered', async () => {

@@ -76,7 +76,7 @@ describe('ssh executor', () => {
   it('is what createExecutor builds for kind ssh', async () => {
     const keyFile = join(dir, 'id');
     writeFileSync(keyFile, sshd.privateKey, { mode: 0o600 });
-    const ex = createExecutor({ kind: 'ssh', ssh: { host: '127.0.0.1', port: sshd.port, username: sshd.username, privateKeyPath: keyFile } });
+    const ex = createExecutor({ kind: 'ssh', ssh: { host: '127.0.0.1', port: sshd.port, username: sshd.username, privateKeyPath: keyFile, hostKeySha256: sshd.hostKeySha256 } });
     expect(ex.kind).toBe('ssh');
     expect((await ex.run(['echo', 'ok'])).stdout).toBe('ok\n');
     await ex.close?.();
@@ -119,6 +119,7 @@ describe('a simulated host behind sshd (the simulator CLI as the remote command)
       port: sshd.port,
       username: sshd.username,
       privateKey: sshd.privateKey,
+      hostKeySha256: sshd.hostKeySha256,
       // the remote "host": every argv runs through the simulator CLI of this checkout
       prefix: ['env', '-C', ROOT, `HM_SIM_STATE=${state}`, `HM_SIM_SEED=${join(ROOT, 'test/unit/simulator/test-host.json')}`, 'HM_SIM_RESILVER_MS=1500', process.execPath, '--import', 'tsx', 'agent/simulator/cli.ts'],
     });

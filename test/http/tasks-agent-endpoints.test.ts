@@ -114,6 +114,8 @@ describe('agent endpoints: task lifecycle', () => {
     const first = await call('POST', `/agent/tasks/${t.id}/start`, { token });
     expectEnvelope(first, 200, 'task_started');
     expect(first.body.data).toMatchObject({ run: true, attempt: 1, task: { id: t.id, status: 'running', phase: 'started' } });
+    // what to run comes from the task row (the queue message is only a pointer)
+    expect(first.body.data.work).toEqual({ kind: 'host.probe', payload: { sysctls: [] }, peers: [] });
     const second = await call('POST', `/agent/tasks/${t.id}/start`, { token });
     expectEnvelope(second, 200, 'task_not_startable');
     expect(second.body.data).toMatchObject({ run: false, attempt: 1, reason: `task ${t.id} is already running` });

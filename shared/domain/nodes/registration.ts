@@ -15,6 +15,8 @@ export interface Registration {
   inventory: HostInventory;
   agentVersion?: string;
   heartbeatIntervalS?: number;
+  /** `SHA256:…` fingerprints of the host's SSH host keys; absent (an older agent) keeps what is stored */
+  sshHostKeys?: string[];
 }
 
 async function project(trx: Db, nodeId: string, inventory: HostInventory) {
@@ -35,6 +37,7 @@ export async function registerNode(trx: Db, r: Registration): Promise<{ node: No
     inventory_at: sql<Date>`now()`,
     heartbeat_interval_s: r.heartbeatIntervalS ?? 10,
     agent_version: r.agentVersion ?? '',
+    ...(r.sshHostKeys ? { ssh_host_keys: JSON.stringify([...new Set(r.sshHostKeys)]) } : {}),
     agent_started_at: sql<Date>`now()`,
     last_seen_at: sql<Date>`now()`,
     updated_at: sql<Date>`now()`,

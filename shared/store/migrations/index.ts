@@ -3,6 +3,8 @@ import * as m0001 from './0001_foundation.ts';
 import * as m0002 from './0002_backup_events_search.ts';
 import * as m0010 from './0010_tasks.ts';
 import * as m0011 from './0011_node_agents.ts';
+import * as m0016 from './0016_task_send_attempts.ts';
+import * as m0017 from './0017_node_ssh_host_keys.ts';
 import * as m0020 from './0020_pools_tunables.ts';
 import * as m0021 from './0021_telemetry.ts';
 import * as m0030 from './0030_guests.ts';
@@ -19,6 +21,8 @@ export const migrations: Record<string, Migration> = {
   '0002_backup_events_search': m0002,
   '0010_tasks': m0010,
   '0011_node_agents': m0011,
+  '0016_task_send_attempts': m0016,
+  '0017_node_ssh_host_keys': m0017,
   '0020_pools_tunables': m0020,
   '0021_telemetry': m0021,
   '0030_guests': m0030,

@@ -1,0 +1,107 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, TaskRow } from '#store/tables';
+import { nodeTask } from './lifecycle.ts';
+import { notifyTaskEnded } from './notify.ts';
+import { applyTaskOutcome } from './outcomes.ts';
+import { CONFIGURATION_KINDS, type TaskKind, type TaskPayloads } from './protocol.ts';
+import { toTaskView, type TaskView } from './tasks.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Another node's host a task may connect to, with the SSH host keys the control plane holds for it. */
+export interface PeerHost {
+  nodeId: string;
+  /** the address the node registered */
+  address: string;
+  /** `SHA256:…` fingerprints the node reported at registration; a host presenting another key is refused */
+  hostKeys: string[];
+}
+
+/** What the agent runs: the task row's kind and payload, never anything from the queue message. */
+export interface Work<K extends TaskKind = TaskKind> {
+  kind: K;
+  payload: TaskPayloads[K];
+  /** the hosts the task may reach over SSH (E20: the target) */
+  peers: PeerHost[];
+}
+
+/**
+ * The answer of POST /api/agent/tasks/{id}/start — the one contract between the store and the agent about
+ * what to run. `run: false`: already started or finished, or superseded; ack the message and run nothing.
+ */
+export interface StartAnswer {
+  run: boolean;
+  reason: string;
+  attempt: number;
+  task: TaskView;
+  /** present when `run` */
+  work?: Work;
+}
+
+/** Nodes a task reaches over SSH, by kind. */
+const peerNodesOf = (task: TaskRow): string[] =>
+  task.kind === 'jail.migrate' ? [(task.payload as TaskPayloads['jail.migrate']).target.nodeId] : [];
+
+async function peersOf(db: Db, task: TaskRow): Promise<PeerHost[]> {
+  const ids = peerNodesOf(task);
+  if (!ids.length) return [];
+  const rows = await db.selectFrom('nodes').select(['id', 'ip', 'ssh_host_keys']).where('id', 'in', ids).execute();
+  return rows.map((r) => ({ nodeId: r.id, address: r.ip, hostKeys: Array.isArray(r.ssh_host_keys) ? r.ssh_host_keys : [] }));
+}
+
+/** The newest task of the same node, resource and configuration kind that has started (or finished) after this one. */
+async function newerStarted(db: Db, task: TaskRow): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('tasks')
+    .select('id')
+    .where('node_id', '=', task.node_id)
+    .where('resource', '=', task.resource)
+    .where('kind', '=', task.kind)
+    .where('id', '>', task.id)
+    .where('started_at', 'is not', null)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Ends a queued configuration task that a newer one of its resource overtook: it must never reach the host. */
+async function supersede(db: Db, task: TaskRow, by: number): Promise<TaskRow | undefined> {
+  const done = await db
+    .updateTable('tasks')
+    .set({ status: 'failed', error: `superseded by task ${by}`, phase: 'failed', finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('id', '=', task.id)
+    .where('status', '=', 'queued')
+    .returningAll()
+    .executeTakeFirst();
+  if (done) {
+    await notifyTaskEnded(db, done);
+    await applyTaskOutcome(db, done);
+  }
+  return done;
+}
+
+const answer = (run: boolean, reason: string, task: TaskRow, work?: Work): StartAnswer => ({ run, reason, attempt: task.attempts, task: toTaskView(task), ...(work ? { work } : {}) });
+
+/**
+ * Claims a task for the agent of `nodeId` (403 for another node's task, 404 for none): queued → running,
+ * attempts + 1, idempotent by id. A configuration task overtaken by a newer one of the same resource and
+ * kind (re-sent late, delivered out of order) ends `failed` "superseded by task N" instead of running.
+ */
+export async function startTask(trx: Db, nodeId: string, taskId: number): Promise<StartAnswer> {
+  const task = await nodeTask(trx, nodeId, taskId);
+  if (task.status !== 'queued') return answer(false, `task ${taskId} is already ${task.status}`, task);
+  if (CONFIGURATION_KINDS.has(task.kind as TaskKind)) {
+    const newer = await newerStarted(trx, task);
+    const ended = newer === undefined ? undefined : await supersede(trx, task, newer);
+    if (ended) return answer(false, ended.error, ended);
+  }
+  const started = await trx
+    .updateTable('tasks')
+    .set({ status: 'running', attempts: sql<number>`attempts + 1`, phase: 'started', progress: 0, started_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('id', '=', taskId)
+    .where('status', '=', 'queued')
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const work: Work = { kind: started.kind as TaskKind, payload: started.payload as Work['payload'], peers: await peersOf(trx, started) };
+  return answer(true, 'started', started, work);
+}

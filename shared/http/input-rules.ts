@@ -10,7 +10,7 @@ import type { FieldError } from '#http/errors';
  */
 export function unstorableProblem(s: string): string | undefined {
   if (s.includes('\u0000')) return 'must not contain U+0000 (NUL)';
-  if (!s.isWellFormed()) return 'must not contain an unpaired UTF-16 surrogate (U+D800–U+DFFF)';
+  if (!(s as string & { isWellFormed(): boolean }).isWellFormed()) return 'must not contain an unpaired UTF-16 surrogate (U+D800–U+DFFF)';
   return undefined;
 }
 

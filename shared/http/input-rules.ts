@@ -38,10 +38,16 @@ export function findUnstorable(value: unknown, field: string, out: FieldError[] 
 }
 
 /**
- * Integers in paths and query strings are canonical decimal: `0`, or a digit 1–9 followed by digits. No sign,
- * leading zeros, spaces, exponent or hex — otherwise `/jail/0x65`, `/jail/00101` and `/jail/%20101` would all
- * name jail 101, and `size=1e2` would be 100.
+ * Integers in paths and query strings are canonical decimal: `0`, or a digit 1–9 followed by digits. A string
+ * the validator would coerce to an integer in any other spelling (sign, leading zeros, spaces, exponent, hex,
+ * `101.0`) is refused — otherwise `/jail/0x65`, `/jail/00101` and `/jail/%20101` would all name jail 101, and
+ * `size=1e2` would be 100. Strings that are no integer at all (`abc`, `1.5`) and plain negatives (`-1`) are
+ * left to the validator, which names the type or range they miss.
  */
-const CANONICAL_INTEGER = /^(0|[1-9][0-9]*)$/;
-export const isCanonicalInteger = (s: string) => CANONICAL_INTEGER.test(s);
+const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
+export const isCanonicalInteger = (s: string) => {
+  if (CANONICAL_INTEGER.test(s)) return true;
+  const n = s.trim() === '' ? NaN : Number(s);
+  return !Number.isInteger(n);
+};
 export const NOT_CANONICAL = 'must be an integer in plain decimal (digits only, no sign, leading zeros, spaces or exponent)';

@@ -35,3 +35,15 @@ describe('path and query integers accept canonical decimal only', () => {
     expect(zero.body.error).toMatch(/query\.page: must be >= 1/);
   });
 });
+
+describe('non-integers and negatives keep the validator\'s own message', () => {
+  test('abc is "must be integer", -1 is out of range, -0 is not an alias of 0', async () => {
+    const res = await call('GET', '/tasks?size=abc&page=-1');
+    expectEnvelope(res, 400, 'validation_failed');
+    expect(res.body.error).toContain('query.size: must be integer');
+    expect(res.body.error).toContain('query.page: must be >= 1');
+    const negZero = await call('GET', '/jail/-0');
+    expectEnvelope(negZero, 400, 'validation_failed');
+    expect(negZero.body.error).toMatch(/^path\.ctid: must be an integer in plain decimal/);
+  });
+});

@@ -27,6 +27,14 @@ function compile(schema: object, opts: Options): string {
   return toEsm(standaloneCode(ajv, validate));
 }
 
+/** Names of the integer-typed parameters of a path or query schema (checked for canonical decimal). */
+function integerParams(schema: unknown): string[] {
+  const props = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
+  return Object.entries(props)
+    .filter(([, p]) => p.type === 'integer' || p.type === 'number' || (Array.isArray(p.type) && (p.type.includes('integer') || p.type.includes('number'))))
+    .map(([name]) => name);
+}
+
 export async function loadSchema(module: string): Promise<EndpointSchema | null> {
   const file = `${module}.schema.ts`;
   if (!existsSync(file)) return null;
@@ -59,6 +67,7 @@ export async function compileSpecs(routes: RouteDef[]): Promise<Map<string, Endp
     }
     const spec = {
       name: r.name,
+      integers: { path: integerParams(schema?.path), query: integerParams(schema?.query) },
       role: schema?.role ?? 'viewer',
       bodyLimit: schema?.bodyLimit ?? DEFAULT_BODY_LIMIT,
       takesBody: Boolean(schema?.body),

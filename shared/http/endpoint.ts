@@ -10,6 +10,7 @@ import { authenticate } from './middlewares/authenticate.ts';
 import { bodyLimit } from './middlewares/body-limit.ts';
 import { jsonBody, type ParsedBodyEvent } from './middlewares/json-body.ts';
 import { pipelineLog, type HmContext } from './middlewares/pipeline-log.ts';
+import { storableInput } from './middlewares/storable-input.ts';
 import { validate } from './middlewares/validate.ts';
 
 export interface HandlerContext {
@@ -22,7 +23,7 @@ export interface HandlerContext {
 export type EndpointFn<I> = (input: I, ctx: HandlerContext) => Promise<Reply>;
 
 /**
- * Wraps a handler in the pipeline of DESIGN §3: log+envelope → auth → body limit → JSON → validation → handler.
+ * Wraps a handler in the pipeline of DESIGN §3: log+envelope → storable input → auth → body limit → JSON → validation → handler.
  * The handler receives validated input typed from its schema and returns a Reply.
  */
 export function endpoint<I extends { path: unknown; query: unknown; body: unknown }>(spec: CompiledSpec, fn: EndpointFn<I>) {
@@ -40,6 +41,7 @@ export function endpoint<I extends { path: unknown; query: unknown; body: unknow
   type Any = middy.MiddlewareObj<any, any, Error, any>;
   return middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, HmContext>()
     .use(pipelineLog())
+    .use(storableInput(spec) as Any)
     .use(authenticate(spec.role) as Any)
     .use(bodyLimit(spec.bodyLimit) as Any)
     .use(jsonBody(spec.takesBody) as Any)

@@ -51,6 +51,8 @@ export interface CompiledSpec {
   request: CompiledValidator | null;
   /** validates the parsed body, strictly */
   body: CompiledValidator | null;
+  /** the integer-typed path and query parameters, which must be canonical decimal before coercion */
+  integers?: { path: string[]; query: string[] };
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
+import { stableJson } from '#domain/nodes/inventory-hash';
 import type { HandlerContext } from '#http/endpoint';
 import { accepted, type Reply } from '#http/envelope';
 import { inTransaction } from '#store/tx';
@@ -29,7 +31,15 @@ export function idempotencyKeyOf(ctx: HandlerContext): string | undefined {
   return key === undefined ? undefined : checkIdempotencyKey(key);
 }
 
-const requestRef = (ctx: HandlerContext) => `${ctx.event.requestContext?.http?.method ?? ''} ${ctx.event.rawPath ?? ''}`.trim();
+/**
+ * What an Idempotency-Key stands for: the method, the path and a digest of the body (key order ignored). The
+ * same key with a different body is another request: 409 idempotency_key_reused, never the first task.
+ */
+const requestRef = (ctx: HandlerContext) => {
+  const body = (ctx.event as { body?: unknown }).body;
+  const digest = body === undefined || body === null ? '' : ` body:${createHash('sha256').update(stableJson(body)).digest('hex').slice(0, 16)}`;
+  return `${ctx.event.requestContext?.http?.method ?? ''} ${ctx.event.rawPath ?? ''}${digest}`.trim();
+};
 
 /**
  * The whole of a 202 endpoint (E7, E15, E20, E22) after validation of its input (DESIGN §6):

@@ -1,3 +1,4 @@
+import { scrubTaskSecrets } from '#domain/secrets/task-payloads';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { conflict, forbidden } from '#http/errors';
 import type { Database, TaskRow } from '#store/tables';
@@ -82,6 +83,7 @@ export async function finishTask(trx: Db, nodeId: string, taskId: number, r: Fin
     .executeTakeFirstOrThrow();
   await notifyTaskEnded(trx, done);
   await applyTaskOutcome(trx, done);
+  await scrubTaskSecrets(trx, done); // an ended task keeps no secrets
   return { task: done, changed: true };
 }
 
@@ -96,6 +98,7 @@ export async function interruptTasks(trx: Db, ids: number[], reason: string): Pr
     .returningAll()
     .execute();
   for (const t of rows) await notifyTaskEnded(trx, t);
+  for (const t of rows) await scrubTaskSecrets(trx, t); // an ended task keeps no secrets
   return rows.map((r) => r.id);
 }
 

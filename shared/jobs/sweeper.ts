@@ -1,3 +1,4 @@
+import { scrubTaskSecrets } from '#domain/secrets/task-payloads';
 import { sql, type Kysely } from 'kysely';
 import type { Database, TaskRow } from '#store/tables';
 import { OFFLINE_AFTER_HEARTBEATS, onlineSql } from '#domain/nodes/presence';
@@ -86,6 +87,7 @@ export async function sweepTasks(db: Kysely<Database>, options: SweepOptions = {
         .executeTakeFirst();
       if (gone) {
         await notifyTaskEnded(db, gone);
+        await scrubTaskSecrets(db, gone); // an ended task keeps no secrets
         out.failed.push(t.id);
       }
       continue;

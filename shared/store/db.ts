@@ -13,17 +13,52 @@ export function databaseUrl(): string {
   return url;
 }
 
-/** A Kysely instance over its own pool. One per process is enough; see `getDb`. */
+const TIMED_OUT = Symbol('hm.queryTimedOut');
+type TimedClient = pg.PoolClient & { [TIMED_OUT]?: boolean };
+
+/** The message pg gives a query that got no answer within `query_timeout` (mapped to 503 in tx.ts). */
+export const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';
+
+/** How long one statement may wait for the store before the request fails with 503 (HM_DB_QUERY_TIMEOUT_MS). */
+export const queryTimeoutMs = () => Number(process.env.HM_DB_QUERY_TIMEOUT_MS ?? 5_000);
+
+/**
+ * A Kysely instance over its own pool. One per process is enough; see `getDb`.
+ *
+ * Every statement is bounded on the client side (pg's `query_timeout`), which works on PostgreSQL and on
+ * PGlite alike: a hung or frozen store fails the request with 503 instead of holding it for the whole Lambda
+ * timeout. A connection whose statement timed out is in an unknown protocol state: it refuses further
+ * statements at once (so the ROLLBACK that follows does not wait a second time) and is destroyed on release.
+ */
 export function createDb(url = databaseUrl(), max = Number(process.env.HM_DB_POOL_MAX ?? 4)): Kysely<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: Number(process.env.HM_DB_CONNECT_TIMEOUT_MS ?? 5_000),
+    query_timeout: queryTimeoutMs(),
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pool.on('connect', (client: TimedClient) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((...args: unknown[]) => {
+      if (client[TIMED_OUT]) return Promise.reject(new Error(`${QUERY_TIMEOUT_MESSAGE}: the connection was abandoned`));
+      const result = query(...args);
+      if (result instanceof Promise) result.catch((e: Error) => void (e?.message === QUERY_TIMEOUT_MESSAGE && (client[TIMED_OUT] = true)));
+      return result;
+    }) as typeof client.query;
+  });
+  const bounded = {
+    connect: async () => {
+      const client = (await pool.connect()) as TimedClient;
+      const release = client.release.bind(client);
+      client.release = (err?: Error | boolean) => release(err || (client[TIMED_OUT] ? new Error('query timed out; connection discarded') : undefined));
+      return client;
+    },
+    end: () => pool.end(),
+  };
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: bounded }) });
 }
 
 /** The process-wide instance, created on first use (warm Lambda containers reuse it). */

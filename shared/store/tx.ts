@@ -3,7 +3,8 @@ import type { Database } from '#store/tables';
 import { conflict, serviceUnavailable } from '#http/errors';
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '08000', '08001', '08003', '08006']);
+// 57014: a server-side statement_timeout (or cancel) — like a client-side query timeout, the store did not answer in time
+const CONNECTION_CODES = new Set(['57014', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '08000', '08001', '08003', '08006']);
 
 const codeOf = (err: unknown): string | undefined => (err as { code?: string })?.code;
 
@@ -11,7 +12,7 @@ export function isConnectionError(err: unknown): boolean {
   const code = codeOf(err);
   if (code && CONNECTION_CODES.has(code)) return true;
   const msg = (err as Error)?.message ?? '';
-  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(msg);
+  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Query read timeout/i.test(msg);
 }
 
 /**
@@ -37,8 +38,8 @@ export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Transacti
   }
 }
 
-/** Connection failures become 503; everything else passes through unchanged. */
+/** Connection failures and statements the store did not answer in time become 503; everything else passes through. */
 export function mapStoreError(err: unknown): unknown {
-  if (isConnectionError(err)) return serviceUnavailable('cluster_consensus_unavailable', 'the state store is unreachable; retry shortly');
+  if (isConnectionError(err)) return serviceUnavailable('cluster_consensus_unavailable', 'the state store is unreachable or did not answer in time; retry shortly');
   return err;
 }

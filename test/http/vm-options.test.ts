@@ -207,7 +207,7 @@ describe('E19 PUT /vm/{rid}/hardware/vnc', () => {
     expect(task).toMatchObject({ kind: 'vm.vnc', payload: { rid, enabled: true, bind: '127.0.0.1', port: 5999, resolution: '1920x1080', wait: true, password: 'secret' } });
     const view = await call('GET', `/vm/${rid}`, { token: await tokenFor('viewer') });
     expectEnvelope(view, 200, 'vm');
-    expect(view.body.data.options.vnc).toEqual({ enabled: true, bind: '127.0.0.1', port: 5999, resolution: '1920x1080', wait: true, auth: true });
+    expect(view.body.data.options.vnc).toEqual({ enabled: true, bind: '127.0.0.1', port: 5999, resolution: '1920x1080', wait: true, auth: true, passwordSet: true });
     expect(view.text).not.toContain('secret');
   });
 

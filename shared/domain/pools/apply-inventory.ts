@@ -3,6 +3,7 @@ import type { HostInventory } from '#domain/inventory';
 import type { Database } from '#store/tables';
 import { projectPools } from './projection.ts';
 import { projectTunables } from '../tunables/projection.ts';
+import { reportsVncPassword, withoutVncPasswords } from '../vms/secrets.ts';
 
 /**
  * Projects the parts of a node's reported inventory that requests are validated against (pools with their
@@ -12,4 +13,6 @@ import { projectTunables } from '../tunables/projection.ts';
 export async function applyInventory(trx: Kysely<Database> | Transaction<Database>, nodeId: string, inventory: Partial<HostInventory>): Promise<void> {
   await projectPools(trx, nodeId, inventory.pools, inventory.disks);
   await projectTunables(trx, nodeId, inventory.tunables);
+  // a VNC password lives only in the host's domain XML: one an agent reports anyway is not kept
+  if (reportsVncPassword(inventory)) await trx.updateTable('nodes').set({ inventory: JSON.stringify(withoutVncPasswords(inventory)) }).where('id', '=', nodeId).execute();
 }

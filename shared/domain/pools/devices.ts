@@ -5,15 +5,16 @@ import type { Database } from '#store/tables';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
- * A device as E7 accepts it (DESIGN §8: 1–24 chars). The characters are those of FreeBSD device paths and
- * GEOM labels (`ada1p3`, `/dev/da0`, `gpt/disk3`, a vdev GUID); a leading `-` would read as a zpool option.
+ * A device as E7 accepts it (1–24 chars): a device name (`ada1p3`, a vdev GUID), optionally as its `/dev/`
+ * path. No other slash and no `.`/`..` name: `../dev/da1` or `/dev/../da1` would name a device the in-use
+ * check never compared against. A leading `-` would read as a zpool option.
  */
-export const deviceNameSchema = { type: 'string', minLength: 1, maxLength: 24, pattern: '^[A-Za-z0-9_.:/+][A-Za-z0-9_.:/+-]*$' } as const;
+export const deviceNameSchema = { type: 'string', minLength: 1, maxLength: 24, pattern: '^(/dev/)?(?!\\.\\.?$)[A-Za-z0-9_.:+][A-Za-z0-9_.:+-]*$' } as const;
 
 /** Pool GUIDs are unsigned 64-bit integers printed in decimal. */
 export const poolGuidSchema = { type: 'string', minLength: 1, maxLength: 20, pattern: '^[0-9]+$' } as const;
 
-/** zpool prints `ada1p3` for `/dev/ada1p3`; both name the same device. */
+/** zpool prints `ada1p3` for `/dev/ada1p3`; both name the same device (the schema allows nothing else). */
 export const normaliseDevice = (name: string) => name.replace(/^\/dev\//, '');
 
 export interface PoolRef {

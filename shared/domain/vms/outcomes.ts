@@ -14,15 +14,10 @@ type Db = Kysely<Database> | Transaction<Database>;
  * that were persisted but never applied (the agent reports only an inventory that changed, so without this
  * the store would keep them until the host changed for another reason).
  *
- * A finished VNC task no longer needs the password it carried: it is removed from the stored payload.
+ * (Secrets in the payload are removed by shared/domain/secrets/task-payloads.ts when any task ends.)
  */
 export async function applyVmTaskOutcome(trx: Db, task: TaskRow): Promise<void> {
   if (!task.kind.startsWith('vm.')) return;
-  if (task.kind === 'vm.vnc' && task.payload && typeof task.payload === 'object' && 'password' in task.payload) {
-    const { password: _secret, ...rest } = task.payload as Record<string, unknown>;
-    void _secret;
-    await trx.updateTable('tasks').set({ payload: JSON.stringify(rest) }).where('id', '=', task.id).execute();
-  }
   if (task.status !== 'failed') return;
   const node = await trx.selectFrom('nodes').select('inventory').where('id', '=', task.node_id).executeTakeFirst();
   const inventory = node?.inventory as Partial<HostInventory> | undefined;

@@ -1,0 +1,34 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, TaskRow } from '#store/tables';
+
+/**
+ * The payload fields of each task kind that carry secrets: the agent needs them to do the work, nobody needs
+ * them after the task ended. VNC passwords and cloud-init user data / meta-data (passwords, SSH keys) stay in
+ * `tasks.payload` only while the task is queued or running.
+ */
+export const SECRET_PAYLOAD_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  'vm.vnc': ['password'],
+  'vm.cloud-init': ['data', 'metadata'],
+};
+
+const FINAL = ['success', 'failed', 'interrupted', 'cancelled'];
+
+/** The payload without its secret fields (the kind's other fields unchanged). */
+export function scrubPayload(kind: string, payload: unknown): unknown {
+  const fields = SECRET_PAYLOAD_FIELDS[kind];
+  if (!fields || !payload || typeof payload !== 'object') return payload;
+  const out = { ...(payload as Record<string, unknown>) };
+  for (const f of fields) delete out[f];
+  return out;
+}
+
+/**
+ * Removes the secrets from an ended task's stored payload; called wherever a task reaches a final state
+ * (agent finish, interruption, sweeper failure). A task still queued or running keeps them.
+ */
+export async function scrubTaskSecrets(db: Kysely<Database> | Transaction<Database>, task: Pick<TaskRow, 'id' | 'kind' | 'status'>): Promise<void> {
+  const fields = SECRET_PAYLOAD_FIELDS[task.kind];
+  if (!fields || !FINAL.includes(task.status)) return;
+  const minus = fields.reduce((expr, f) => sql`${expr} - ${f}::text`, sql`payload`);
+  await db.updateTable('tasks').set({ payload: sql`${minus}` }).where('id', '=', task.id).where('status', 'in', FINAL as TaskRow['status'][]).execute();
+}

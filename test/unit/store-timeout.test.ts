@@ -1,0 +1,56 @@
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { closeDb } from '../../shared/store/db.ts';
+import { tokenFor } from '../helpers/api.ts';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+
+/**
+ * Every statement is bounded (HM_DB_QUERY_TIMEOUT_MS): a store that stops answering turns a request into
+ * 503 cluster_consensus_unavailable within the bound, instead of holding it for the whole Lambda timeout.
+ */
+describe('a hung store answers 503 within the query timeout', () => {
+  const BOUND_MS = 800;
+  let proxy: TcpProxy;
+  const saved = { url: process.env.DATABASE_URL, timeout: process.env.HM_DB_QUERY_TIMEOUT_MS };
+
+  beforeAll(async () => {
+    const store = new URL(process.env.HM_TEST_DATABASE_URL!);
+    proxy = await startTcpProxy(store.hostname, Number(store.port));
+    store.hostname = '127.0.0.1';
+    store.port = String(proxy.port);
+    process.env.DATABASE_URL = store.toString();
+    process.env.HM_DB_QUERY_TIMEOUT_MS = String(BOUND_MS);
+  });
+  afterAll(async () => {
+    await closeDb();
+    await proxy.close();
+    process.env.DATABASE_URL = saved.url;
+    if (saved.timeout === undefined) delete process.env.HM_DB_QUERY_TIMEOUT_MS;
+    else process.env.HM_DB_QUERY_TIMEOUT_MS = saved.timeout;
+  });
+
+  const invoke = async (token: string, id: string) => {
+    const { handler } = await import('../../functions/notifications/count.ts');
+    const event = {
+      version: '2.0', routeKey: 'GET /api/notifications/count', rawPath: '/api/notifications/count', rawQueryString: '',
+      headers: { authorization: `Bearer ${token}` }, isBase64Encoded: false,
+      requestContext: { http: { method: 'GET', path: '/api/notifications/count' }, requestId: id },
+    } as unknown as APIGatewayProxyEventV2;
+    const started = Date.now();
+    const res = (await handler(event, { awsRequestId: id } as Context)) as { statusCode: number; body: string };
+    return { ...res, ms: Date.now() - started };
+  };
+
+  test('warm container, store frozen mid-life: 503 envelope within the bound; the pool recovers after', async () => {
+    const token = await tokenFor('viewer');
+    expect((await invoke(token, 'warm')).statusCode).toBe(200); // the pool now holds a live connection
+    proxy.freeze();
+    const hung = await invoke(token, 'hung');
+    proxy.thaw();
+    expect(hung.statusCode).toBe(503);
+    expect(JSON.parse(hung.body)).toEqual({ status: 'error', message: 'cluster_consensus_unavailable', error: expect.stringContaining('did not answer in time'), data: null });
+    expect(hung.ms).toBeGreaterThanOrEqual(BOUND_MS - 50);
+    expect(hung.ms).toBeLessThan(BOUND_MS * 3);
+    // the abandoned connection was discarded: the next request gets a fresh one and succeeds
+    expect((await invoke(token, 'after')).statusCode).toBe(200);
+  });
+});

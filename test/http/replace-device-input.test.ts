@@ -39,6 +39,14 @@ describe('E7 device names and Idempotency-Key reuse', () => {
     expect((await testDb().selectFrom('tasks').select('payload').where('id', '=', ok.body.data.id).executeTakeFirstOrThrow()).payload).toMatchObject({ new: 'ada4' });
   });
 
+  test('GEOM labels are device names: gpt/disk9 is accepted as new, gpt/disk3 as old is judged against the pool (409, not 400)', async () => {
+    const notInPool = await replace(host.tank.guid, { old: '/dev/gpt/disk3', new: 'ada4' });
+    expectEnvelope(notInPool, 409, 'device_not_in_pool');
+    const ok = await replace(host.tank.guid, { old: 'ada1', new: 'gpt/disk9' });
+    expectEnvelope(ok, 202);
+    expect((await testDb().selectFrom('tasks').select('payload').where('id', '=', ok.body.data.id).executeTakeFirstOrThrow()).payload).toMatchObject({ new: 'gpt/disk9' });
+  });
+
   test('an Idempotency-Key reused with a different body is 409 idempotency_key_reused; the same body (any key order) is the first task', async () => {
     const key = `k-${uid()}`;
     const first = await replace(host.tank.guid, { old: 'ada1', new: 'ada4' }, { 'idempotency-key': key });

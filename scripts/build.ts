@@ -10,6 +10,7 @@ import * as esbuild from 'esbuild';
 import { readFunctionModules, readRoutes } from './build/routes.ts';
 import { compileSpecs } from './build/compile-specs.ts';
 import { openapi } from './build/openapi.ts';
+import { kyselyNoSchema } from './build/kysely-no-schema.ts';
 
 /**
  * `yaml` resolves, on platform node, to its CommonJS build, which esbuild cannot tree-shake: every function
@@ -64,7 +65,7 @@ if (!schemasOnly) {
   // `Kysely` class reaches the query compiler and every builder. Cold start: a static import of the SDK from
   // node_modules costs ≈ +100 ms here, so enqueueing code should `await import('@aws-sdk/client-sqs')` lazily.
   // The agent keeps the SDK bundled: it runs on hosts without node_modules.
-  const fn = await esbuild.build({ ...common, external: [...common.external!, '@aws-sdk/*'], plugins: [...common.plugins!, yamlEsm], entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])), outdir: 'dist' });
+  const fn = await esbuild.build({ ...common, external: [...common.external!, '@aws-sdk/*'], plugins: [...common.plugins!, yamlEsm, kyselyNoSchema], entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])), outdir: 'dist' });
   const agentEntry = 'agent/main.ts';
   // ssh2 (node-ssh) tries optional native addons (sshcrypto, cpu-features) inside try/catch and falls back to
   // pure JS: leave them out of the bundle, so hosts need no compiler and no node_modules. Its CommonJS also

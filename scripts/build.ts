@@ -11,6 +11,7 @@ import { readFunctionModules, readRoutes } from './build/routes.ts';
 import { compileSpecs } from './build/compile-specs.ts';
 import { openapi } from './build/openapi.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
+import { builtinsViaRequire } from './build/builtins-require.ts';
 
 /**
  * `yaml` resolves, on platform node, to its CommonJS build, which esbuild cannot tree-shake: every function
@@ -55,7 +56,7 @@ if (!schemasOnly) {
     external: ['pg-native', 'cloudflare:sockets'],
     metafile: true,
     logLevel: 'warning',
-    plugins: [],
+    plugins: [builtinsViaRequire],
   };
   // Function bundles leave `@aws-sdk/*` out: the nodejs24.x Lambda runtime ships SDK v3 (ESM imports of it
   // resolve there since nodejs18.x), and locally serverless-offline resolves it from node_modules. Measured

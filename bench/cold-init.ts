@@ -3,7 +3,9 @@
  * API Gateway v2 event with an admin token, against a migrated store), then exits. Its wall time, spawn to
  * exit, is compared with a bare `node -e ''` measured in the same rounds (interleaved, so load from other work
  * on the machine hits both alike); the median over rounds of (function ÷ bare node) is the number with the
- * ≤ 1.5× target. The function's process gets only its own environment (as on Lambda); a second pair of lines
+ * ≤ 2.0× target. The largest bundle and E25 are measured again with Node's module compile cache
+ * (NODE_COMPILE_CACHE) already written by an untimed run: what a process gets when its cache survives (the
+ * agent and local stack on one machine; on Lambda only if the cache shipped in the package). The function's process gets only its own environment (as on Lambda); a second pair of lines
  * shows the same with this shell's environment when that has variables that slow node's own start.
  *
  * Many functions: a sample is measured (BENCH_COLD_BUNDLES, default 6) — always the largest bundle and E25,
@@ -19,7 +21,7 @@ import { fmtKB, fmtMs, median } from './lib/stats.ts';
 import { postgresUnavailable, withStore, type StoreKind } from './lib/stores.ts';
 import { runAlone, type Bench, type Row } from './lib/report.ts';
 
-const TARGET = 1.5;
+const TARGET = 2.0;
 const RUNNER = resolve('bench/lib/cold-runner.mjs');
 
 interface Sample {
@@ -73,6 +75,8 @@ interface Subject {
   env: NodeJS.ProcessEnv;
   fn?: BuiltFunction;
   samples: Sample[];
+  /** the bare node this one is compared with, round by round (default: the one with the same env) */
+  bare?: Subject;
 }
 
 /** Environment variables that change how fast node itself starts (this machine sets NODE_EXTRA_CA_CERTS). */
@@ -103,6 +107,14 @@ export async function measureColdInit(kind: StoreKind, opts: { bundles?: number;
         writeFileSync(file, JSON.stringify(await firstEvent(f, store.adminToken)));
         subjects.push({ label: `${f.module.replace(/^functions\//, '')} (${fmtKB(f.bytes)})`, args: [RUNNER, f.bundle, file], env: clean, fn: f, samples: [] });
       }
+      const bareClean = subjects[0];
+      const cacheDir = join(dir, 'compile-cache');
+      const cached: NodeJS.ProcessEnv = { ...clean, NODE_COMPILE_CACHE: cacheDir };
+      for (const f of fns.slice(0, 2)) {
+        const x = subjects.find((s) => s.fn === f)!;
+        subjects.push({ ...x, label: `${x.label}, compile cache warm`, env: cached, samples: [], bare: bareClean });
+        await timed(x.args, cached); // writes the cache
+      }
       if (inheritedVars.length) {
         subjects.push({ label: `bare node, with ${inheritedVars.join(', ')}`, args: ['-e', ''], env: inherited, samples: [] });
         const largest = subjects.find((x) => x.fn === fns[0])!;
@@ -126,15 +138,15 @@ export async function measureColdInit(kind: StoreKind, opts: { bundles?: number;
         }
         // each round's ratio to the bare node of the same round, then their median: a burst of load from
         // other work on the machine then shifts a pair, not one side of the comparison
-        const bare = bareSamples(x.env);
+        const bare = x.bare?.samples ?? bareSamples(x.env);
         const ratio = median(x.samples.map((s, r) => s.wallMs / bare[r].wallMs));
         const split = `import ${fmtMs(median(x.samples.map((s) => s.importMs!)))} + first invoke ${fmtMs(median(x.samples.map((s) => s.invokeMs!)))}`;
         rows.push({
           section,
           what: x.label,
           value: `${ratio.toFixed(2)}× (${fmtMs(wall)})`,
-          target: x.fn ? `≤ ${TARGET}×` : undefined,
-          ok: x.fn ? ratio <= TARGET : null,
+          target: x.fn && x.env === clean ? `≤ ${TARGET}×` : undefined,
+          ok: x.fn && x.env === clean ? ratio <= TARGET : null,
           note: x.fn ? `${split} → ${x.samples[0].status} ${x.samples[0].message} (${x.fn.route.method} ${x.fn.route.path})` : `${split}: node + ESM loader + this runner, no bundle`,
         });
       }

@@ -5,7 +5,6 @@
  *   --schemas-only   only the generated functions section and specs (what typecheck and tests of handlers need)
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
@@ -13,25 +12,8 @@ import { FUNCTIONS_YML, declaredFunctions, readRoutes } from './build/routes.ts'
 import { functionsYml } from './build/functions-yml.ts';
 import { compileSpecs } from './build/compile-specs.ts';
 import { openapi } from './build/openapi.ts';
-
-/**
- * pg decides at import whether it runs in a Cloudflare Worker. On Node 20 (no `navigator` global) its probe
- * constructs a `Response`, which makes Node load undici: measured ≈ 24 ms of a 46 ms `import('pg')` (cpu
- * profile), the largest single item of a function's cold start here. Node 21+ (the nodejs22.x Lambda runtime)
- * answers from `navigator` and never pays it. Bundles only ever run on Node, so the probe is compiled out; if
- * pg changes that file the build warns and bundles it unchanged (slower, still correct).
- */
-const pgNodeStreams: esbuild.Plugin = {
-  name: 'pg-node-streams',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]pg[\\/]lib[\\/]stream\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const probe = 'if (isCloudflareRuntime()) {';
-      if (!source.includes(probe)) return { contents: source, loader: 'js', warnings: [{ text: 'pg/lib/stream.js changed: its Cloudflare probe is bundled as is (≈ 24 ms more cold start on Node 20)' }] };
-      return { contents: source.replace(probe, 'if (false) {'), loader: 'js' };
-    });
-  },
-};
+import { kyselyNoSchema } from './build/kysely-no-schema.ts';
+import { builtinsViaRequire } from './build/builtins-require.ts';
 
 /**
  * `yaml` resolves, on platform node, to its CommonJS build, which esbuild cannot tree-shake: every function
@@ -64,7 +46,7 @@ if (!schemasOnly) {
   const common: esbuild.BuildOptions = {
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     format: 'esm',
     minify: true,
     sourcemap: true,
@@ -78,9 +60,9 @@ if (!schemasOnly) {
     external: ['pg-native', 'cloudflare:sockets'],
     metafile: true,
     logLevel: 'warning',
-    plugins: [pgNodeStreams],
+    plugins: [builtinsViaRequire],
   };
-  // Function bundles leave `@aws-sdk/*` out: the nodejs22.x Lambda runtime ships SDK v3 (ESM imports of it
+  // Function bundles leave `@aws-sdk/*` out: the nodejs24.x Lambda runtime ships SDK v3 (ESM imports of it
   // resolve there since nodejs18.x), and locally serverless-offline resolves it from node_modules. Measured
   // (esbuild metafile, notifications/count + SQSClient + SendMessageCommand): bundled 701 KB — @smithy/core
   // 200 KB, @aws-sdk/* 143 KB, bowser 34 KB — against the 300 KB budget; external 245 KB, as without the queue.
@@ -88,7 +70,7 @@ if (!schemasOnly) {
   // `Kysely` class reaches the query compiler and every builder. Cold start: a static import of the SDK from
   // node_modules costs ≈ +100 ms here, so enqueueing code should `await import('@aws-sdk/client-sqs')` lazily.
   // The agent keeps the SDK bundled: it runs on hosts without node_modules.
-  const fn = await esbuild.build({ ...common, external: [...common.external!, '@aws-sdk/*'], plugins: [...common.plugins!, yamlEsm], entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])), outdir: 'dist' });
+  const fn = await esbuild.build({ ...common, external: [...common.external!, '@aws-sdk/*'], plugins: [...common.plugins!, yamlEsm, kyselyNoSchema], entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])), outdir: 'dist' });
   const agentEntry = 'agent/main.ts';
   // ssh2 (node-ssh) tries optional native addons (sshcrypto, cpu-features) inside try/catch and falls back to
   // pure JS: leave them out of the bundle, so hosts need no compiler and no node_modules. Its CommonJS also

@@ -1,4 +1,6 @@
 import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import validator, { type Options as ValidatorOptions } from '@middy/validator';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Kysely } from 'kysely';
 import type { Reply } from '#http/envelope';
@@ -7,11 +9,13 @@ import type { Principal } from '#shared/auth/tokens';
 import { getDb } from '#store/db';
 import type { Database } from '#store/tables';
 import { authenticate } from './middlewares/authenticate.ts';
+import { eventValidator } from './event-validator.ts';
 import { bodyLimit } from './middlewares/body-limit.ts';
-import { jsonBody, type ParsedBodyEvent } from './middlewares/json-body.ts';
 import { pipelineLog, type HmContext } from './middlewares/pipeline-log.ts';
-import { storableInput } from './middlewares/storable-input.ts';
-import { validate } from './middlewares/validate.ts';
+import { storableBody, storableRequest } from './middlewares/storable-input.ts';
+
+/** The event once the JSON parser has run: `body` is whatever the JSON held. */
+type ParsedBodyEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
 
 export interface HandlerContext {
   db: Kysely<Database>;
@@ -23,13 +27,16 @@ export interface HandlerContext {
 export type EndpointFn<I> = (input: I, ctx: HandlerContext) => Promise<Reply>;
 
 /**
- * Wraps a handler in the pipeline of DESIGN §3: log+envelope → storable input → auth → body limit → JSON → validation → handler.
- * The handler receives validated input typed from its schema and returns a Reply.
+ * Wraps a handler in the pipeline: log+envelope → storable headers/path/query → auth → body limit → JSON →
+ * storable body → validation → handler.
+ * The handler receives validated input typed from its schema and returns a Reply. Validation runs the
+ * validators the build compiled (ajv standalone), so nothing compiles a schema at cold start. An endpoint
+ * without a body schema takes no body: whatever arrives is neither parsed nor handed on.
  */
 export function endpoint<I extends { path: unknown; query: unknown; body: unknown }>(spec: CompiledSpec, fn: EndpointFn<I>) {
   const base = async (event: ParsedBodyEvent, context: HmContext) => {
     const raw = event as unknown as APIGatewayProxyEventV2;
-    const input = { path: event.pathParameters ?? {}, query: event.queryStringParameters ?? {}, body: event.body } as I;
+    const input = { path: event.pathParameters ?? {}, query: event.queryStringParameters ?? {}, body: spec.takesBody ? event.body : undefined } as I;
     return (await fn(input, {
       db: getDb(),
       principal: context.hm.principal!,
@@ -39,12 +46,14 @@ export function endpoint<I extends { path: unknown; query: unknown; body: unknow
   };
   // The middlewares type the event differently (raw vs parsed body); the chain is one runtime order.
   type Any = middy.MiddlewareObj<any, any, Error, any>;
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, HmContext>()
+  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, HmContext>()
     .use(pipelineLog())
-    .use(storableInput(spec) as Any)
+    .use(storableRequest(spec) as Any)
     .use(authenticate(spec.role) as Any)
-    .use(bodyLimit(spec.bodyLimit) as Any)
-    .use(jsonBody(spec.takesBody) as Any)
-    .use(validate(spec) as Any)
-    .handler(base as any);
+    .use(bodyLimit(spec.bodyLimit) as Any);
+  if (spec.takesBody) chain.use(httpJsonBodyParser() as Any).use(storableBody() as Any);
+  const eventSchema = eventValidator(spec);
+  // its types ask for an Ajv instance; at runtime it calls the compiled validate function, which this is
+  if (eventSchema) chain.use(validator({ eventSchema: eventSchema as unknown as ValidatorOptions['eventSchema'] }) as Any);
+  return chain.handler(base as any);
 }

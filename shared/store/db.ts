@@ -57,6 +57,7 @@ export function createDb(url = databaseUrl(), max = Number(process.env.HM_DB_POO
       return client;
     },
     end: () => pool.end(),
+    options: pool.options,
   };
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool: bounded }) });
 }

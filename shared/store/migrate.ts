@@ -1,4 +1,5 @@
-import { Migrator, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import type { Database } from '#store/tables';
 import { migrations } from './migrations/index.ts';
 

@@ -9,7 +9,7 @@ import { FUNCTIONS_YML, readRoutes } from '../../scripts/build/routes.ts';
 
 /**
  * What README promises `serverless deploy` creates, checked on the artifacts `serverless package` builds
- * (no AWS account needed): one small zip per function holding only its own bundle, a nodejs22.x Lambda
+ * (no AWS account needed): one small zip per function holding only its own bundle, a nodejs24.x Lambda
  * each, an HTTP API route per endpoint plus the catch-all, the sweeper's schedule, and SQS permissions.
  */
 const run = promisify(execFile);
@@ -45,10 +45,12 @@ test('one zip per function, holding only its bundle, its source map and dist/pac
   }
 });
 
-test('a nodejs22.x Lambda per function and an HTTP API route per endpoint, plus the catch-all', () => {
+test('a nodejs24.x Lambda per function and an HTTP API route per endpoint, plus the catch-all', () => {
   const lambdas = resources('AWS::Lambda::Function');
   expect(lambdas).toHaveLength(declared().length);
-  for (const l of lambdas) expect(l.Properties.Runtime).toBe('nodejs22.x');
+  for (const l of lambdas) expect(l.Properties.Runtime).toBe('nodejs24.x');
+  // the suite itself runs on the Node the functions are deployed to (npm ci installs it)
+  expect(process.versions.node.split('.')[0]).toBe('24');
   const routeKeys = resources('AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey).sort();
   const expected = readRoutes().map((r) => (r.method === '*' ? '$default' : `${r.method} ${r.path}`)).sort();
   expect(routeKeys).toEqual(expected);

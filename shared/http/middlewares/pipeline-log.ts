@@ -2,6 +2,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { errorResponse, successResponse, type Reply } from '#http/envelope';
 import { HttpError } from '#http/errors';
+import { fromMiddyError } from '#http/middy-errors';
 import { mapStoreError } from '#store/tx';
 import type { Principal } from '#shared/auth/tokens';
 
@@ -48,7 +49,7 @@ export const pipelineLog = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGa
     logLine(request, (request.response as { statusCode: number }).statusCode);
   },
   onError: (request) => {
-    const err = mapStoreError(request.error);
+    const err = fromMiddyError(request.error, request.event) ?? mapStoreError(request.error);
     if (err instanceof HttpError) {
       request.response = errorResponse(err.statusCode, err.code, err.detail, err.data);
       logLine(request, err.statusCode, { code: err.code });

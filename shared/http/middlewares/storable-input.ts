@@ -4,25 +4,13 @@ import { ValidationError, type FieldError } from '#http/errors';
 import { findUnstorable, isCanonicalInteger, NOT_CANONICAL, unstorableProblem } from '#http/input-rules';
 import type { CompiledSpec } from '#http/spec';
 
-function parsedBody(event: APIGatewayProxyEventV2, spec: CompiledSpec): unknown {
-  const raw = event.body;
-  if (!spec.takesBody || typeof raw !== 'string' || raw === '') return undefined;
-  const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-  if (Buffer.byteLength(text) > spec.bodyLimit) return undefined; // the body limit answers 413
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined; // the JSON parser answers 400 malformed_json
-  }
-}
-
 /**
  * First check of every request, before auth (the token is looked up in the store) and before anything else
- * reads the input: headers, path, query and body hold only storable text (see input-rules), and the integer
- * path and query parameters are canonical decimal. Either failure is a 400 validation_failed naming the field
- * (`header.authorization`, `path.ctid`, `query.nodeId`, `body.hooks.prestart.script`).
+ * reads the input: headers, path and query hold only storable text (see input-rules), and the integer path and
+ * query parameters are canonical decimal. Either failure is a 400 validation_failed naming the field
+ * (`header.authorization`, `path.ctid`, `query.nodeId`).
  */
-export const storableInput = (spec: CompiledSpec): middy.MiddlewareObj<APIGatewayProxyEventV2> => ({
+export const storableRequest = (spec: CompiledSpec): middy.MiddlewareObj<APIGatewayProxyEventV2> => ({
   before: (request) => {
     const event = request.event;
     const errors: FieldError[] = [];
@@ -38,8 +26,14 @@ export const storableInput = (spec: CompiledSpec): middy.MiddlewareObj<APIGatewa
         if (typeof value === 'string' && !unstorableProblem(value) && !isCanonicalInteger(value)) errors.push({ field: `${root}.${name}`, problem: NOT_CANONICAL });
       }
     }
-    const body = parsedBody(event, spec);
-    if (body !== undefined) findUnstorable(body, 'body', errors);
+    if (errors.length) throw new ValidationError(errors);
+  },
+});
+
+/** The same storable-text rule for the body, once the JSON parser has run: `body.hooks.prestart.script`. */
+export const storableBody = (): middy.MiddlewareObj<{ body?: unknown }> => ({
+  before: (request) => {
+    const errors = findUnstorable(request.event.body, 'body');
     if (errors.length) throw new ValidationError(errors);
   },
 });

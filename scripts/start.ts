@@ -14,6 +14,7 @@ Environment:
   HM_ADMIN_TOKEN   install this admin token instead of generating one: "hm_" + 43 base64url characters
                    (npm run token -- generate prints one); a revoked one is refused
   HM_SEED          load this seed file (JSON, see shared/seed/README.md) before serving
+  HM_LOCAL_DIR     where the embedded store, simulated hosts, agent state and logs live (default .local)
   HM_HTTP_PORT     API port (default 3000); HM_LAMBDA_PORT (default 3002); HM_PGLITE_PORT (default 5433)
   HM_QUEUE_PORT    the local SQS (fauxqs) port (default 9324)
   HM_PEER_SSH_PORT port of the simulated hosts' SSH servers, one per node address (default: a free one)
@@ -65,7 +66,7 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 
 try {
   stack = await startStack({
-    dataDir: '.local/pglite',
+    dataDir: `${cfg!.localDir}/pglite`,
     databaseUrl: cfg!.databaseUrl,
     pglitePort: cfg!.pglitePort,
     httpPort: cfg!.httpPort,
@@ -73,7 +74,7 @@ try {
     adminToken: cfg!.adminToken,
     seedFile: cfg!.seedFile,
     demoSeed: true,
-    logDir: '.local/logs',
+    logDir: `${cfg!.localDir}/logs`,
     queuePort: cfg!.queuePort,
     agents: cfg!.agents,
     peerPort,
@@ -83,7 +84,7 @@ try {
     fail(`HM_ADMIN_TOKEN is revoked (token id ${err.tokenId}); revocation is final. Set a new one (npm run token -- generate) or unset HM_ADMIN_TOKEN to have npm start generate one.`);
   }
   if (err instanceof SeedError) fail(err.message);
-  fail(`the stack did not start: ${(err as Error).stack ?? err}\nlogs: .local/logs/`);
+  fail(`the stack did not start: ${(err as Error).stack ?? err}\nlogs: ${cfg!.localDir}/logs/`);
 }
 if (stopping) await stopping;
 const s = stack!;

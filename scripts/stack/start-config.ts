@@ -6,6 +6,8 @@ export interface StartConfig {
   databaseUrl?: string;
   adminToken?: string;
   seedFile?: string;
+  /** the store, simulated hosts, agent state and logs (HM_LOCAL_DIR, default .local) */
+  localDir: string;
   httpPort: number;
   lambdaPort: number;
   pglitePort: number;
@@ -46,6 +48,7 @@ export function startConfig(env: NodeJS.ProcessEnv): StartConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     adminToken,
     seedFile,
+    localDir: env.HM_LOCAL_DIR || '.local',
     httpPort: take(() => port(env, 'HM_HTTP_PORT', 3000), 0),
     lambdaPort: take(() => port(env, 'HM_LAMBDA_PORT', 3002), 0),
     pglitePort: take(() => port(env, 'HM_PGLITE_PORT', 5433), 0),

@@ -30,6 +30,8 @@ const reportedJailIds = (inventory: unknown): number[] => {
   return Array.isArray(jails) ? jails.map((j) => Number(j?.ctid)).filter(Number.isInteger) : [];
 };
 
+const reportsJails = (inventory: unknown): boolean => Array.isArray((inventory as { jails?: unknown } | null)?.jails);
+
 const hasActiveTask = async (trx: Db, ctid: number): Promise<boolean> => (await activeJailTask(trx, ctid)) !== undefined;
 
 /**
@@ -59,9 +61,9 @@ export async function applyJailInventory(trx: Db, nodeId: string, jails: JailInv
       continue;
     }
     if (row.type !== 'jail' || row.node_id !== nodeId) {
-      const owner = row.type === 'jail' ? await trx.selectFrom('nodes').select(['inventory', 'inventory_at']).where('id', '=', row.node_id).executeTakeFirst() : undefined;
-      // an owner that never reported (a seeded node whose agent has not started yet) has not lost the jail
-      const moved = row.type === 'jail' && owner?.inventory_at != null && !reportedJailIds(owner.inventory).includes(j.ctid) && !(await hasActiveTask(trx, j.ctid));
+      const owner = row.type === 'jail' ? await trx.selectFrom('nodes').select('inventory').where('id', '=', row.node_id).executeTakeFirst() : undefined;
+      // an owner that never reported its jails (a seeded node whose agent has not started yet) has not lost one
+      const moved = row.type === 'jail' && reportsJails(owner?.inventory) && !reportedJailIds(owner?.inventory).includes(j.ctid) && !(await hasActiveTask(trx, j.ctid));
       if (!moved) {
         clashes.push(j.ctid);
         continue;

@@ -1,57 +1,104 @@
 /**
- * npm start: the whole local stack — PGlite (or DATABASE_URL), migrations, an admin token, the demo seed
- * (or HM_SEED), and serverless-offline on http://localhost:3000/api. Ctrl-C stops everything.
+ * npm start: the whole local stack — build (when dist/ is stale), PGlite (or DATABASE_URL), migrations, an
+ * admin token, the demo seed (or HM_SEED), serverless-offline on http://localhost:3000/api, and a simulated
+ * agent per seeded host. Ctrl-C stops everything; nothing it started outlives it.
  */
-import { startStack } from './stack/stack.ts';
-import { DEMO_NODE_ID } from './stack/local-agent.ts';
+import { buildIfStale, BuildFailed } from './stack/build-if-stale.ts';
+import { startConfig, StartConfigError } from './stack/start-config.ts';
 
 if (process.argv.includes('--help')) {
   console.log(`npm start — run the control plane locally
 
 Environment:
   DATABASE_URL     use this PostgreSQL database instead of the embedded PGlite store under .local/pglite
-  HM_ADMIN_TOKEN   install this admin token (hm_ + 43 base64url chars) instead of generating one
-  HM_SEED          load this seed file (JSON, see shared/seed/seed.schema.json) before serving
+  HM_ADMIN_TOKEN   install this admin token instead of generating one: "hm_" + 43 base64url characters
+                   (npm run token -- generate prints one); a revoked one is refused
+  HM_SEED          load this seed file (JSON, see shared/seed/README.md) before serving
+  HM_LOCAL_DIR     where the embedded store, simulated hosts, agent state and logs live (default .local)
   HM_HTTP_PORT     API port (default 3000); HM_LAMBDA_PORT (default 3002); HM_PGLITE_PORT (default 5433)
   HM_QUEUE_PORT    the local SQS (fauxqs) port (default 9324)
-  HM_AGENT_NODE    run the agent for this seeded node against the simulator (default ${DEMO_NODE_ID});
-                   "none" runs no agent. Its simulated host lives in .local/simulator/<node>.json`);
+  HM_PEER_SSH_PORT port of the simulated hosts' SSH servers, one per node address (default: a free one)
+  HM_AGENT_NODE    run simulated agents only for these node ids (comma-separated); "none" runs none.
+                   Default: one per node that has a simulated host (the seed's hosts[<id>]), members first;
+                   each host's state lives in .local/simulator/<id>.json
+
+dist/ is built first when it is missing or older than the sources.`);
   process.exit(0);
 }
 
-const stack = await startStack({
-  dataDir: '.local/pglite',
-  databaseUrl: process.env.DATABASE_URL || undefined,
-  pglitePort: Number(process.env.HM_PGLITE_PORT ?? 5433),
-  httpPort: Number(process.env.HM_HTTP_PORT ?? 3000),
-  lambdaPort: Number(process.env.HM_LAMBDA_PORT ?? 3002),
-  adminToken: process.env.HM_ADMIN_TOKEN || undefined,
-  seedFile: process.env.HM_SEED || undefined,
-  demoSeed: true,
-  logDir: '.local/logs',
-  queuePort: Number(process.env.HM_QUEUE_PORT ?? 9324),
-  agentNodeId: process.env.HM_AGENT_NODE === 'none' ? undefined : process.env.HM_AGENT_NODE || DEMO_NODE_ID,
-});
+const fail = (message: string, code = 1): never => {
+  console.error(`npm start: ${message}`);
+  process.exit(code);
+};
+
+let cfg;
+try {
+  cfg = startConfig(process.env);
+} catch (err) {
+  if (!(err instanceof StartConfigError)) throw err;
+  fail(err.message, 2);
+}
+const peerPort = Number(process.env.HM_PEER_SSH_PORT ?? 0);
+if (!Number.isInteger(peerPort) || peerPort < 0 || peerPort > 65535) fail(`HM_PEER_SSH_PORT="${process.env.HM_PEER_SSH_PORT}" is not a TCP port: expected an integer 1–65535`, 2);
+
+try {
+  buildIfStale();
+} catch (err) {
+  if (err instanceof BuildFailed) fail(err.message);
+  throw err;
+}
+
+// loaded after the build: the stack imports code that reads what the build generates
+const { startStack } = await import('./stack/stack.ts');
+const { TokenRevokedError } = await import('../shared/auth/tokens.ts');
+const { SeedError } = await import('../shared/seed/load.ts');
+
+let stopping: Promise<void> | null = null;
+let stack: Awaited<ReturnType<typeof startStack>> | null = null;
+// installed before the stack starts, so a Ctrl-C during the start stops what already runs
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(sig, () => {
+    if (stopping) return;
+    console.log('stopping…');
+    stopping = (stack ? stack.stop() : Promise.resolve()).finally(() => process.exit(0));
+  });
+}
+
+try {
+  stack = await startStack({
+    dataDir: `${cfg!.localDir}/pglite`,
+    databaseUrl: cfg!.databaseUrl,
+    pglitePort: cfg!.pglitePort,
+    httpPort: cfg!.httpPort,
+    lambdaPort: cfg!.lambdaPort,
+    adminToken: cfg!.adminToken,
+    seedFile: cfg!.seedFile,
+    demoSeed: true,
+    logDir: `${cfg!.localDir}/logs`,
+    queuePort: cfg!.queuePort,
+    agents: cfg!.agents,
+    peerPort,
+  });
+} catch (err) {
+  if (err instanceof TokenRevokedError) {
+    fail(`HM_ADMIN_TOKEN is revoked (token id ${err.tokenId}); revocation is final. Set a new one (npm run token -- generate) or unset HM_ADMIN_TOKEN to have npm start generate one.`);
+  }
+  if (err instanceof SeedError) fail(err.message);
+  fail(`the stack did not start: ${(err as Error).stack ?? err}\nlogs: ${cfg!.localDir}/logs/`);
+}
+if (stopping) await stopping;
+const s = stack!;
+const agents = s.agents?.agents ?? [];
 
 console.log(`
   Host management control plane is up.
-  API:          ${stack.apiUrl.replace('127.0.0.1', 'localhost')}   (OpenAPI: ${stack.apiUrl}/openapi.json)
-  Store:        ${stack.storeKind === 'pglite' ? `PGlite at ${stack.databaseUrl}` : 'PostgreSQL (DATABASE_URL)'}
-  Seed:         ${stack.seeded ?? 'none (store already had data)'}
-  Admin token:  ${stack.adminToken}
-  Queue:        fauxqs at ${stack.queueEndpoint} (prefix ${stack.queuePrefix})
-  Agent:        ${stack.agent ? `node ${stack.agent.nodeId}, simulator ${stack.agent.statePath}, log ${stack.agent.logFile}` : 'none'}
+  API:          ${s.apiUrl.replace('127.0.0.1', 'localhost')}   (OpenAPI: ${s.apiUrl}/openapi.json)
+  Store:        ${s.storeKind === 'pglite' ? `PGlite at ${s.databaseUrl}` : 'PostgreSQL (DATABASE_URL)'}
+  Seed:         ${s.seeded ?? 'none (store already had data)'}
+  Admin token:  ${s.adminToken}
+  Queue:        fauxqs at ${s.queueEndpoint} (prefix ${s.queuePrefix})
+  Agents:       ${agents.length ? agents.map((a) => `\n    node ${a.nodeId}: simulator ${a.statePath}, log ${a.logFile}`).join('') : 'none'}
+  Peer SSH:     ${s.agents?.peer ? `${[...s.agents.peer.served.values()].map((a) => `${a}:${s.agents!.peer!.port}`).join(', ')} (simulated hosts, for E20)` : 'none'}
 
-  Try: curl -H "Authorization: Bearer ${stack.adminToken}" ${stack.apiUrl}/notifications/count
+  Try: curl -H "Authorization: Bearer ${s.adminToken}" ${s.apiUrl}/notifications/count
 `);
-
-let stopping = false;
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, async () => {
-    if (stopping) return;
-    stopping = true;
-    console.log('stopping…');
-    await stack.stop();
-    process.exit(0);
-  });
-}

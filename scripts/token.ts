@@ -1,18 +1,20 @@
 /**
- * npm run token -- create|list|revoke: API tokens (DESIGN §4). Secrets are printed once, at creation; the
+ * npm run token -- create|list|revoke|generate: API tokens. Secrets are printed once, at creation; the
  * store keeps only their SHA-256 hashes.
  */
 import { parseArgs } from 'node:util';
-import { createToken, revokeToken } from '../shared/auth/tokens.ts';
+import { createToken, generateToken, revokeToken, TokenRevokedError } from '../shared/auth/tokens.ts';
 import { isRole, ROLES } from '../shared/auth/roles.ts';
 import { openCliStore, runCli, STORE_HELP, UsageError } from './cli/store.ts';
+import { tokenFormatProblem } from './cli/token-format.ts';
 
 const HELP = `npm run token — create, list and revoke API tokens
 
 Usage:
-  npm run token -- create --role <role> --name <name> [--expires <when>] [--node <node-id>]
+  npm run token -- create --role <role> --name <name> [--expires <when>] [--node <node-id>] [--secret <token>]
   npm run token -- list [--json]
   npm run token -- revoke <id|name>
+  npm run token -- generate
 
 create   prints the new token's secret once (it cannot be shown again)
            --role     ${ROLES.join(' | ')} (viewer: GETs; operator: + guest, storage, network,
@@ -21,8 +23,12 @@ create   prints the new token's secret once (it cannot be shown again)
            --expires  a duration from now (90m, 12h, 30d, 8w) or an ISO date/time (2026-01-31, 2026-01-31T12:00Z);
                       default: never
            --node     required for --role agent: the node id (host UUID) the agent speaks for
+           --secret   install this secret (e.g. from generate) instead of a random one; a secret that
+                      was revoked is refused (revocation is final)
 list     every token: id, name, role, node, created, expires, state (active, expired, revoked); never secrets
 revoke   revokes the active tokens with that id or name; requests with them then get 401
+generate prints a fresh well-formed secret (hm_ + 43 base64url characters) and stores nothing; e.g. for
+         HM_ADMIN_TOKEN=… npm start, or create --secret
 
 ${STORE_HELP}
 
@@ -42,17 +48,23 @@ export function parseExpiry(value: string, now = new Date()): Date {
   return at;
 }
 
-async function create(opts: { role?: string; name?: string; expires?: string; node?: string }) {
+async function create(opts: { role?: string; name?: string; expires?: string; node?: string; secret?: string }) {
   if (!opts.role || !isRole(opts.role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}${opts.role ? ` (got "${opts.role}")` : ''}`);
   const name = opts.name?.trim();
   if (!name || name.length > 100) throw new UsageError('--name is required (1–100 characters)');
   if (opts.role === 'agent' && !opts.node) throw new UsageError('--node <node-id> is required for an agent token');
   if (opts.role !== 'agent' && opts.node) throw new UsageError('--node applies to agent tokens only');
   const expiresAt = opts.expires ? parseExpiry(opts.expires) : null;
+  const problem = opts.secret === undefined ? null : tokenFormatProblem('--secret', opts.secret);
+  if (problem) throw new UsageError(problem);
   const store = await openCliStore();
   try {
-    const { id, token } = await createToken(store.db, { name, role: opts.role, expiresAt, nodeId: opts.node ?? null });
+    const { id, token } = await createToken(store.db, { name, role: opts.role, expiresAt, nodeId: opts.node ?? null, secret: opts.secret }).catch((err) => {
+      throw err instanceof TokenRevokedError ? new Error(`--secret: ${err.message}`) : err;
+    });
     console.log(`created token ${id} "${name}" (${opts.role}${opts.node ? ` for node ${opts.node}` : ''}, ${expiresAt ? `expires ${expiresAt.toISOString()}` : 'does not expire'}) in ${store.where}`);
+    // a secret the caller supplied is not echoed: they have it, and it should not reach a terminal log twice
+    if (opts.secret !== undefined) return;
     console.log('secret — shown only now; store it safely:\n');
     console.log(`  ${token}\n`);
   } finally {
@@ -108,6 +120,7 @@ await runCli(async () => {
         name: { type: 'string' },
         expires: { type: 'string' },
         node: { type: 'string' },
+        secret: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -125,5 +138,6 @@ await runCli(async () => {
   if (command === 'create') return create(values);
   if (command === 'list') return list(Boolean(values.json));
   if (command === 'revoke') return revoke(rest[0]);
-  throw new UsageError(`unknown command "${command}": expected create, list or revoke`);
+  if (command === 'generate') return console.log(generateToken());
+  throw new UsageError(`unknown command "${command}": expected create, list, revoke or generate`);
 });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { LEASH } from './leash.ts';
 
 export interface AgentProcessOptions {
   apiUrl: string;
@@ -41,7 +42,7 @@ export function startAgentProcess(o: AgentProcessOptions): AgentProcess {
   const log = createWriteStream(o.logFile, { flags: 'a' });
   const child = spawn(
     process.execPath,
-    [...agentCommand(), '--executor', 'simulator', '--simulator-state', o.simulatorState, '--node-id', o.nodeId, '--state-dir', o.stateDir, ...(o.args ?? [])],
+    [...LEASH, ...agentCommand(), '--executor', 'simulator', '--simulator-state', o.simulatorState, '--node-id', o.nodeId, '--state-dir', o.stateDir, ...(o.args ?? [])],
     {
       env: {
         ...process.env,

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { waitFor } from './ports.ts';
+import { LEASH } from './leash.ts';
 
 export interface Offline {
   url: string;
@@ -9,13 +10,13 @@ export interface Offline {
 }
 
 /**
- * Runs `serverless offline` (the real API Gateway emulation) over the built bundles, in its own process
- * group so that stopping it also stops its worker processes.
+ * Runs `serverless offline` (the real API Gateway emulation) over the built bundles. It runs the functions in
+ * worker threads, so it is one process: it stays in our process group (a Ctrl-C reaches it too) and is leashed
+ * to this process (it ends when this process dies, however).
  */
 export async function startOffline(opts: { httpPort: number; lambdaPort: number; env: NodeJS.ProcessEnv; logFile?: string }): Promise<Offline> {
-  const child = spawn(process.execPath, ['node_modules/serverless/bin/serverless.js', 'offline', 'start', '--httpPort', String(opts.httpPort), '--lambdaPort', String(opts.lambdaPort)], {
+  const child = spawn(process.execPath, [...LEASH, 'node_modules/serverless/bin/serverless.js', 'offline', 'start', '--httpPort', String(opts.httpPort), '--lambdaPort', String(opts.lambdaPort)], {
     env: { ...process.env, ...opts.env, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off' },
-    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   if (opts.logFile) {
@@ -39,14 +40,10 @@ export async function startOffline(opts: { httpPort: number; lambdaPort: number;
     child,
     stop: async () => {
       if (exited !== null) return;
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        return;
-      }
+      if (!child.kill('SIGTERM')) return;
       await new Promise((r) => {
         const t = setTimeout(() => {
-          try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+          child.kill('SIGKILL');
           r(null);
         }, 3000);
         child.once('exit', () => { clearTimeout(t); r(null); });

@@ -8,7 +8,8 @@ import { openStore, scratchDatabase, type StoreHandle } from './store.ts';
 import { startOffline, type Offline } from './offline.ts';
 import { startLocalQueue } from './queue.ts';
 import { startSweeper } from './sweeper.ts';
-import { DEMO_SEED_FILE, startLocalAgent, type LocalAgent } from './local-agent.ts';
+import { DEMO_SEED_FILE, type LocalAgent } from './local-agent.ts';
+import { planAgents, startLocalAgents, type AgentSelection, type LocalAgents } from './local-agents.ts';
 
 export interface StackOptions {
   /** PGlite data dir (ignored when a database URL is given) */
@@ -32,8 +33,15 @@ export interface StackOptions {
   queuePort?: number;
   /** queue name prefix (HM_QUEUE_PREFIX) */
   queuePrefix?: string;
-  /** run an agent for this node against the simulator (its host from the seed's `hosts[nodeId]`) */
+  /**
+   * simulated agents: for every seeded node with a simulated host (its host from the seed's `hosts[nodeId]`, or
+   * its state file from an earlier start), none, or only these node ids; default none
+   */
+  agents?: AgentSelection;
+  /** shorthand for `agents: [agentNodeId]` */
   agentNodeId?: string;
+  /** port of the simulated hosts' SSH servers (one per node address; 0 or unset: a free one) */
+  peerPort?: number;
   /** how often the in-process task sweeper runs (the scheduled function's stand-in) */
   sweepEveryMs?: number;
   /** more environment for the functions (e.g. sweeper thresholds in tests) */
@@ -48,7 +56,9 @@ export interface Stack {
   seeded: string | null;
   queueEndpoint: string;
   queuePrefix: string;
+  /** the first of `agents.agents`, or null */
   agent: LocalAgent | null;
+  agents: LocalAgents | null;
   stop(): Promise<void>;
 }
 
@@ -84,11 +94,14 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     });
     stops.push(offline.stop);
     const apiUrl = `${offline.url}/api`;
-    const agent = o.agentNodeId
-      ? await startLocalAgent({ db, apiUrl, queueEndpoint: queue.endpoint, queuePrefix, nodeId: o.agentNodeId, seedFile: o.seedFile ?? DEMO_SEED_FILE, localDir: join(o.dataDir, '..'), logDir: o.logDir })
+    const select: AgentSelection = o.agents ?? (o.agentNodeId ? [o.agentNodeId] : 'none');
+    const localDir = join(o.dataDir, '..');
+    const plan = await planAgents(db, { seedFile: o.seedFile ?? DEMO_SEED_FILE, localDir, select });
+    const agents = plan.length
+      ? await startLocalAgents({ db, plan, apiUrl, queueEndpoint: queue.endpoint, queuePrefix, localDir, logDir: o.logDir, peerPort: o.peerPort, warn: (l) => console.warn(`warning: ${l}`) })
       : null;
-    if (agent) stops.push(async () => void (await agent.process.stop(15_000)));
-    return { apiUrl, databaseUrl: store.url, storeKind: store.kind, adminToken: token, seeded, queueEndpoint: queue.endpoint, queuePrefix, agent, stop };
+    if (agents) stops.push(agents.stop);
+    return { apiUrl, databaseUrl: store.url, storeKind: store.kind, adminToken: token, seeded, queueEndpoint: queue.endpoint, queuePrefix, agent: agents?.agents[0] ?? null, agents, stop };
   } catch (err) {
     await stop();
     throw err;

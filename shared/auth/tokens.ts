@@ -27,6 +27,18 @@ export interface NewToken {
   secret?: string;
 }
 
+/** Installing a known secret whose token was revoked: revocation is final, the secret never works again. */
+export class TokenRevokedError extends Error {
+  constructor(readonly tokenId: number) {
+    super(`this token (id ${tokenId}) was revoked; a revoked secret cannot be installed again: use a new one (npm run token -- generate)`);
+  }
+}
+
+/**
+ * Stores a new token. With a known `secret` that is stored already (HM_ADMIN_TOKEN at every npm start), the
+ * existing row is reused and its role and name refreshed — unless it was revoked: then TokenRevokedError, and
+ * the row stays revoked.
+ */
 export async function createToken(db: Kysely<Database>, spec: NewToken): Promise<{ id: number; token: string }> {
   const token = spec.secret ?? generateToken();
   const row = await db
@@ -38,9 +50,13 @@ export async function createToken(db: Kysely<Database>, spec: NewToken): Promise
       node_id: spec.nodeId ?? null,
       expires_at: spec.expiresAt ?? null,
     })
-    .onConflict((oc) => oc.column('token_hash').doUpdateSet({ revoked_at: null, role: spec.role, name: spec.name }))
+    .onConflict((oc) => oc.column('token_hash').doUpdateSet({ role: spec.role, name: spec.name }).where('api_tokens.revoked_at', 'is', null))
     .returning('id')
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!row) {
+    const revoked = await db.selectFrom('api_tokens').select('id').where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow();
+    throw new TokenRevokedError(revoked.id);
+  }
   return { id: row.id, token };
 }
 

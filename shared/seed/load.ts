@@ -86,6 +86,7 @@ export async function loadSeed(db: Kysely<Database>, seed: Seed, source: string,
       ...duplicates(seed.backupJobs, 'backupJobs', (j) => j.name, 'name'),
       ...duplicates(seed.notifications, 'notifications', (n) => `${n.kind}\u0000${n.title}\u0000${n.nodeId ?? ''}`, 'title'),
     );
+    problems.push(...guestClashes(seed));
     const refs = await references(trx, seed);
     seed.notifications?.forEach((n, i) => {
       if (n.scope === 'node' && !n.nodeId) problems.push(`notifications[${i}].nodeId: is required when scope is "node"`);
@@ -127,8 +128,39 @@ export async function loadSeed(db: Kysely<Database>, seed: Seed, source: string,
     summary.backupJobs = seed.backupJobs?.length ?? 0;
     for (const [name, ids] of refs.storeJobs) if (!jobIds.has(name) && ids.length === 1) jobIds.set(name, ids[0]);
     [summary.backupEvents, summary.backupEventsSkipped] = await addEvents(trx, seed.backupEvents ?? [], times.events ?? [], jobIds, now);
+    await claimSeededGuests(trx, seed, now);
     return summary;
   });
+}
+
+/** The guests (jails and VMs share one id space) each seeded host holds, by guest id, with their seed paths. */
+function seededGuests(seed: Seed): Array<{ id: number; type: 'jail' | 'vm'; nodeId: string; path: string }> {
+  return Object.entries(seed.hosts ?? {}).flatMap(([nodeId, h]) => [
+    ...(h.jails ?? []).map((j, i) => ({ id: j.ctid, type: 'jail' as const, nodeId, path: `hosts["${nodeId}"].jails[${i}].ctid` })),
+    ...(h.vms ?? []).map((v, i) => ({ id: v.rid, type: 'vm' as const, nodeId, path: `hosts["${nodeId}"].vms[${i}].rid` })),
+  ]);
+}
+
+/** Guest ids are unique across the cluster, so a seed may give each to one host only. */
+function guestClashes(seed: Seed): string[] {
+  const first = new Map<number, string>();
+  const out: string[] = [];
+  for (const g of seededGuests(seed)) {
+    const earlier = first.get(g.id);
+    if (earlier) out.push(`${g.path}: guest id ${g.id} is also ${earlier}; guest ids (jail ctids and VM rids) are unique across the cluster`);
+    else first.set(g.id, g.path);
+  }
+  return out;
+}
+
+/**
+ * The seed says which node holds a guest: a guest row the store has on another node (from an earlier seed or
+ * run) moves to the seeded node, so its agent's report is not refused as a clash with a stale owner.
+ */
+async function claimSeededGuests(trx: Trx, seed: Seed, now: Date): Promise<void> {
+  for (const g of seededGuests(seed)) {
+    await trx.updateTable('guests').set({ node_id: g.nodeId, updated_at: now }).where('id', '=', g.id).where('type', '=', g.type).where('node_id', '!=', g.nodeId).execute();
+  }
 }
 
 interface References {

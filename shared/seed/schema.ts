@@ -19,7 +19,12 @@ const timestamp = {
 } as const;
 const key = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' } as const;
 const label = { type: 'string', minLength: 1, maxLength: 200 } as const;
-const nodeId = { type: 'string', minLength: 1, maxLength: 64 } as const;
+/**
+ * A node id is the host's UUID in lowercase, as `sysctl -n kern.hostuuid` prints it: the id the agent
+ * registers with (its --node-id must be a UUID too), so a seeded node and its agent always meet.
+ */
+export const NODE_ID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+const nodeId = { type: 'string', pattern: NODE_ID_PATTERN } as const;
 /** the spec types rule and template configs as strings; an object is stored as its JSON text */
 const config = { type: ['string', 'object'] } as const;
 

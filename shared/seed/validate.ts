@@ -1,5 +1,5 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { seedSchema, type Seed } from './schema.ts';
+import { NODE_ID_PATTERN, seedSchema, type Seed } from './schema.ts';
 
 /** A seed that cannot be loaded; `problems` are `path: problem` lines such as `backupEvents[3].status: must be one of …`. */
 export class SeedError extends Error {
@@ -30,6 +30,10 @@ function describe(e: ErrorObject): string {
     case 'enum':
       return `${seedPath(e.instancePath)}: must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'pattern':
+      if (e.params.pattern === NODE_ID_PATTERN) {
+        const where = e.propertyName === undefined ? seedPath(e.instancePath) : `${seedPath(e.instancePath)}["${e.propertyName}"]`;
+        return `${where}: must be a node id, the host's UUID in lowercase as sysctl -n kern.hostuuid prints it (e.g. 7d3f0c2e-5b1a-4c8e-9f60-2a4b8c1d9e01); the agent registers with that id`;
+      }
       return /At\/pattern$/.test(e.schemaPath) // the timestamps: createdAt, lastSeenAt …
         ? `${seedPath(e.instancePath)}: must be an ISO 8601 date-time, "now" or a relative time such as -2h`
         : `${seedPath(e.instancePath)}: ${e.message}`;
@@ -41,6 +45,7 @@ function describe(e: ErrorObject): string {
 /** Checks a parsed seed against the schema (defaults applied in place); throws SeedError listing every problem. */
 export function validateSeed(doc: unknown, source: string): Seed {
   compiled ??= new Ajv({ allErrors: true, useDefaults: true, strict: false }).compile(seedSchema);
-  if (!compiled(doc)) throw new SeedError(source, [...new Set((compiled.errors ?? []).map(describe))]);
+  // a bad key's own error (its pattern) says what is wrong; propertyNames' summary line adds nothing
+  if (!compiled(doc)) throw new SeedError(source, [...new Set((compiled.errors ?? []).filter((e) => e.keyword !== 'propertyNames').map(describe))]);
   return doc as Seed;
 }

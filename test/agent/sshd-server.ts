@@ -42,7 +42,7 @@ async function banner(port: number, until: number): Promise<void> {
 }
 
 export async function startSshd(): Promise<Sshd> {
-  if (!existsSync(SSHD)) throw new Error(`${SSHD} is missing: apt-get install -y openssh-server (.ci/run does)`);
+  if (!existsSync(SSHD)) throw new Error(`${SSHD} is missing: run "npm run provision" (npm test does it first), or install OpenSSH's server yourself`);
   const dir = mkdtempSync(join(tmpdir(), 'hm-sshd-'));
   const keygen = (file: string) => execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'hm-test', '-f', file]);
   keygen(join(dir, 'host_key'));

@@ -103,3 +103,44 @@ describe('npm run migrate', () => {
     expect((await runScript('migrate.ts', ['--help'])).stdout).toContain('npm run migrate');
   });
 });
+
+describe('npm run token: generate, --secret, and revocation is final', () => {
+  test('generate prints one fresh well-formed secret and stores nothing', async () => {
+    const before = await testDb().selectFrom('api_tokens').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const [a, b] = await Promise.all([token('generate'), token('generate')]);
+    expect(a.code).toBe(0);
+    expect(a.stdout.trim()).toMatch(/^hm_[A-Za-z0-9_-]{43}$/);
+    expect(b.stdout.trim()).not.toBe(a.stdout.trim());
+    const after = await testDb().selectFrom('api_tokens').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    const row = await testDb().selectFrom('api_tokens').select('id').where('token_hash', '=', hashToken(a.stdout.trim())).executeTakeFirst();
+    expect(row).toBeUndefined();
+  });
+
+  test('create --secret refuses a malformed secret with the expected format, without echoing it', async () => {
+    const bad = 'hm_tooShort-secret-value';
+    const res = await token('create', '--role', 'viewer', '--name', `cli-${uid()}`, '--secret', bad);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--secret is not a well-formed token: it has 24 characters');
+    expect(res.stderr).toContain('"hm_" followed by 43 base64url characters');
+    expect(res.stderr).toContain('npm run token -- generate');
+    expect(res.stderr + res.stdout).not.toContain(bad);
+  });
+
+  test('create --secret installs a generated secret; once revoked it cannot be installed again', async () => {
+    const secret = (await token('generate')).stdout.trim();
+    const name = `cli-${uid()}`;
+    const created = await token('create', '--role', 'viewer', '--name', name, '--secret', secret);
+    expect(created.code).toBe(0);
+    expect(created.stdout).not.toContain(secret);
+    expectEnvelope(await call('GET', '/notifications/count', { token: secret }), 200);
+    expect((await token('revoke', name)).code).toBe(0);
+    const again = await token('create', '--role', 'admin', '--name', name, '--secret', secret);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/--secret: this token \(id \d+\) was revoked; a revoked secret cannot be installed again/);
+    const row = await testDb().selectFrom('api_tokens').selectAll().where('token_hash', '=', hashToken(secret)).executeTakeFirstOrThrow();
+    expect(row.revoked_at).not.toBeNull();
+    expect(row.role).toBe('viewer');
+    expectEnvelope(await call('GET', '/notifications/count', { token: secret }), 401);
+  });
+});

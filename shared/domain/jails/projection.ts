@@ -30,6 +30,8 @@ const reportedJailIds = (inventory: unknown): number[] => {
   return Array.isArray(jails) ? jails.map((j) => Number(j?.ctid)).filter(Number.isInteger) : [];
 };
 
+const reportsJails = (inventory: unknown): boolean => Array.isArray((inventory as { jails?: unknown } | null)?.jails);
+
 const hasActiveTask = async (trx: Db, ctid: number): Promise<boolean> => (await activeJailTask(trx, ctid)) !== undefined;
 
 /**
@@ -37,8 +39,9 @@ const hasActiveTask = async (trx: Db, ctid: number): Promise<boolean> => (await 
  * transaction that stores `nodes.inventory`. Rules:
  *  - `undefined` (the collector did not run) changes nothing; `[]` means the host has no managed jails.
  *  - a jail id already held by another node stays there while that node still reports it or a task runs on it
- *    (guest ids are unique across the cluster; E16 reports such clashes). When the other node no longer
- *    reports it, the jail has moved (e.g. a migration whose success report was lost) and follows its host.
+ *    (guest ids are unique across the cluster; E16 reports such clashes), and while that node has never
+ *    reported (a seeded owner wins over whoever reports first). When the other node no longer reports it,
+ *    the jail has moved (e.g. a migration whose success report was lost) and follows its host.
  *  - a jail row of this node that the host no longer reports is removed, unless a task runs on it.
  * Returns the ids it skipped as clashing.
  */
@@ -59,7 +62,8 @@ export async function applyJailInventory(trx: Db, nodeId: string, jails: JailInv
     }
     if (row.type !== 'jail' || row.node_id !== nodeId) {
       const owner = row.type === 'jail' ? await trx.selectFrom('nodes').select('inventory').where('id', '=', row.node_id).executeTakeFirst() : undefined;
-      const moved = row.type === 'jail' && !reportedJailIds(owner?.inventory).includes(j.ctid) && !(await hasActiveTask(trx, j.ctid));
+      // an owner that never reported its jails (a seeded node whose agent has not started yet) has not lost one
+      const moved = row.type === 'jail' && reportsJails(owner?.inventory) && !reportedJailIds(owner?.inventory).includes(j.ctid) && !(await hasActiveTask(trx, j.ctid));
       if (!moved) {
         clashes.push(j.ctid);
         continue;

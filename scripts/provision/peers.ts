@@ -1,0 +1,26 @@
+/**
+ * The real programs the test suite runs against besides Node (it never mocks them). One entry each: what it
+ * is, the binary that must exist, and the package that provides it per package manager. Add pebble or an SMTP
+ * server here when their tests arrive.
+ */
+export interface Peer {
+  what: string;
+  /** absolute path the tests run; HM_PEER_<ENV>_PATH overrides it (to exercise provisioning) */
+  binary: string;
+  env: string;
+  packages: Partial<Record<PackageManager, string>>;
+}
+
+export type PackageManager = 'apt-get' | 'dnf' | 'apk' | 'pacman' | 'brew';
+
+export const PEERS: Peer[] = [
+  {
+    what: 'OpenSSH server (the SSH executor and E20 migration tests)',
+    binary: '/usr/sbin/sshd',
+    env: 'SSHD',
+    packages: { 'apt-get': 'openssh-server', dnf: 'openssh-server', apk: 'openssh-server', pacman: 'openssh', brew: 'openssh' },
+  },
+];
+
+/** The binary to look for: the entry's, or its HM_PEER_<ENV>_PATH override. */
+export const binaryOf = (p: Peer, env: NodeJS.ProcessEnv): string => env[`HM_PEER_${p.env}_PATH`] || p.binary;

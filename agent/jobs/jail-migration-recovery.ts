@@ -8,7 +8,8 @@ import { activeMigrations, finishCommitted, migrationResult, rollBack } from './
  * minute, a journal that no running migration owns is resolved. Not committed → undone: the target keeps
  * nothing and the jail runs here again (its task was marked `interrupted` at registration). Committed (the
  * jail already runs on the target) → finished: removed here, and the task's success is reported for the
- * attempt that did the work, which moves the guest to the target node in the store.
+ * attempt that did the work, which moves the guest to the target node in the store. The report takes the
+ * task runner's finish path: the journal is gone by then, so an undelivered report must stay in the spool.
  */
 export const jailMigrationRecovery: AgentService = {
   name: 'jail-migration-recovery',
@@ -28,7 +29,7 @@ export const jailMigrationRecovery: AgentService = {
           const warnings = await finishCommitted(ctx.exec, target, j);
           if (j.attempt !== null) {
             const result = { ...migrationResult(j, warnings), recovered: true };
-            await ctx.api.call('POST', `/agent/tasks/${j.taskId}/finish`, { attempt: j.attempt, status: 'success', result }, { attempts: 5, signal: ctx.signal });
+            await ctx.finish(j.taskId, { attempt: j.attempt, status: 'success', result }, { attempts: 5, signal: ctx.signal });
           }
           ctx.log('warn', 'cut-off jail migration finished', { taskId: j.taskId, ctid: j.ctid, warnings });
         } else {

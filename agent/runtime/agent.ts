@@ -3,8 +3,10 @@ import type { Executor } from '../executors/executor.ts';
 import { runChecked } from '../executors/executor.ts';
 import type { HostInventory } from '../../shared/domain/inventory.ts';
 import { parseQueueMessage } from '../../shared/jobs/protocol.ts';
+import type { Registered } from '../../shared/agent-api/contract.ts';
 import { AgentApi, ApiError } from './api.ts';
 import { backoffMs, sleep } from './backoff.ts';
+import { AgentClient } from './client.ts';
 import type { AgentConfig } from './config.ts';
 import { InventoryWatch } from './inventory-watch.ts';
 import { Lanes, Slots } from './lanes.ts';
@@ -17,13 +19,6 @@ import { sshHostKeyFingerprints } from '../drivers/ssh-host-keys.ts';
 import { Spool } from './spool.ts';
 
 export const AGENT_VERSION = '0.1.0';
-
-interface Registered {
-  node: { id: string; status: string };
-  queueUrl: string;
-  /** persisted configuration to re-apply: run through `start` like any task */
-  reapply: Array<WorkItem & { resource: string }>;
-}
 
 /** A received task message while the agent holds it (waiting for its lane, or running). */
 interface Held {
@@ -45,7 +40,7 @@ export class FatalAgentError extends Error {}
 export class Agent {
   private readonly graceful = new AbortController();
   private readonly hard = new AbortController();
-  private readonly api: AgentApi;
+  private readonly api: AgentClient;
   private readonly spool: Spool;
   private readonly runner: TaskRunner;
   private readonly lanes = new Lanes();
@@ -63,7 +58,7 @@ export class Agent {
     private readonly collectInventory: (exec: Executor) => Promise<HostInventory>,
     private readonly log: Logger,
   ) {
-    this.api = new AgentApi(cfg.apiUrl, cfg.token, log);
+    this.api = new AgentClient(new AgentApi(cfg.apiUrl, cfg.token, log));
     this.spool = new Spool(cfg.stateDir);
     this.slots = new Slots(cfg.concurrency);
     this.runner = new TaskRunner(this.api, exec, this.spool, log, this.graceful.signal, this.hard.signal, (peer) => peerExecutor(cfg, peer));
@@ -90,7 +85,7 @@ export class Agent {
     const reg = await this.register();
     if (!reg) return this.shutdown();
     try {
-      const { data: stale } = await this.api.call<{ interrupted: number[] }>('POST', '/agent/tasks/interrupt-stale', undefined, { attempts: Infinity, signal: stop });
+      const stale = await this.api.interruptStale({ attempts: Infinity, signal: stop });
       if (stale.interrupted.length) this.log('warn', 'tasks cut off by the previous run marked interrupted', { tasks: stale.interrupted });
     } catch (err) {
       if (stop.aborted) return this.shutdown();
@@ -99,7 +94,7 @@ export class Agent {
 
     this.every(this.cfg.heartbeatIntervalS * 1000, () => this.heartbeat());
     this.every(this.cfg.inventoryIntervalS * 1000, () => this.inventory.check());
-    const ctx = { exec: this.exec, api: this.api, nodeId: this.nodeId, config: this.cfg, log: this.log, signal: this.hard.signal };
+    const ctx = { exec: this.exec, api: this.api, finish: this.runner.finish.bind(this.runner), nodeId: this.nodeId, config: this.cfg, log: this.log, signal: this.hard.signal };
     for (const s of agentServices) {
       this.every(s.everyMs(this.cfg), () => s.run(ctx).catch((err: Error) => this.log('warn', `${s.name} failed`, { cause: err.message })), true);
     }
@@ -135,7 +130,7 @@ export class Agent {
       sshHostKeys,
     };
     try {
-      const { data } = await this.api.call<Registered>('POST', '/agent/register', body, { attempts: Infinity, signal: this.graceful.signal });
+      const data = await this.api.register(body, { attempts: Infinity, signal: this.graceful.signal });
       this.inventory.sent(inventory);
       this.log('info', 'registered', { nodeId: this.nodeId, status: data.node.status, reapply: data.reapply.length });
       return data;
@@ -147,7 +142,7 @@ export class Agent {
 
   private async heartbeat(): Promise<void> {
     try {
-      await this.api.call('POST', '/agent/heartbeat', undefined);
+      await this.api.heartbeat();
     } catch (err) {
       if (err instanceof ApiError && err.code === 'node_not_registered') {
         this.log('warn', 'the control plane forgot this node; registering again');

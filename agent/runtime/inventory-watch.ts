@@ -1,6 +1,6 @@
 import type { HostInventory } from '../../shared/domain/inventory.ts';
 import { inventoryHash } from '../../shared/domain/nodes/inventory-hash.ts';
-import type { AgentApi } from './api.ts';
+import type { AgentClient } from './client.ts';
 import type { Logger } from './log.ts';
 
 /**
@@ -16,7 +16,7 @@ export class InventoryWatch {
 
   constructor(
     private readonly collect: () => Promise<HostInventory>,
-    private readonly api: AgentApi,
+    private readonly api: Pick<AgentClient, 'inventory'>,
     private readonly log: Logger,
   ) {}
 
@@ -46,7 +46,7 @@ export class InventoryWatch {
           const inventory = await this.collect();
           const hash = inventoryHash(inventory);
           if (hash !== this.lastHash) {
-            await this.api.call('PUT', '/agent/inventory', { inventory }, { attempts: 3 });
+            await this.api.inventory(inventory, { attempts: 3 });
             this.lastHash = hash;
             this.log('info', 'inventory reported', { hash: hash.slice(0, 12) });
           }

@@ -2,10 +2,12 @@ import type { Executor } from '../executors/executor.ts';
 import { CommandError } from '../executors/executor.ts';
 import type { JobContext } from '../jobs/job.ts';
 import { handlerFor } from '../jobs/registry.ts';
-import type { PeerHost, StartAnswer } from '../../shared/jobs/start.ts';
-import { AgentApi, ApiError } from './api.ts';
+import type { FinishReport, StartAnswer } from '../../shared/agent-api/contract.ts';
+import type { PeerHost } from '../../shared/jobs/start.ts';
+import { ApiError, type RetryPolicy } from './api.ts';
+import type { AgentClient } from './client.ts';
 import type { Logger } from './log.ts';
-import type { FinishBody, Spool } from './spool.ts';
+import type { Spool } from './spool.ts';
 
 /**
  * A unit of work as the agent sees it: a task id, from a queue message or the registration's re-apply list.
@@ -35,7 +37,7 @@ function peerOf(peers: PeerHost[], nodeId: string): PeerHost {
 /** Runs one task: start (idempotent by id) → job handler → finish (spooled, retried until it lands). */
 export class TaskRunner {
   constructor(
-    private readonly api: AgentApi,
+    private readonly api: AgentClient,
     private readonly exec: Executor,
     private readonly spool: Spool,
     private readonly log: Logger,
@@ -52,7 +54,7 @@ export class TaskRunner {
     let start: StartAnswer;
     try {
       // a task not started yet can be handed back on shutdown: stop retrying when stopping
-      ({ data: start } = await this.api.call<StartAnswer>('POST', `/agent/tasks/${taskId}/start`, undefined, { attempts: Infinity, signal: this.stopSignal }));
+      start = await this.api.start(taskId, { attempts: Infinity, signal: this.stopSignal });
     } catch (err) {
       if (err instanceof ApiError) {
         // 404: the task no longer exists; 403: not this node's — either way nothing to run, drop the message
@@ -80,7 +82,7 @@ export class TaskRunner {
         pendingOutput = tail(pendingOutput + (output ? (output.endsWith('\n') ? output : `${output}\n`) : ''));
         const body = { attempt, phase: phase.slice(0, 200), progress: Math.max(0, Math.min(100, Math.round(percent))), ...(pendingOutput ? { output: pendingOutput } : {}) };
         try {
-          await this.api.call('POST', `/agent/tasks/${taskId}/progress`, body, { attempts: 3, baseMs: 200, maxMs: 1000, signal: this.hardSignal });
+          await this.api.progress(taskId, body, { attempts: 3, baseMs: 200, maxMs: 1000, signal: this.hardSignal });
           pendingOutput = '';
         } catch (err) {
           // progress is best effort; undelivered output rides along with the next report
@@ -89,7 +91,7 @@ export class TaskRunner {
       },
     };
 
-    let body: FinishBody;
+    let body: FinishReport;
     const handler = handlerFor(kind);
     if (!handler) {
       body = { attempt, status: 'failed', error: `unknown task kind "${kind}": this agent has no handler for it (update the agent)` };
@@ -108,11 +110,14 @@ export class TaskRunner {
     return (await this.finish(taskId, body)) ? 'done' : 'abandoned';
   }
 
-  /** Reports an outcome until it lands; true when it did (or was refused for good), false on hard stop. */
-  async finish(taskId: number, body: FinishBody): Promise<boolean> {
+  /**
+   * Reports an outcome, spooled first so that it survives a restart; true when it landed (or was refused for
+   * good), false when retrying stopped (by default: only on hard stop) and the spool keeps it for the next start.
+   */
+  async finish(taskId: number, body: FinishReport, retry: RetryPolicy = { attempts: Infinity, baseMs: 250, maxMs: 10_000, signal: this.hardSignal }): Promise<boolean> {
     this.spool.put({ taskId, body });
     try {
-      await this.api.call('POST', `/agent/tasks/${taskId}/finish`, body, { attempts: Infinity, baseMs: 250, maxMs: 10_000, signal: this.hardSignal });
+      await this.api.finish(taskId, body, retry);
     } catch (err) {
       if (!(err instanceof ApiError)) {
         this.log('warn', 'task outcome kept for the next start', { taskId, cause: (err as Error).message });

@@ -1,5 +1,7 @@
 import type { Executor } from '../executors/executor.ts';
-import type { AgentApi } from './api.ts';
+import type { FinishReport } from '../../shared/agent-api/contract.ts';
+import type { RetryPolicy } from './api.ts';
+import type { AgentClient } from './client.ts';
 import type { AgentConfig } from './config.ts';
 import type { Logger } from './log.ts';
 import { jailMigrationRecovery } from '../jobs/jail-migration-recovery.ts';
@@ -7,7 +9,9 @@ import { telemetryService } from './telemetry-loop.ts';
 
 export interface ServiceContext {
   exec: Executor;
-  api: AgentApi;
+  api: AgentClient;
+  /** reports a task's outcome the way the task runner does (spooled until it lands); see TaskRunner.finish */
+  finish(taskId: number, report: FinishReport, retry?: RetryPolicy): Promise<boolean>;
   nodeId: string;
   config: AgentConfig;
   log: Logger;

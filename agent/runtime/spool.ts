@@ -1,17 +1,11 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FinishReport } from '../../shared/agent-api/contract.ts';
 
-export interface FinishBody {
-  attempt: number;
-  status: 'success' | 'failed';
-  error?: string;
-  output?: string;
-  result?: unknown;
-}
-
+/** A task's outcome as it is sent: the spool holds the report itself, not a copy of its shape. */
 export interface SpooledFinish {
   taskId: number;
-  body: FinishBody;
+  body: FinishReport;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { collectTelemetry } from '../collectors/telemetry.ts';
 import type { Executor } from '../executors/executor.ts';
 import type { TelemetrySample } from '../../shared/domain/telemetry/sample.ts';
-import { ApiError, type AgentApi } from './api.ts';
+import { ApiError } from './api.ts';
+import type { AgentClient } from './client.ts';
 import type { AgentConfig } from './config.ts';
 import type { Logger } from './log.ts';
 import type { AgentService } from './services.ts';
@@ -11,7 +12,7 @@ export const MAX_BUFFERED_SAMPLES = 360;
 
 export interface TelemetryLoopDeps {
   exec: Executor;
-  api: Pick<AgentApi, 'call'>;
+  api: Pick<AgentClient, 'telemetry'>;
   log: Logger;
   intervalSeconds: number;
   /** zpool iostat's measuring window; 1 s on real hosts (it blocks that long) */
@@ -42,7 +43,7 @@ export function createTelemetryLoop(deps: TelemetryLoopDeps) {
       if (!pending.length) return;
       const batch = pending.slice();
       try {
-        await deps.api.call('POST', '/agent/telemetry', { samples: batch });
+        await deps.api.telemetry(batch);
         pending.splice(0, batch.length);
       } catch (err) {
         if (err instanceof ApiError) {

@@ -1,11 +1,16 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
+import { agentContract, type AgentData } from '#shared/agent-api/contract';
+
+/** Method, route and schemas come from the agent contract, which the agent's client shares. */
+const { method, route } = agentContract.heartbeat;
 
 export const schema = {
   summary: "Agent: sign of life; the node counts as online while these arrive (DESIGN §10). Also sweeps the node's queued tasks",
   role: 'agent',
-  method: 'POST',
-  route: '/api/agent/heartbeat',
+  method,
+  route,
   responses: { 200: 'heartbeat_recorded', 404: 'node_not_registered' },
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;
+export type Output = AgentData<'heartbeat'>;

@@ -1,12 +1,12 @@
 import spec from '#spec/agent/heartbeat';
 import { endpoint } from '#http/endpoint';
-import { ok } from '#http/envelope';
+import { ok, type Reply } from '#http/envelope';
 import { boundNode } from '#domain/nodes/agent-binding';
 import { touchNode } from '#domain/nodes/registration';
 import { sweepTasks } from '#shared/jobs/sweeper';
-import type { Input } from './heartbeat.schema.ts';
+import type { Input, Output } from './heartbeat.schema.ts';
 
-export const handler = endpoint<Input>(spec, async (_input, { db, principal }) => {
+export const handler = endpoint<Input>(spec, async (_input, { db, principal }): Promise<Reply<Output>> => {
   const node = await touchNode(db, boundNode(principal));
   // the agent's own heartbeat drives the re-sending of its node's queued tasks; a sweep problem must not
   // cost the node its online status, so it is only logged

@@ -1,11 +1,16 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
+import { agentContract, type AgentData } from '#shared/agent-api/contract';
+
+/** Method, route and schemas come from the agent contract, which the agent's client shares. */
+const { method, route } = agentContract.interruptStale;
 
 export const schema = {
   summary: "Agent, at start: its node's tasks still `running` were cut off by the restart; mark them interrupted",
   role: 'agent',
-  method: 'POST',
-  route: '/api/agent/tasks/interrupt-stale',
+  method,
+  route,
   responses: { 200: 'stale_tasks_interrupted' },
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;
+export type Output = AgentData<'interruptStale'>;

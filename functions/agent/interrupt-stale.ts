@@ -1,12 +1,12 @@
 import spec from '#spec/agent/interrupt-stale';
 import { endpoint } from '#http/endpoint';
-import { ok } from '#http/envelope';
+import { ok, type Reply } from '#http/envelope';
 import { inTransaction } from '#store/tx';
 import { boundNode } from '#domain/nodes/agent-binding';
 import { interruptStaleTasks } from '#shared/jobs/lifecycle';
-import type { Input } from './interrupt-stale.schema.ts';
+import type { Input, Output } from './interrupt-stale.schema.ts';
 
-export const handler = endpoint<Input>(spec, async (_input, { db, principal }) => {
+export const handler = endpoint<Input>(spec, async (_input, { db, principal }): Promise<Reply<Output>> => {
   const nodeId = boundNode(principal);
   const interrupted = await inTransaction(db, (trx) => interruptStaleTasks(trx, nodeId));
   return ok('stale_tasks_interrupted', { nodeId, interrupted });

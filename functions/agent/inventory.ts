@@ -1,13 +1,13 @@
 import spec from '#spec/agent/inventory';
 import { endpoint } from '#http/endpoint';
-import { ok } from '#http/envelope';
+import { ok, type Reply } from '#http/envelope';
 import { inTransaction } from '#store/tx';
 import { boundNode } from '#domain/nodes/agent-binding';
 import { reportInventory } from '#domain/nodes/registration';
 import type { HostInventory } from '#domain/inventory';
-import type { Input } from './inventory.schema.ts';
+import type { Input, Output } from './inventory.schema.ts';
 
-export const handler = endpoint<Input>(spec, async ({ body }, { db, principal }) => {
+export const handler = endpoint<Input>(spec, async ({ body }, { db, principal }): Promise<Reply<Output>> => {
   const nodeId = boundNode(principal);
   const { node, changed } = await inTransaction(db, (trx) => reportInventory(trx, nodeId, body.inventory as HostInventory));
   return ok('inventory_recorded', { nodeId, changed, inventoryAt: node.inventory_at ? new Date(node.inventory_at).toISOString() : null });

@@ -1,6 +1,6 @@
 import spec from '#spec/agent/register';
 import { endpoint } from '#http/endpoint';
-import { created, ok } from '#http/envelope';
+import { created, ok, type Reply } from '#http/envelope';
 import { serviceUnavailable } from '#http/errors';
 import { inTransaction } from '#store/tx';
 import { ensureNodeQueue } from '#shared/queue/node-queue';
@@ -9,9 +9,9 @@ import { registerNode } from '#domain/nodes/registration';
 import { toNodeView } from '#domain/nodes/view';
 import { queueReapplyTasks } from '#domain/reapply';
 import type { HostInventory } from '#domain/inventory';
-import type { Input } from './register.schema.ts';
+import type { Input, Output } from './register.schema.ts';
 
-export const handler = endpoint<Input>(spec, async ({ body }, { db, principal }) => {
+export const handler = endpoint<Input>(spec, async ({ body }, { db, principal }): Promise<Reply<Output>> => {
   const nodeId = requireBoundTo(principal, body.id);
   // the queue first: a registration the agent cannot consume from is retried whole by the agent
   const queueUrl = await ensureNodeQueue(nodeId).catch((err: Error) => {

@@ -1,12 +1,12 @@
 import spec from '#spec/agent/task-start';
 import { endpoint } from '#http/endpoint';
-import { ok } from '#http/envelope';
+import { ok, type Reply } from '#http/envelope';
 import { inTransaction } from '#store/tx';
 import { boundNode } from '#domain/nodes/agent-binding';
 import { startTask } from '#shared/jobs/start';
-import type { Input } from './task-start.schema.ts';
+import type { Input, Output } from './task-start.schema.ts';
 
-export const handler = endpoint<Input>(spec, async ({ path }, { db, principal }) => {
+export const handler = endpoint<Input>(spec, async ({ path }, { db, principal }): Promise<Reply<Output>> => {
   // node-bound token: a task of another node is 403 (nodeTask)
   const nodeId = boundNode(principal);
   const d = await inTransaction(db, (trx) => startTask(trx, nodeId, path.id));

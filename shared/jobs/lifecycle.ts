@@ -4,6 +4,7 @@ import { conflict, forbidden } from '#http/errors';
 import type { Database, TaskRow } from '#store/tables';
 import { notifyTaskEnded } from './notify.ts';
 import { applyTaskOutcome } from './outcomes.ts';
+import type { FinishReport, ProgressReport } from './reports.ts';
 import { getTask } from './tasks.ts';
 
 /**
@@ -27,13 +28,6 @@ export async function nodeTask(db: Db, nodeId: string, taskId: number): Promise<
   return task;
 }
 
-export interface ProgressReport {
-  attempt: number;
-  phase: string;
-  progress: number;
-  output?: string;
-}
-
 export async function reportProgress(trx: Db, nodeId: string, taskId: number, r: ProgressReport): Promise<TaskRow> {
   const task = await nodeTask(trx, nodeId, taskId);
   if (task.status !== 'running' || task.attempts !== r.attempt) {
@@ -45,14 +39,6 @@ export async function reportProgress(trx: Db, nodeId: string, taskId: number, r:
     .where('id', '=', taskId)
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-export interface FinishReport {
-  attempt: number;
-  status: 'success' | 'failed';
-  error?: string;
-  output?: string;
-  result?: unknown;
 }
 
 export async function finishTask(trx: Db, nodeId: string, taskId: number, r: FinishReport): Promise<{ task: TaskRow; changed: boolean }> {

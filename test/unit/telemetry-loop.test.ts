@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { HostSimulator } from '../../agent/simulator/simulator.ts';
 import type { Executor } from '../../agent/executors/executor.ts';
 import { ApiError } from '../../agent/runtime/api.ts';
+import { AgentClient } from '../../agent/runtime/client.ts';
 import { parseConfig } from '../../agent/runtime/config.ts';
 import { createTelemetryLoop, MAX_BUFFERED_SAMPLES } from '../../agent/runtime/telemetry-loop.ts';
 import type { TelemetrySample } from '../../shared/domain/telemetry/sample.ts';
@@ -26,14 +27,14 @@ describe('agent telemetry loop', () => {
   test('samples the host and posts them; while the control plane is unreachable they wait, then go oldest first', async () => {
     const posts: TelemetrySample[][] = [];
     let down = 2;
-    const api = {
+    const api = new AgentClient({
       call: async (_m: string, path: string, body: unknown) => {
         expect(path).toBe('/agent/telemetry');
         if (down-- > 0) throw new Error('503 cluster_consensus_unavailable: store down');
         posts.push((body as { samples: TelemetrySample[] }).samples);
         return { status: 200, data: {}, message: 'telemetry_stored' } as never;
       },
-    };
+    });
     const loop = createTelemetryLoop({ exec: simulatedHost(), api, log: quiet, intervalSeconds: 10, iostatWindowSeconds: 0 });
     await loop.tick();
     await loop.tick();
@@ -53,11 +54,11 @@ describe('agent telemetry loop', () => {
   test('a refused post (4xx) is dropped, not retried for ever; the buffer keeps at most the newest samples', async () => {
     let t = 0;
     const collect = async (): Promise<TelemetrySample> => ({ time: ++t, intervalSeconds: 10, pools: [] });
-    const refused = createTelemetryLoop({ exec: simulatedHost(), api: { call: async () => { throw new ApiError(400, 'validation_failed', 'body.samples[0].time: must be >= 0'); } }, log: quiet, intervalSeconds: 10, collect });
+    const refused = createTelemetryLoop({ exec: simulatedHost(), api: new AgentClient({ call: async () => { throw new ApiError(400, 'validation_failed', 'body.samples[0].time: must be >= 0'); } }), log: quiet, intervalSeconds: 10, collect });
     await refused.tick();
     expect(refused.pending).toHaveLength(0);
 
-    const down = createTelemetryLoop({ exec: simulatedHost(), api: { call: async () => { throw new Error('connect ECONNREFUSED'); } }, log: quiet, intervalSeconds: 10, collect });
+    const down = createTelemetryLoop({ exec: simulatedHost(), api: new AgentClient({ call: async () => { throw new Error('connect ECONNREFUSED'); } }), log: quiet, intervalSeconds: 10, collect });
     for (let i = 0; i < MAX_BUFFERED_SAMPLES + 5; i++) await down.tick();
     expect(down.pending).toHaveLength(MAX_BUFFERED_SAMPLES);
     expect(down.pending[down.pending.length - 1].time).toBe(t);

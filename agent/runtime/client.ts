@@ -1,0 +1,59 @@
+import type { HostInventory } from '../../shared/domain/inventory.ts';
+import type { TelemetrySample } from '../../shared/domain/telemetry/sample.ts';
+import { agentContract, type AgentBody, type AgentCallName, type AgentData, type AgentPath, type FinishReport, type ProgressReport, type RegisterBody } from '../../shared/agent-api/contract.ts';
+import type { AgentApi, RetryPolicy } from './api.ts';
+
+/** What the client sends through: AgentApi, or a stand-in in tests. */
+export type AgentTransport = Pick<AgentApi, 'call'>;
+
+/** Fills a route's `{name}` segments; the base URL already ends in /api, so the route goes without it. */
+function pathOf(route: string, params: Record<string, number>): string {
+  return route.replace(/^\/api/, '').replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+}
+
+/**
+ * The agent's only way to the control plane: one typed method per call of the agent contract
+ * (shared/agent-api/contract.ts), over AgentApi's retrying caller. Each method takes the retry policy of its
+ * call site (default: one attempt) and resolves with the answer's `data`.
+ */
+export class AgentClient {
+  constructor(private readonly transport: AgentTransport) {}
+
+  register(body: RegisterBody, retry?: RetryPolicy) {
+    return this.send('register', {}, body, retry);
+  }
+
+  heartbeat(retry?: RetryPolicy) {
+    return this.send('heartbeat', {}, undefined, retry);
+  }
+
+  interruptStale(retry?: RetryPolicy) {
+    return this.send('interruptStale', {}, undefined, retry);
+  }
+
+  inventory(inventory: HostInventory, retry?: RetryPolicy) {
+    return this.send('inventory', {}, { inventory }, retry);
+  }
+
+  telemetry(samples: TelemetrySample[], retry?: RetryPolicy) {
+    return this.send('telemetry', {}, { samples }, retry);
+  }
+
+  start(taskId: number, retry?: RetryPolicy) {
+    return this.send('start', { id: taskId }, undefined, retry);
+  }
+
+  progress(taskId: number, report: ProgressReport, retry?: RetryPolicy) {
+    return this.send('progress', { id: taskId }, report, retry);
+  }
+
+  finish(taskId: number, report: FinishReport, retry?: RetryPolicy) {
+    return this.send('finish', { id: taskId }, report, retry);
+  }
+
+  private async send<N extends AgentCallName>(name: N, params: NoInfer<AgentPath<N>>, body: NoInfer<AgentBody<N>>, retry?: RetryPolicy): Promise<AgentData<N>> {
+    const { method, route } = agentContract[name];
+    const { data } = await this.transport.call<AgentData<N>>(method, pathOf(route, params as Record<string, number>), body, retry);
+    return data;
+  }
+}

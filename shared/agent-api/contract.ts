@@ -1,0 +1,125 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { pathId, type EndpointSchema } from '#http/spec';
+import type { NodeView } from '#domain/nodes/view';
+import type { IngestResult } from '#domain/telemetry/ingest';
+import { telemetrySampleSchema } from '#domain/telemetry/sample';
+import { finishReportSchema, progressReportSchema } from '#shared/jobs/reports';
+import type { StartAnswer } from '#shared/jobs/start';
+import type { TaskView } from '#shared/jobs/tasks';
+
+/**
+ * The contract between the agent and the control plane's /api/agent/* endpoints, written once: per call its
+ * method, route, path parameters, request body schema and response `data` type. The endpoint declarations
+ * (functions/agent/*.schema.ts) take method, route and schemas from here; the agent's client
+ * (agent/runtime/client.ts) takes its routes and types from here. Only this module may change the wire.
+ */
+
+/** Node ids are the hosts' UUIDs (`kern.hostuuid`); they also name the node's queue. */
+export const nodeUuid = { type: 'string', pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' } as const;
+
+/** HostInventory (shared/domain/inventory.ts): the fixed head is checked, capability sections pass through. */
+export const inventorySchema = {
+  type: 'object',
+  properties: {
+    hostname: { type: 'string', maxLength: 255 },
+    os: { type: 'string', maxLength: 255 },
+    cpus: { type: 'integer', minimum: 0 },
+    memoryBytes: { type: 'integer', minimum: 0 },
+  },
+  required: ['hostname', 'os', 'cpus', 'memoryBytes'],
+  additionalProperties: true,
+} as const;
+
+const registerBody = {
+  type: 'object',
+  properties: {
+    id: nodeUuid,
+    name: { type: 'string', minLength: 1, maxLength: 255 },
+    ip: { type: 'string', maxLength: 64 },
+    inventory: inventorySchema,
+    agentVersion: { type: 'string', maxLength: 64 },
+    heartbeatIntervalS: { type: 'integer', minimum: 1, maximum: 3600 },
+    /** the host's SSH host key fingerprints: peers connect to it only when it presents one of them */
+    sshHostKeys: { type: 'array', maxItems: 16, items: { type: 'string', pattern: '^SHA256:[A-Za-z0-9+/]{43}$' } },
+  },
+  required: ['id', 'name', 'ip', 'inventory'],
+  additionalProperties: false,
+} as const;
+
+const inventoryBody = { type: 'object', properties: { inventory: inventorySchema }, required: ['inventory'], additionalProperties: false } as const;
+
+const telemetryBody = {
+  type: 'object',
+  properties: {
+    /** oldest first; more than one when the agent is catching up after the API was unreachable */
+    samples: { type: 'array', minItems: 1, maxItems: 360, items: telemetrySampleSchema },
+  },
+  required: ['samples'],
+  additionalProperties: false,
+} as const;
+
+/** The answer to register: the node, its queue, and the persisted configuration to re-apply (run through `start` like any task). */
+export interface Registered {
+  node: NodeView;
+  queueUrl: string;
+  reapply: Array<{ taskId: number; kind: string; resource: string; payload: unknown }>;
+}
+
+/** The answer to a heartbeat: `resent` are the node's queued tasks the sweep sent again. */
+export interface HeartbeatRecorded {
+  nodeId: string;
+  lastSeenAt: string;
+  resent: number[];
+}
+
+export interface StaleTasksInterrupted {
+  nodeId: string;
+  interrupted: number[];
+}
+
+export interface InventoryRecorded {
+  nodeId: string;
+  changed: boolean;
+  inventoryAt: string | null;
+}
+
+/** A response `data` type, carried for the compiler only: responses are not validated at run time. */
+export interface Responds<T> {
+  readonly type?: T;
+}
+const responds = <T>(): Responds<T> => ({});
+
+/** One call of the contract. */
+export interface AgentCall {
+  method: EndpointSchema['method'];
+  route: `/api/agent/${string}`;
+  /** path parameters, `{name}` in the route */
+  path?: JSONSchema;
+  /** the JSON body; none when absent */
+  body?: JSONSchema;
+  data: Responds<unknown>;
+}
+
+export const agentContract = {
+  register: { method: 'POST', route: '/api/agent/register', body: registerBody, data: responds<Registered>() },
+  heartbeat: { method: 'POST', route: '/api/agent/heartbeat', data: responds<HeartbeatRecorded>() },
+  interruptStale: { method: 'POST', route: '/api/agent/tasks/interrupt-stale', data: responds<StaleTasksInterrupted>() },
+  inventory: { method: 'PUT', route: '/api/agent/inventory', body: inventoryBody, data: responds<InventoryRecorded>() },
+  telemetry: { method: 'POST', route: '/api/agent/telemetry', body: telemetryBody, data: responds<IngestResult>() },
+  start: { method: 'POST', route: '/api/agent/tasks/{id}/start', path: pathId('id'), data: responds<StartAnswer>() },
+  progress: { method: 'POST', route: '/api/agent/tasks/{id}/progress', path: pathId('id'), body: progressReportSchema, data: responds<TaskView>() },
+  finish: { method: 'POST', route: '/api/agent/tasks/{id}/finish', path: pathId('id'), body: finishReportSchema, data: responds<TaskView>() },
+} as const satisfies Record<string, AgentCall>;
+
+type Contract = typeof agentContract;
+export type AgentCallName = keyof Contract;
+/** The request body of a call, derived from its schema (`undefined` for a call without one). */
+export type AgentBody<N extends AgentCallName> = Contract[N] extends { body: infer S extends JSONSchema } ? FromSchema<S> : undefined;
+/** The path parameters of a call, derived from its schema. */
+export type AgentPath<N extends AgentCallName> = Contract[N] extends { path: infer S extends JSONSchema } ? FromSchema<S> : Record<string, never>;
+/** The response `data` of a call. */
+export type AgentData<N extends AgentCallName> = Contract[N]['data'] extends Responds<infer T> ? T : never;
+
+export type RegisterBody = AgentBody<'register'>;
+export type { FinishReport, ProgressReport } from '#shared/jobs/reports';
+export type { StartAnswer } from '#shared/jobs/start';

@@ -1,0 +1,39 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { id32 } from '#http/spec';
+
+/**
+ * What an agent reports about a task it runs, declared once: the endpoints validate these schemas, the
+ * lifecycle (./lifecycle.ts) records the derived types, and the agent sends and spools the same types.
+ */
+
+/** The attempt a report belongs to (from the start answer): a stale attempt's report is refused. */
+export const attempt = id32;
+
+export const progressReportSchema = {
+  type: 'object',
+  properties: {
+    attempt,
+    phase: { type: 'string', maxLength: 200 },
+    progress: { type: 'integer', minimum: 0, maximum: 100 },
+    output: { type: 'string', maxLength: 65536 },
+  },
+  required: ['attempt', 'phase', 'progress'],
+  additionalProperties: false,
+} as const;
+
+export const finishReportSchema = {
+  type: 'object',
+  properties: {
+    attempt,
+    status: { type: 'string', enum: ['success', 'failed'] },
+    error: { type: 'string', maxLength: 65536 },
+    output: { type: 'string', maxLength: 262144 },
+    /** the job's JSON result, stored on the task */
+    result: {},
+  },
+  required: ['attempt', 'status'],
+  additionalProperties: false,
+} as const;
+
+export type ProgressReport = FromSchema<typeof progressReportSchema>;
+export type FinishReport = FromSchema<typeof finishReportSchema>;

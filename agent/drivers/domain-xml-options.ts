@@ -1,5 +1,5 @@
 import { DEFAULT_VNC_BIND, DEFAULT_VNC_RESOLUTION, type VncOptions } from '../../shared/domain/vms/types.ts';
-import { DomainXml, GUEST_AGENT_CHANNEL, attrsOf, childrenOf, el, find, findAll, is, removeAll, tagOf, type XNode } from './domain-xml.ts';
+import { type DomainXml, GUEST_AGENT_CHANNEL, attrsOf, childrenOf, el, find, findAll, is, removeAll, tagOf, type XNode } from './domain-xml.ts';
 
 /**
  * Reading and writing the VM options that live in the domain XML (DESIGN §7, E5/E17/E19):

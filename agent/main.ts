@@ -1,5 +1,6 @@
 /**
- * hostmgr-agent: the long-running service on each host (DESIGN §6, §7). `npm run agent -- --help`.
+ * hostmgr-agent: the long-running service on each host that runs its node's tasks and reports the host's
+ * inventory and telemetry. `npm run agent -- --help`.
  * Bundled by `npm run build` into dist/agent/agent.js, which is what hosts run.
  */
 import { readFileSync } from 'node:fs';

@@ -19,7 +19,7 @@ import { freePort } from '../scripts/stack/ports.ts';
 import { createDb } from '../shared/store/db.ts';
 import { fmtMs, percentile } from './lib/stats.ts';
 import { postgresServerUrl, postgresUnavailable } from './lib/stores.ts';
-import { runAlone, type Bench, type Row } from './lib/report.ts';
+import { runAlone, type Bench } from './lib/report.ts';
 
 const TARGET_P50_MS = 100;
 const LOG_DIR = resolve('.local/bench-logs/dispatch');

@@ -9,10 +9,10 @@
 import { apiEvent, lambdaContext } from './lib/events.ts';
 import { loadHandler, messageOf, withQuietLog } from './lib/invoke.ts';
 import { builtFunctions } from './lib/routes.ts';
-import { e14NodeId, e14PoolGuid, poolRowsPerSample, seedTelemetry, totalRows, type TelemetryLayout } from './lib/seed-telemetry.ts';
+import { e14PoolGuid, poolRowsPerSample, seedTelemetry, totalRows, type TelemetryLayout } from './lib/seed-telemetry.ts';
 import { fmtMs, percentile } from './lib/stats.ts';
 import { postgresUnavailable, withStore } from './lib/stores.ts';
-import { runAlone, type Bench, type Row } from './lib/report.ts';
+import { runAlone, type Bench } from './lib/report.ts';
 
 const ROUTE = '/api/zfs/dashboard/history/delta';
 const TARGET_MS = 20;

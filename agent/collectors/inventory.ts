@@ -7,9 +7,10 @@ import { collectJails } from './jails.ts';
 import { collectVms } from './vms.ts';
 
 /**
- * What the agent reports about its host (DESIGN §7): identity (hostname, OS, CPUs, memory) always; then
- * one section per capability. A section whose commands fail is left out (undefined), so the control plane
- * keeps what it knew rather than seeing the pools or jails vanish; its error is listed in `collectErrors`.
+ * What the agent reports about its host, at start and whenever it changes: identity (hostname, OS, CPUs,
+ * memory) always; then one section per capability. A section whose commands fail is left out (undefined), so
+ * the control plane keeps what it knew rather than seeing the pools or jails vanish; its error is listed in
+ * `collectErrors`.
  */
 const SECTIONS: { [K in keyof HostInventory]?: (exec: Executor) => Promise<HostInventory[K]> } = {
   datasets: (exec) => listDatasets(exec),

@@ -16,9 +16,9 @@ export interface TelemetryOptions {
 }
 
 /**
- * One E14 sample (DESIGN §8, shared/domain/telemetry/sample.ts): per pool `zpool list -Hp` (sizes,
- * fragmentation, dedup, health) joined with `zpool iostat -Hpl` (IOPS, bytes/s, total wait), and the ARC's
- * lifetime counters and sizes. The control plane turns counters into per-interval deltas and ratios.
+ * One E14 sample, taken every 10 s by default (shared/domain/telemetry/sample.ts): per pool `zpool list -Hp`
+ * (sizes, fragmentation, dedup, health) joined with `zpool iostat -Hpl` (IOPS, bytes/s, total wait), and the
+ * ARC's lifetime counters and sizes. The control plane turns counters into per-interval deltas and ratios.
  */
 export async function collectTelemetry(exec: Executor, opts: TelemetryOptions = {}): Promise<TelemetrySample> {
   const time = (opts.now ?? Date.now)();

@@ -1,8 +1,8 @@
 import { DEFAULT_VNC_BIND, DEFAULT_VNC_RESOLUTION, type VncOptions } from '../../shared/domain/vms/types.ts';
-import { DomainXml, GUEST_AGENT_CHANNEL, attrsOf, childrenOf, el, find, findAll, is, removeAll, tagOf, type XNode } from './domain-xml.ts';
+import { type DomainXml, GUEST_AGENT_CHANNEL, attrsOf, childrenOf, el, find, findAll, is, removeAll, tagOf, type XNode } from './domain-xml.ts';
 
 /**
- * Reading and writing the VM options that live in the domain XML (DESIGN §7, E5/E17/E19):
+ * Reading and writing the VM options that live in the libvirt bhyve domain XML (E5/E17/E19):
  * - guest agent: a virtio-serial controller + `<channel type='unix'>` targeting `org.qemu.guest_agent.0`
  *   (libvirt's bhyve driver turns it into `-s N:0,virtio-console,org.qemu.guest_agent.0=<socket>`);
  * - VNC: `<graphics type='vnc'>` with a `<listen type='address'>` + a GOP `<video>` with its resolution

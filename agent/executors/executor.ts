@@ -1,5 +1,5 @@
 /**
- * How drivers reach a host (DESIGN §7): an argv array, never a shell string built from input.
+ * How drivers reach a host: an argv array, never a shell string built from input.
  * Implementations: local (execFile), ssh (node-ssh), simulator (answers in FreeBSD 14's formats).
  */
 export interface RunOptions {

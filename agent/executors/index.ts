@@ -15,7 +15,7 @@ export interface ExecutorOptions {
   simulator?: Omit<SimulatorOptions, 'statePath'>;
 }
 
-/** The executor the agent's configuration names (DESIGN §7). SSH connects on the first command. */
+/** The executor the agent's configuration names: local, ssh or simulator. SSH connects on the first command. */
 export function createExecutor(opts: ExecutorOptions): Executor {
   switch (opts.kind) {
     case 'local':

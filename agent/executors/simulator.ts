@@ -19,7 +19,7 @@ async function paced(out: PassThrough, text: string, killed: () => boolean): Pro
 }
 
 /**
- * The host simulator as an executor (DESIGN §7): commands are answered in-process from the simulated
+ * The host simulator as an executor: commands are answered in-process from the simulated
  * host's JSON state, in FreeBSD 14's formats, so the real drivers run unchanged against it. Streams are
  * buffered (a simulated `zfs send` is small): start() runs the command once its stdin has ended.
  */

@@ -7,7 +7,7 @@ import { datasetExists, destroyIfExists, estimateSend, sendTo, snapshot } from '
 import { removeJournal, writeJournal, type MigrationJournal, type MigrationPhase } from './jail-migration-journal.ts';
 
 /**
- * E20 on the source host (DESIGN §7): replicate the jail's dataset to the target over SSH (initial full send
+ * E20 on the source host: replicate the jail's dataset to the target over SSH (initial full send
  * while the jail keeps running), stop it, send the final increment, copy its conf and host-side hook scripts,
  * start it on the target, then remove it here. Phases are reported as progress. Any failure before the jail
  * runs on the target undoes what was done (the jail runs here again, the target keeps nothing); an agent

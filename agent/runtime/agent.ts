@@ -32,7 +32,7 @@ interface Held {
 export class FatalAgentError extends Error {}
 
 /**
- * The agent's life (DESIGN §6): replay undelivered outcomes → register (+ inventory) → mark its stale running
+ * The agent's life: replay undelivered outcomes → register (+ inventory) → mark its stale running
  * tasks interrupted → heartbeat, inventory watch, services → re-apply persisted configuration → consume the
  * node's queue (bounded concurrency, serial per resource, visibility kept alive) → on stop: take no more work,
  * hand back unstarted messages, drain, exit.

@@ -19,7 +19,7 @@ export interface AgentConfig {
   simulatorState?: string;
   concurrency: number;
   heartbeatIntervalS: number;
-  /** E14 sampling interval (DESIGN §8: 10 s) */
+  /** E14 sampling interval (10 s by default) */
   telemetryIntervalS: number;
   inventoryIntervalS: number;
   visibilityTimeoutS: number;
@@ -28,7 +28,7 @@ export interface AgentConfig {
   stateDir: string;
 }
 
-export const HELP = `hostmgr-agent — runs host work for the control plane (DESIGN §6, §7)
+export const HELP = `hostmgr-agent — runs the control plane's tasks on this host and reports its inventory and telemetry
 
 Usage: npm run agent -- [options]      (installed: node /usr/local/libexec/hostmgr/agent.js [options])
 

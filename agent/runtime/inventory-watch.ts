@@ -4,7 +4,7 @@ import type { AgentClient } from './client.ts';
 import type { Logger } from './log.ts';
 
 /**
- * Reports the inventory when it changed (DESIGN §7): checked on an interval and soon after every task (tasks
+ * Reports the inventory when it changed: checked on an interval and soon after every task (tasks
  * change the host: a replaced disk, a started jail). One check at a time; a request during a check runs
  * another right after it, so the last change is never missed.
  */

@@ -3,7 +3,6 @@ import type { Executor } from '../executors/executor.ts';
 import type { TelemetrySample } from '../../shared/domain/telemetry/sample.ts';
 import { ApiError } from './api.ts';
 import type { AgentClient } from './client.ts';
-import type { AgentConfig } from './config.ts';
 import type { Logger } from './log.ts';
 import type { AgentService } from './services.ts';
 

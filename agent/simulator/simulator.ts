@@ -6,7 +6,7 @@ import { StateFile } from './state-file.ts';
 import './commands/index.ts';
 
 /**
- * The host simulator (DESIGN §7): answers FreeBSD commands from a JSON state file, in FreeBSD 14 / OpenZFS
+ * The host simulator: answers FreeBSD commands from a JSON state file, in FreeBSD 14 / OpenZFS
  * 2.2 output formats. Each command is one transaction on the state file: time-based processes advance
  * (tickers), the command runs, changes are written back.
  */

@@ -7,7 +7,7 @@ export interface LocalQueue {
 }
 
 /**
- * The local SQS (DESIGN §1): fauxqs, in-process, listening on loopback only — anyone who can reach it can
+ * The local SQS: fauxqs (an SQS emulator), in-process, listening on loopback only — anyone who can reach it can
  * send to and read every node queue. (fauxqs's startFauxqs binds 0.0.0.0 whatever it is asked, so its app
  * is listened on here.) Node queues are created by registration (like in AWS), so nothing is pre-created.
  * Its state is in memory: after a restart the sweeper re-sends queued tasks whose messages were lost with it.

@@ -8,7 +8,7 @@ export interface StoreHandle {
   close(): Promise<void>;
 }
 
-/** The store of DESIGN §5: `DATABASE_URL` when given, else PGlite under `dataDir`. */
+/** The store: PostgreSQL at `DATABASE_URL` when given, else PGlite (embedded Postgres) under `dataDir`. */
 export async function openStore(opts: { databaseUrl?: string; dataDir: string; port?: number }): Promise<StoreHandle> {
   if (opts.databaseUrl) return { url: opts.databaseUrl, kind: 'postgres', close: async () => undefined };
   const s = await startEmbeddedStore({ dataDir: opts.dataDir, port: opts.port });

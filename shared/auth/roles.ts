@@ -1,5 +1,6 @@
 /**
- * Roles of DESIGN §4. viewer < operator < admin form a ladder; `agent` stands apart and may call
+ * Token roles: viewer (reads), operator (+ guest, storage, network, notification, backup and note changes),
+ * admin (everything). viewer < operator < admin form a ladder; `agent` stands apart and may call
  * only /api/agent/* (and is bound to one node).
  */
 export const ROLES = ['viewer', 'operator', 'admin', 'agent'] as const;

@@ -2,7 +2,7 @@ import type { JailInventory } from './jails/types.ts';
 import type { VmInventory } from './vms/types.ts';
 
 /**
- * What an agent reports about its host (DESIGN §7): at start, on change, and what the control plane
+ * What an agent reports about its host: at start, on change, and what the control plane
  * validates requests against. Sections are optional so that each capability adds its own; the whole
  * object is stored as `nodes.inventory` (jsonb) and some sections are also projected into tables.
  */

@@ -16,7 +16,7 @@ export interface ReapplyItem<K extends TaskKind = TaskKind> {
 /** A capability's persisted host configuration for a node (tunables, jail hooks, CPU limits …). */
 export type ReapplySource = (db: Db, nodeId: string) => Promise<ReapplyItem[]>;
 
-/** Everything persisted for the node that its agent must re-apply at start (DESIGN §6), in source order. */
+/** Everything persisted for the node that its agent must re-apply at start (the store is the truth; the host may have lost it), in source order. */
 export async function persistedConfiguration(db: Db, nodeId: string): Promise<ReapplyItem[]> {
   const items: ReapplyItem[] = [];
   for (const source of reapplySources) items.push(...(await source(db, nodeId)));

@@ -23,7 +23,9 @@ export function findUnstorable(value: unknown, field: string, out: FieldError[] 
     const problem = unstorableProblem(value);
     if (problem) out.push({ field, problem });
   } else if (Array.isArray(value)) {
-    value.forEach((v, i) => findUnstorable(v, join(field, i), out, depth + 1));
+    value.forEach((v, i) => {
+      findUnstorable(v, join(field, i), out, depth + 1);
+    });
   } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       const keyProblem = unstorableProblem(k);

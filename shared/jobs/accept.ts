@@ -42,7 +42,7 @@ const requestRef = (ctx: HandlerContext) => {
 };
 
 /**
- * The whole of a 202 endpoint (E7, E15, E20, E22) after validation of its input (DESIGN §6):
+ * The whole of a 202 endpoint (E7, E15, E20, E22) after validation of its input:
  * a repeated `Idempotency-Key` answers with the first task (before any state check, which the first request
  * may have changed); otherwise `plan` runs and the task is created in ONE transaction, the message is sent
  * after commit, and the reply is 202 with `Location: /api/tasks/{id}`.

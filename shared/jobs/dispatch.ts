@@ -10,7 +10,7 @@ import type { QueueMessage } from './protocol.ts';
 type Dispatchable = Pick<TaskRow, 'id' | 'kind' | 'node_id' | 'resource' | 'payload' | 'status' | 'dispatch_count'> & Partial<Pick<TaskRow, 'dispatched_at'>>;
 
 /**
- * The first send of a task uses the task id as deduplication id (DESIGN §6); a re-send by the sweeper must
+ * The first send of a task uses the task id as deduplication id; a re-send by the sweeper must
  * not be swallowed by SQS's 5-minute deduplication window, so it carries the send's number.
  */
 export const deduplicationId = (taskId: number, sends: number) => (sends === 0 ? String(taskId) : `${taskId}.${sends}`);

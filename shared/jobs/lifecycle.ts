@@ -8,7 +8,7 @@ import type { FinishReport, ProgressReport } from './reports.ts';
 import { getTask } from './tasks.ts';
 
 /**
- * The task transitions an agent reports (DESIGN §6), each idempotent so that retried reports are harmless:
+ * The task transitions an agent reports, each idempotent so that retried reports are harmless:
  *   queued → running (start; attempts + 1) → success | failed (finish);
  *   running → interrupted (the node's agent restarted, or the node went silent — see sweeper.ts).
  * A finish for an `interrupted` task of the same attempt is still accepted: the work did complete, and its
@@ -90,7 +90,7 @@ export async function interruptTasks(trx: Db, ids: number[], reason: string): Pr
 
 /**
  * At agent start every `running` task of its node is stale: the agent has just started and runs nothing, so
- * whatever ran them is gone (DESIGN §6). They are not re-run: host work cut off half-way needs a person.
+ * whatever ran them is gone; they become `interrupted`, not re-run: host work cut off half-way needs a person.
  */
 export async function interruptStaleTasks(trx: Db, nodeId: string): Promise<number[]> {
   const stale = await trx.selectFrom('tasks').select('id').where('node_id', '=', nodeId).where('status', '=', 'running').execute();

@@ -1,7 +1,7 @@
 import type { JailTaskPayloads } from '../domain/jails/tasks.ts';
 
 /**
- * The job protocol shared by functions (producers) and the agent (consumer), DESIGN §6.
+ * The job protocol shared by functions (producers) and the agent (consumer).
  *
  * Queue: one SQS FIFO queue per node; MessageGroupId = the resource's group (serial per resource),
  * MessageDeduplicationId = task id; DLQ after 5 receives. Body = QueueMessage as JSON.
@@ -74,7 +74,7 @@ export const CONFIGURATION_KINDS: ReadonlySet<TaskKind> = new Set<TaskKind>([
   'vm.vnc',
 ]);
 
-/** Resource keys (DESIGN §6): `jail:101`, `vm:7`, `pool:<guid>`, `tunable:<name>`. */
+/** Resource keys: what a task works on; tasks on one resource run one at a time. `jail:101`, `vm:7`, `pool:<guid>`, `tunable:<name>`. */
 export const resourceKey = {
   pool: (guid: string) => `pool:${guid}`,
   jail: (ctid: number) => `jail:${ctid}`,

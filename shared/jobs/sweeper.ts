@@ -7,7 +7,7 @@ import { interruptTasks } from './lifecycle.ts';
 import { notifyTaskEnded } from './notify.ts';
 
 /**
- * Keeps the queue in step with the tasks table (DESIGN §6): messages are sent after commit, so a send can
+ * Keeps the queue in step with the tasks table: messages are sent after commit, so a send can
  * fail or a message can be lost (DLQ, retention) while its task stays `queued`. The sweeper
  *   - sends tasks never sent (`dispatch_count = 0`) after `unsentAfterS`;
  *   - re-sends a sent task still `queued` after `resendAfterS` when its node is online and nothing runs on its

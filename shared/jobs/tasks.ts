@@ -54,7 +54,7 @@ const busy = (resource: string, t?: Pick<TaskRow, 'id' | 'kind' | 'status'>) =>
   conflict('resource_busy', t ? `${resource} is busy: task ${t.id} (${t.kind}) is ${t.status}` : `${resource} is busy with another exclusive task`);
 
 /**
- * Creates a task inside the caller's transaction (DESIGN §6): the caller validates and persists its own
+ * Creates a task inside the caller's transaction: the caller validates and persists its own
  * change in the same transaction, then calls `dispatchTask` after commit. Exclusive and busy → 409
  * `resource_busy` naming the active task (a unique index makes this hold under races too: the losing
  * transaction fails serialization, is retried by `inTransaction`, and then sees the winner). A repeated

@@ -24,7 +24,7 @@ export function queueConfig(env: NodeJS.ProcessEnv = process.env): QueueConfig {
 export const nodeQueueName = (prefix: string, nodeId: string) => `${prefix}-${nodeId}.fifo`;
 export const nodeDeadLetterQueueName = (prefix: string, nodeId: string) => `${prefix}-${nodeId}-dlq.fifo`;
 
-/** A message received this many times without being deleted moves to the node's DLQ (DESIGN §6). */
+/** A message received this many times without being deleted moves to the node's DLQ. */
 export const MAX_RECEIVES = 5;
 /** 14 days, SQS's maximum: an agent that is away for a while still finds its work. */
 export const RETENTION_SECONDS = 14 * 24 * 3600;

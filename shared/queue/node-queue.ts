@@ -2,7 +2,7 @@ import { getSqs, loadSqs } from './client.ts';
 import { MAX_RECEIVES, RETENTION_SECONDS, nodeDeadLetterQueueName, nodeQueueName, queueConfig, type QueueConfig } from './config.ts';
 
 /**
- * One FIFO queue per node plus its dead-letter queue (DESIGN §6). Nodes come and go at run time, so the
+ * One FIFO queue per node plus its dead-letter queue. Nodes come and go at run time, so the
  * queues are created when a node registers (and, as a fallback, on the first dispatch to it), not declared
  * in serverless.yml. CreateQueue is idempotent for identical attributes, so calling this again is cheap.
  */
@@ -17,7 +17,7 @@ export async function ensureNodeQueue(nodeId: string, cfg: QueueConfig = queueCo
       QueueName: nodeQueueName(cfg.prefix, nodeId),
       Attributes: {
         ...common,
-        // the task id is the deduplication id (DESIGN §6), never the body's hash
+        // the task id is the deduplication id (dispatch.ts), never the body's hash
         ContentBasedDeduplication: 'false',
         // agents extend visibility while a task runs; this only bounds how long a crashed agent holds a message
         VisibilityTimeout: '60',

@@ -17,7 +17,7 @@ export function isConnectionError(err: unknown): boolean {
 
 /**
  * Runs `fn` as one SERIALIZABLE transaction, retried on serialization conflicts. PostgreSQL is the
- * cluster's consensus layer (DESIGN §3): a conflict that survives the retries is 409
+ * cluster's consensus layer: a conflict that survives the retries is 409
  * cluster_leadership_changed; an unreachable store is 503 cluster_consensus_unavailable.
  */
 export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>, attempts = 4): Promise<T> {

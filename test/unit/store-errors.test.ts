@@ -5,7 +5,7 @@ import { HttpError } from '../../shared/http/errors.ts';
 import { testDb, tokenFor } from '../helpers/api.ts';
 
 /**
- * DESIGN §3: PostgreSQL is the consensus layer. An unreachable store is 503 cluster_consensus_unavailable;
+ * PostgreSQL is the consensus layer. An unreachable store is 503 cluster_consensus_unavailable;
  * a serialization conflict that survives the retries is 409 cluster_leadership_changed.
  */
 describe('store failures map to the named responses', () => {

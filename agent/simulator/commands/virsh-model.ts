@@ -50,9 +50,9 @@ export const BHYVE_UEFI = '/usr/local/share/uefi-firmware/BHYVE_UEFI.fd';
 export function seedDomainXml(vm: SimVm): string {
   const kib = String(Math.ceil((vm.memoryBytes ?? 1073741824) / 1024));
   const devices: XNode[] = [];
-  (vm.zvols ?? []).forEach((z, i) =>
-    devices.push(el('disk', { type: 'block', device: 'disk' }, [el('driver', { name: 'file', type: 'raw' }), el('source', { dev: `/dev/zvol/${z}` }), el('target', { dev: `hd${'abcdefghijklmnopqrstuvwxyz'[i]}`, bus: 'sata' })])),
-  );
+  (vm.zvols ?? []).forEach((z, i) => {
+    devices.push(el('disk', { type: 'block', device: 'disk' }, [el('driver', { name: 'file', type: 'raw' }), el('source', { dev: `/dev/zvol/${z}` }), el('target', { dev: `hd${'abcdefghijklmnopqrstuvwxyz'[i]}`, bus: 'sata' })]));
+  });
   devices.push(el('controller', { type: 'pci', index: '0', model: 'pci-root' }), el('controller', { type: 'sata', index: '0' }));
   for (const mac of vm.macs ?? []) devices.push(el('interface', { type: 'bridge' }, [el('mac', { address: mac }), el('source', { bridge: 'bridge0' }), el('model', { type: 'virtio' })]));
   devices.push(el('serial', { type: 'nmdm' }, [el('source', { master: `/dev/nmdm${vm.rid}A`, slave: `/dev/nmdm${vm.rid}B` })]));

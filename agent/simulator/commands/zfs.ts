@@ -23,7 +23,7 @@ function types(spec: string | undefined, dflt: SimDataset['type'][]): Set<SimDat
   for (const t of spec.split(',')) {
     const ts = TYPE_ALIASES[t];
     if (!ts) throw new UsageError(`invalid type '${t}'`);
-    ts.forEach((x) => out.add(x));
+    for (const x of ts) out.add(x);
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { iso, lastPage, offsetOf, type Page, type PageRequest } from '../cluster
 export const BACKUP_EVENT_STATUSES = ['queued', 'running', 'success', 'failed', 'interrupted'] as const;
 export type BackupEventStatus = (typeof BACKUP_EVENT_STATUSES)[number];
 
-/** The sort whitelist of E12 (DESIGN §8). */
+/** The fields E12 may sort by (default `startedAt`, descending); the query schema refuses any other. */
 export const BACKUP_EVENT_SORT_FIELDS = ['id', 'jobId', 'mode', 'sourceDataset', 'targetEndpoint', 'status', 'createdAt', 'startedAt', 'completedAt', 'updatedAt'] as const;
 export type BackupEventSortField = (typeof BACKUP_EVENT_SORT_FIELDS)[number];
 

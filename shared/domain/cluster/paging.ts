@@ -2,7 +2,7 @@ import { notFound } from '#http/errors';
 
 /**
  * Page-numbered listing shared by the list endpoints (query schema: `pageQuery` in shared/http/spec.ts),
- * answered as `{data, last_page}` with `last_page` ≥ 1 even when nothing matches (the E12 shape, DESIGN §8).
+ * answered as `{data, last_page}` with `last_page` ≥ 1 even when nothing matches (the E12 shape).
  */
 export interface PageRequest {
   page: number;

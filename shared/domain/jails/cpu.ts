@@ -1,5 +1,5 @@
 /**
- * E4 CPU limits (DESIGN §8: cores 1..host CPUs). The CPUs a jail is pinned to are the host's least-used
+ * E4 CPU limits (cores: 1 to the host's CPU count). The CPUs a jail is pinned to are the host's least-used
  * ones: for every CPU, count the other jails of the same node pinned to it, take the `cores` CPUs with the
  * lowest counts (ties → the lower CPU number), and list them in ascending order (as `cpuset -l` takes them).
  */

@@ -2,7 +2,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { FieldError } from '#http/errors';
 
 /**
- * Jail lifecycle hooks (spec part 2): six phases, each `{enabled, script}`. Listed in the order jail(8)
+ * Jail lifecycle hooks (E3): six phases, each `{enabled, script}`. Listed in the order jail(8)
  * runs them; the spec lists them alphabetically.
  */
 export const HOOK_PHASES = ['prestart', 'start', 'poststart', 'prestop', 'stop', 'poststop'] as const;
@@ -35,7 +35,7 @@ export type JailHooks = FromSchema<typeof hooksSchema>;
 
 export const isBlank = (s: string) => s.trim() === '';
 
-/** DESIGN §8 E3: an enabled phase needs a non-blank script. Field names as the 400 lists them. */
+/** E3: an enabled phase needs a non-blank script. Field names as the 400 lists them. */
 export function hookProblems(hooks: JailHooks, root = 'body.hooks'): FieldError[] {
   return HOOK_PHASES.filter((p) => hooks[p].enabled && isBlank(hooks[p].script)).map((p) => ({
     field: `${root}.${p}.script`,

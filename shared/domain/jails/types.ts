@@ -1,7 +1,7 @@
 import type { JailHooks } from './hooks.ts';
 
 /**
- * Jails as the agent reports them and the store holds them (DESIGN §7). A managed jail lives on its host as
+ * Jails as the agent reports them and the store holds them. A managed jail lives on its host as
  * `/etc/jail.conf.d/<name>.conf` (what `service jail start <name>` reads on FreeBSD 14) whose header names its
  * CTID and dataset, plus per-phase hook scripts and a resource-limits script under
  * `/usr/local/etc/hostmgr/jails/<ctid>/` (see agent/drivers/jail-layout.ts).
@@ -48,7 +48,7 @@ export interface JailConfig {
   host: JailInventory;
 }
 
-/** The Jail CPU limit record (spec part 2, E4's response). */
+/** The Jail CPU limit record (E4's response). */
 export interface JailCpuLimit {
   cores: number;
   cpuSet: number[];

@@ -1,7 +1,7 @@
 import { forbidden } from '#http/errors';
 import type { Principal } from '#shared/auth/tokens';
 
-/** The node an agent token speaks for (DESIGN §4): agent endpoints act on this node only. */
+/** The node an agent token speaks for: an `agent` token is bound to one node, and agent endpoints act on it only. */
 export function boundNode(principal: Principal): string {
   if (!principal.nodeId) throw forbidden(`agent token "${principal.name}" is not bound to a node`);
   return principal.nodeId;

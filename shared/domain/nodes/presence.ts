@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 
 /**
- * DESIGN §10: a node is online when its agent was heard from (registration, heartbeat, any report) within
+ * A node is online when its agent was heard from (registration, heartbeat, any report) within
  * three of its heartbeat intervals. Computed with the database's clock, the one clock every writer shares.
  */
 export const OFFLINE_AFTER_HEARTBEATS = 3;

@@ -24,7 +24,7 @@ async function project(trx: Db, nodeId: string, inventory: HostInventory) {
 }
 
 /**
- * An agent registers at every start (DESIGN §10): a new host becomes a `pending` node (E16 admits it as a
+ * An agent registers at every start: a new host becomes a `pending` node (E16 admits it as a
  * member); a known one keeps its status and gets its name, address and inventory refreshed.
  */
 export async function registerNode(trx: Db, r: Registration): Promise<{ node: NodeRow; created: boolean }> {

@@ -4,7 +4,7 @@ import type { Database, NodeRow } from '#store/tables';
 import { iso, offsetOf } from '#domain/cluster/paging';
 import { onlineSql } from './presence.ts';
 
-/** A node as the API shows it; `online` per DESIGN §10 (heard from within three heartbeats). */
+/** A node as the API shows it; `online` = heard from within three heartbeat intervals (presence.ts). */
 export interface NodeView {
   id: string;
   name: string;

@@ -9,7 +9,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** `auto`: created by synchronisation; `custom`: created by an operator. */
 export const NOTIFICATION_RULE_KINDS = ['auto', 'custom'] as const;
 
-/** A notification rule as the API shows it (spec part 2). */
+/** A notification rule as the API shows it. */
 export interface NotificationRule {
   id: number;
   templateKey: string;

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '#store/tables';
 
 /**
- * Rule synchronisation (DESIGN §8, E23): every (template, target of the template's target type) pair that
+ * Rule synchronisation (E23): every (template, target of the template's target type) pair that
  * has no rule row at all — live or tombstoned, auto or custom — gets a default `auto` rule: active, shown in
  * the UI, other channels off, the template's default config. A pair with any row is left alone, so what an
  * operator deleted stays deleted and what they customised is not duplicated.

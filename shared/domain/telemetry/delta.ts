@@ -11,7 +11,7 @@ export const DELTA_MAX_NEWER = 10_000;
  * live charts again at once; polling extends them from there. Longer history is what the roll-ups are for.
  */
 export const RESET_WINDOW_SECONDS = 900;
-/** Raw rows: one sample every 10 s (DESIGN §8). */
+/** Raw rows: agents sample every 10 s. */
 export const RESOLUTION_SECONDS = 10;
 
 export interface DeltaQuery {

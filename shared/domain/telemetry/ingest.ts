@@ -161,7 +161,7 @@ export async function storeSamples(trx: Trx, nodeId: string, samples: TelemetryS
 /** POST /api/agent/telemetry: store a node's samples (404 node_not_registered before its agent registered). */
 export function ingestTelemetry(db: Kysely<Database>, nodeId: string, samples: TelemetrySample[]): Promise<IngestResult> {
   return inTransaction(db, async (trx) => {
-    await touchNode(trx, nodeId); // a report is a sign of life too (DESIGN §10)
+    await touchNode(trx, nodeId); // a report is a sign of life too: it keeps the node online
     return storeSamples(trx, nodeId, samples);
   });
 }

@@ -5,7 +5,7 @@ import type { ArcTelemetryTable, PoolTelemetryTable } from '#store/tables';
 export type PoolPointRow = Omit<Selectable<PoolTelemetryTable>, 'time' | 'node_id'> & { time: number };
 export type ArcPointRow = Omit<Selectable<ArcTelemetryTable>, 'time' | 'node_id'> & { time: number };
 
-/** E14's pool point (spec part 2). Raw and rolled-up rows have the same measures. */
+/** E14's pool point. Raw and rolled-up rows have the same measures. */
 export function toPoint(r: PoolPointRow) {
   return {
     id: Number(r.id),

@@ -46,6 +46,7 @@ export function checkTunableValue(type: string, value: string): ValueCheck {
   }
   if (type === 'string') {
     // sysctl takes the value as one argv word; a control character cannot be part of a string knob
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
     if (/[\u0000-\u001f\u007f]/.test(value)) return { ok: false, problem: 'must not contain control characters (type string)' };
     return { ok: true, value };
   }

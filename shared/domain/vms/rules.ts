@@ -1,6 +1,7 @@
 /**
- * Bounds of the VM option rules of DESIGN §8 (E6, E19), written once: the endpoint schemas use them and
- * the checks JSON Schema cannot express (cloud-init-rules.ts, vnc-rules.ts) report against them.
+ * Bounds of the VM option rules (E6 wait time, E19 VNC resolution and port), written once: the endpoint
+ * schemas use them and the checks JSON Schema cannot express (cloud-init-rules.ts, vnc-rules.ts) report
+ * against them.
  */
 export const WAIT_TIME = { min: 1, max: 3600 } as const;
 export const VNC_WIDTH = { min: 640, max: 3840 } as const;

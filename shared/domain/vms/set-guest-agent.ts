@@ -5,7 +5,7 @@ import type { Database } from '#store/tables';
 import { lockShutOffVm, writeVmConfig } from './guests.ts';
 
 /**
- * E5: persists the option and the task in the caller's one transaction (DESIGN §6); the agent re-checks
+ * E5: persists the option and the task in the caller's one transaction; the agent re-checks
  * the VM is shut off, patches the domain XML's guest agent channel and `virsh define`s it.
  */
 export async function setGuestAgent(trx: Transaction<Database>, enqueue: Enqueue, rid: number, enabled: boolean) {

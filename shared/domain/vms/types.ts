@@ -1,6 +1,6 @@
 /**
- * Virtual machines as the agent reports them and the store holds them (DESIGN §7, spec part 2
- * "Virtual machine options"). A VM is a libvirt bhyve domain named by its RID (as the original system
+ * Virtual machines as the agent reports them and the store holds them, with their options (E5, E6, E17,
+ * E19). A VM is a libvirt bhyve domain named by its RID (as the original system
  * names them) plus the agent's registration: a runtime directory with `vm.json` (display name, shutdown
  * wait time, cloud-init texts, MACs, datasets). A registration whose domain libvirt no longer defines is
  * an orphaned registration (state `orphaned`), the only thing E10 purges.

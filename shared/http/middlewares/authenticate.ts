@@ -6,7 +6,11 @@ import { verifyToken } from '#shared/auth/tokens';
 import { getDb } from '#store/db';
 import type { HmContext } from './pipeline-log.ts';
 
-/** Bearer-token auth of DESIGN §4, as a middleware so 401/403 are envelopes too. */
+/**
+ * Bearer-token auth: each request carries `Authorization: Bearer <token>`; a missing, malformed, unknown,
+ * expired or revoked token is 401, a role that does not reach the endpoint's is 403. A middleware (not a
+ * gateway authorizer) so that 401/403 are envelopes too.
+ */
 export const authenticate = (required: Role): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, HmContext> => ({
   before: async (request) => {
     const header = request.event.headers?.authorization ?? request.event.headers?.Authorization;

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Tasks (DESIGN §6): one row per piece of host work. The row is the truth; the queue message only wakes the
+ * Tasks: one row per piece of host work. The row is the truth; the queue message only wakes the
  * node's agent, so a lost or duplicated message can never lose or repeat work (the agent starts a task through
  * the store, idempotently by id).
  */
@@ -36,7 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       updated_at timestamptz NOT NULL DEFAULT now()
     );
     -- at most one active exclusive task per resource (migration, restore, device replacement): the database
-    -- enforces the 409 of DESIGN §6 even when two requests race
+    -- enforces it (409 resource_busy) even when two requests race
     CREATE UNIQUE INDEX tasks_one_active_exclusive ON tasks (resource) WHERE exclusive AND status IN ('queued','running');
     -- an Idempotency-Key names one task per requester
     CREATE UNIQUE INDEX tasks_idempotency ON tasks (requester_token_id, idempotency_key) WHERE idempotency_key IS NOT NULL;

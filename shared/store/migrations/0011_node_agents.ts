@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * What the control plane knows about each node's agent: when it registered and last reported, at which
- * heartbeat interval (a node not heard from within three of them is offline, DESIGN §10), and a hash of the
+ * heartbeat interval (a node not heard from within three of them is offline), and a hash of the
  * last inventory so an unchanged report costs no write.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

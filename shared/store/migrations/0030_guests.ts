@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Guests (jails and VMs) share one id space across the cluster (1–9999, DESIGN §8/§10): a jail's CTID
+ * Guests (jails and VMs) share one id space across the cluster (1–9999): a jail's CTID
  * and a VM's RID are both guest ids, so one table holds both and its primary key enforces uniqueness.
  * Type-specific configuration lives in `config` (jsonb), written by the jail and VM capabilities.
  */

@@ -22,7 +22,9 @@ export interface TestHost {
 }
 
 const dirs: string[] = [];
-afterAll(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 export function simulate(host: SimHost, opts: { resilverMs?: number; start?: number } = {}): TestHost {
   const dir = mkdtempSync(join(tmpdir(), 'hm-sim-'));

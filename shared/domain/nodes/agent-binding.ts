@@ -1,4 +1,4 @@
-import { forbidden } from '#http/errors';
+import { forbidden } from '#shared/errors/domain-errors';
 import type { Principal } from '#shared/auth/tokens';
 
 /** The node an agent token speaks for (DESIGN §4): agent endpoints act on this node only. */

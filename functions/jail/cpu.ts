@@ -1,7 +1,7 @@
 import spec from '#spec/jail/cpu';
 import { endpoint } from '#http/endpoint';
 import { ok } from '#http/envelope';
-import { withTasks } from '#shared/jobs/accept';
+import { withTasks } from '#http/accept';
 import { setCpuLimit } from '#domain/jails/set-cpu';
 import type { Input } from './cpu.schema.ts';
 

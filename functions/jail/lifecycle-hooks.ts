@@ -1,7 +1,7 @@
 import spec from '#spec/jail/lifecycle-hooks';
 import { endpoint } from '#http/endpoint';
 import { ok } from '#http/envelope';
-import { withTasks } from '#shared/jobs/accept';
+import { withTasks } from '#http/accept';
 import { setLifecycleHooks } from '#domain/jails/set-hooks';
 import type { Input } from './lifecycle-hooks.schema.ts';
 

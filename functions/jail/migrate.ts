@@ -1,6 +1,6 @@
 import spec from '#spec/jail/migrate';
 import { endpoint } from '#http/endpoint';
-import { acceptTask } from '#shared/jobs/accept';
+import { acceptTask } from '#http/accept';
 import { migrationResult, planMigration } from '#domain/jails/migrate';
 import type { Input } from './migrate.schema.ts';
 

@@ -1,7 +1,7 @@
 import spec from '#spec/nodes/list';
 import { endpoint } from '#http/endpoint';
 import { ok } from '#http/envelope';
-import { lastPage } from '#domain/cluster/paging';
+import { lastPage } from '#store/paging';
 import { listNodeViews } from '#domain/nodes/view';
 import type { Input } from './list.schema.ts';
 

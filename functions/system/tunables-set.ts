@@ -1,7 +1,7 @@
 import spec from '#spec/system/tunables-set';
 import { endpoint } from '#http/endpoint';
 import { ok } from '#http/envelope';
-import { withTasks } from '#shared/jobs/accept';
+import { withTasks } from '#http/accept';
 import { setTunable } from '#domain/tunables/settings';
 import type { Input } from './tunables-set.schema.ts';
 

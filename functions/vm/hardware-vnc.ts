@@ -1,7 +1,7 @@
 import spec from '#spec/vm/hardware-vnc';
 import { endpoint } from '#http/endpoint';
 import { ok } from '#http/envelope';
-import { withTasks } from '#shared/jobs/accept';
+import { withTasks } from '#http/accept';
 import { setVnc } from '#domain/vms/set-vnc';
 import type { Input } from './hardware-vnc.schema.ts';
 

@@ -1,7 +1,7 @@
 import spec from '#spec/vm/options-cloud-init';
 import { endpoint } from '#http/endpoint';
 import { ok } from '#http/envelope';
-import { withTasks } from '#shared/jobs/accept';
+import { withTasks } from '#http/accept';
 import { setCloudInit } from '#domain/vms/set-cloud-init';
 import type { Input } from './options-cloud-init.schema.ts';
 

@@ -1,7 +1,7 @@
 import spec from '#spec/vm/options-qemu-guest-agent';
 import { endpoint } from '#http/endpoint';
 import { ok } from '#http/envelope';
-import { withTasks } from '#shared/jobs/accept';
+import { withTasks } from '#http/accept';
 import { setGuestAgent } from '#domain/vms/set-guest-agent';
 import type { Input } from './options-qemu-guest-agent.schema.ts';
 

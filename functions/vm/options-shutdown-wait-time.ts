@@ -1,7 +1,7 @@
 import spec from '#spec/vm/options-shutdown-wait-time';
 import { endpoint } from '#http/endpoint';
 import { ok } from '#http/envelope';
-import { withTasks } from '#shared/jobs/accept';
+import { withTasks } from '#http/accept';
 import { setShutdownWaitTime } from '#domain/vms/set-shutdown-wait-time';
 import type { Input } from './options-shutdown-wait-time.schema.ts';
 

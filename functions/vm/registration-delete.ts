@@ -1,7 +1,7 @@
 import spec from '#spec/vm/registration-delete';
 import { endpoint } from '#http/endpoint';
 import { ok } from '#http/envelope';
-import { withTasks } from '#shared/jobs/accept';
+import { withTasks } from '#http/accept';
 import { purgeRegistration } from '#domain/vms/purge';
 import type { Input } from './registration-delete.schema.ts';
 

@@ -1,6 +1,6 @@
 import spec from '#spec/zfs/pool-replace-device';
 import { endpoint } from '#http/endpoint';
-import { acceptTask } from '#shared/jobs/accept';
+import { acceptTask } from '#http/accept';
 import { toTaskView } from '#shared/jobs/tasks';
 import { planDeviceReplacement } from '#domain/pools/replace-device';
 import type { Input } from './pool-replace-device.schema.ts';

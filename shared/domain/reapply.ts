@@ -1,10 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, TaskRow } from '#store/tables';
+import type { TaskRow, Db } from '#store/tables';
 import type { TaskKind, TaskPayloads } from '#shared/jobs/protocol';
 import { createTask } from '#shared/jobs/tasks';
 import { reapplySources } from './reapply-sources.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** One piece of persisted configuration to apply again on the host, as the job that applies it. */
 export interface ReapplyItem<K extends TaskKind = TaskKind> {

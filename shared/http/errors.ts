@@ -1,6 +1,12 @@
+import { ValidationError, type FieldError } from '#shared/errors/domain-errors';
+
+export { ValidationError, type FieldError };
+
 /**
- * Typed domain errors. Anything thrown that is not an HttpError renders as 500 internal_error;
- * the error renderer never puts stack traces or SQL in a response body.
+ * Errors only the HTTP layer raises (authentication, body size, the API's own routing) with their status.
+ * The domain, the jobs and the store throw DomainErrors instead (#shared/errors/domain-errors), which the
+ * error renderer maps to statuses (./error-status.ts). Anything else renders as 500 internal_error; the
+ * renderer never puts stack traces or SQL in a response body.
  */
 export class HttpError extends Error {
   constructor(
@@ -26,15 +32,3 @@ export const payloadTooLarge = (detail: string) => new HttpError(413, 'payload_t
 export const badGateway = (code: string, detail: string) => new HttpError(502, code, detail);
 export const serviceUnavailable = (code: string, detail: string) => new HttpError(503, code, detail);
 export const gatewayTimeout = (code: string, detail: string) => new HttpError(504, code, detail);
-
-/** One failing field of a request, as reported by validation. */
-export interface FieldError {
-  field: string;
-  problem: string;
-}
-
-export class ValidationError extends HttpError {
-  constructor(readonly fields: FieldError[]) {
-    super(400, 'validation_failed', fields.map((f) => `${f.field}: ${f.problem}`).join('; '));
-  }
-}

@@ -40,7 +40,7 @@ const isBlank = (body: unknown) => body == null || (typeof body === 'string' && 
  * spec does not list). Malformed JSON and a wrong content type are 400 with their own codes; a missing body
  * where one is required is a field error like any other. Anything else passes through unchanged.
  */
-export function fromMiddyError(err: unknown, event: RawEvent | undefined): HttpError | undefined {
+export function fromMiddyError(err: unknown, event: RawEvent | undefined): HttpError | ValidationError | undefined {
   const e = err as MiddyError;
   switch (e?.cause?.package) {
     case '@middy/validator':

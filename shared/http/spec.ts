@@ -1,5 +1,6 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Role } from '#shared/auth/roles';
+import { id32 } from '#store/ids';
 
 /**
  * The declaration of one endpoint, written once in `functions/<area>/<op>.schema.ts`. The build compiles it
@@ -58,7 +59,7 @@ export interface CompiledSpec {
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** Shared schema pieces. */
-export const id32 = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
+export { id32 };
 export const pathId = <K extends string>(name: K) =>
   ({ type: 'object', properties: { [name]: id32 } as { [P in K]: typeof id32 }, required: [name], additionalProperties: false }) as const;
 

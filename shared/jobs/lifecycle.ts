@@ -1,9 +1,8 @@
-import { scrubTaskSecrets } from '#domain/secrets/task-payloads';
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { conflict, forbidden } from '#http/errors';
-import type { Database, TaskRow } from '#store/tables';
+import { sql } from 'kysely';
+import { conflict, forbidden } from '#shared/errors/domain-errors';
+import type { TaskRow, Db } from '#store/tables';
 import { notifyTaskEnded } from './notify.ts';
-import { applyTaskOutcome } from './outcomes.ts';
+import { scrubTaskSecrets } from './secrets.ts';
 import type { FinishReport, ProgressReport } from './reports.ts';
 import { getTask } from './tasks.ts';
 
@@ -14,7 +13,12 @@ import { getTask } from './tasks.ts';
  * A finish for an `interrupted` task of the same attempt is still accepted: the work did complete, and its
  * report was only late (an agent that could not reach the API for a while).
  */
-type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * What the store learns from a task that ended (e.g. a migrated jail moves to its target node), in the
+ * transaction that ends it. The domain supplies it (shared/domain/task-outcomes.ts): jobs know no capability.
+ */
+export type TaskOutcome = (trx: Db, task: TaskRow) => Promise<void>;
 
 /** Output kept per task: the tail, so a chatty command cannot grow a row without bound. */
 export const OUTPUT_TAIL_CHARS = 64 * 1024;
@@ -41,7 +45,7 @@ export async function reportProgress(trx: Db, nodeId: string, taskId: number, r:
     .executeTakeFirstOrThrow();
 }
 
-export async function finishTask(trx: Db, nodeId: string, taskId: number, r: FinishReport): Promise<{ task: TaskRow; changed: boolean }> {
+export async function finishTask(trx: Db, nodeId: string, taskId: number, r: FinishReport, applyOutcome: TaskOutcome): Promise<{ task: TaskRow; changed: boolean }> {
   const task = await nodeTask(trx, nodeId, taskId);
   if (task.status === 'queued') throw conflict('task_not_started', `task ${taskId} has not been started; call start first`);
   if (task.attempts !== r.attempt) {
@@ -68,7 +72,7 @@ export async function finishTask(trx: Db, nodeId: string, taskId: number, r: Fin
     .returningAll()
     .executeTakeFirstOrThrow();
   await notifyTaskEnded(trx, done);
-  await applyTaskOutcome(trx, done);
+  await applyOutcome(trx, done);
   await scrubTaskSecrets(trx, done); // an ended task keeps no secrets
   return { task: done, changed: true };
 }

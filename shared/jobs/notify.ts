@@ -1,11 +1,10 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, TaskRow } from '#store/tables';
+import type { TaskRow, Db } from '#store/tables';
 
 /**
  * A task that ends `failed` (or is cut off, `interrupted`) raises a global notification, counted by E25 and
  * dismissed by E24: the operator who queued the work may long be gone when it fails.
  */
-export async function notifyTaskEnded(trx: Kysely<Database> | Transaction<Database>, task: Pick<TaskRow, 'id' | 'kind' | 'node_id' | 'resource' | 'status' | 'error'>): Promise<void> {
+export async function notifyTaskEnded(trx: Db, task: Pick<TaskRow, 'id' | 'kind' | 'node_id' | 'resource' | 'status' | 'error'>): Promise<void> {
   if (task.status !== 'failed' && task.status !== 'interrupted') return;
   await trx
     .insertInto('notifications')

@@ -1,4 +1,4 @@
-import type { JailTaskPayloads } from '../domain/jails/tasks.ts';
+import { TASK_STATUSES, type TaskStatus } from '#store/tables';
 
 /**
  * The job protocol shared by functions (producers) and the agent (consumer).
@@ -6,8 +6,7 @@ import type { JailTaskPayloads } from '../domain/jails/tasks.ts';
  * Queue: one SQS FIFO queue per node; MessageGroupId = the resource's group (serial per resource),
  * MessageDeduplicationId = task id; DLQ after 5 receives. Body = QueueMessage as JSON.
  */
-export const TASK_STATUSES = ['queued', 'running', 'success', 'failed', 'interrupted'] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
+export { TASK_STATUSES, type TaskStatus };
 export const ACTIVE_STATUSES: TaskStatus[] = ['queued', 'running'];
 
 /**
@@ -15,10 +14,15 @@ export const ACTIVE_STATUSES: TaskStatus[] = ['queued', 'running'];
  * (agent/jobs/registry.ts) must have a handler for each.
  */
 export interface TaskPayloads {
-  /** E3, E4 (+ their re-application at agent start), E20: shared/domain/jails/tasks.ts */
-  'jail.apply-hooks': JailTaskPayloads['jail.apply-hooks'];
-  'jail.apply-limits': JailTaskPayloads['jail.apply-limits'];
-  'jail.migrate': JailTaskPayloads['jail.migrate'];
+  /** E3 (and re-application at agent start): hook scripts + `exec.<phase> +=` lines in the jail's conf */
+  'jail.apply-hooks': { ctid: number; name: string; hooks: JailHookPhases };
+  /**
+   * E4 (and re-application at agent start): the post-start limits script (`cpuset -l`, `rctl -a`), and, when
+   * `applyNow`, the same limits on the running jail at once
+   */
+  'jail.apply-limits': { ctid: number; name: string; cpuSet: number[]; memoryBytes: number; applyNow: boolean };
+  /** E20: replicate over SSH, stop, final incremental, start on the target (agent/jobs/jail-migrate.ts) */
+  'jail.migrate': { ctid: number; name: string; dataset: string; target: { nodeId: string; address: string } };
   /** E7 */
   'pool.replace-device': { pool: string; guid: string; old: string; new: string };
   /** E11, and re-application at agent start */
@@ -40,6 +44,9 @@ export interface TaskPayloads {
   'vm.purge-registration': { rid: number; domain: string };
 }
 export type TaskKind = keyof TaskPayloads;
+
+/** A jail's six lifecycle hooks as a task carries them; shared/domain/jails/hooks.ts declares and checks them. */
+export type JailHookPhases = Record<'prestart' | 'start' | 'poststart' | 'prestop' | 'stop' | 'poststop', { enabled: boolean; script: string }>;
 
 /**
  * A queue message is a pointer, never an order: only the task id. Anyone who can send to a node's queue

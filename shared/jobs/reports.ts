@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { id32 } from '#http/spec';
+import { id32 } from '#store/ids';
 
 /**
  * What an agent reports about a task it runs, declared once: the endpoints validate these schemas, the

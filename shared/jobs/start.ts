@@ -1,12 +1,10 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, TaskRow } from '#store/tables';
-import { nodeTask } from './lifecycle.ts';
+import { sql } from 'kysely';
+import type { TaskRow, Db } from '#store/tables';
+import { nodeTask, type TaskOutcome } from './lifecycle.ts';
 import { notifyTaskEnded } from './notify.ts';
-import { applyTaskOutcome } from './outcomes.ts';
 import { CONFIGURATION_KINDS, type TaskKind, type TaskPayloads } from './protocol.ts';
 import { toTaskView, type TaskView } from './tasks.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** Another node's host a task may connect to, with the SSH host keys the control plane holds for it. */
 export interface PeerHost {
@@ -65,7 +63,7 @@ async function newerStarted(db: Db, task: TaskRow): Promise<number | undefined> 
 }
 
 /** Ends a queued configuration task that a newer one of its resource overtook: it must never reach the host. */
-async function supersede(db: Db, task: TaskRow, by: number): Promise<TaskRow | undefined> {
+async function supersede(db: Db, task: TaskRow, by: number, applyOutcome: TaskOutcome): Promise<TaskRow | undefined> {
   const done = await db
     .updateTable('tasks')
     .set({ status: 'failed', error: `superseded by task ${by}`, phase: 'failed', finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
@@ -75,7 +73,7 @@ async function supersede(db: Db, task: TaskRow, by: number): Promise<TaskRow | u
     .executeTakeFirst();
   if (done) {
     await notifyTaskEnded(db, done);
-    await applyTaskOutcome(db, done);
+    await applyOutcome(db, done);
   }
   return done;
 }
@@ -87,12 +85,12 @@ const answer = (run: boolean, reason: string, task: TaskRow, work?: Work): Start
  * attempts + 1, idempotent by id. A configuration task overtaken by a newer one of the same resource and
  * kind (re-sent late, delivered out of order) ends `failed` "superseded by task N" instead of running.
  */
-export async function startTask(trx: Db, nodeId: string, taskId: number): Promise<StartAnswer> {
+export async function startTask(trx: Db, nodeId: string, taskId: number, applyOutcome: TaskOutcome): Promise<StartAnswer> {
   const task = await nodeTask(trx, nodeId, taskId);
   if (task.status !== 'queued') return answer(false, `task ${taskId} is already ${task.status}`, task);
   if (CONFIGURATION_KINDS.has(task.kind as TaskKind)) {
     const newer = await newerStarted(trx, task);
-    const ended = newer === undefined ? undefined : await supersede(trx, task, newer);
+    const ended = newer === undefined ? undefined : await supersede(trx, task, newer, applyOutcome);
     if (ended) return answer(false, ended.error, ended);
   }
   const started = await trx

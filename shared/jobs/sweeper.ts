@@ -1,7 +1,7 @@
-import { scrubTaskSecrets } from '#domain/secrets/task-payloads';
 import { sql, type Kysely } from 'kysely';
 import type { Database, TaskRow } from '#store/tables';
-import { OFFLINE_AFTER_HEARTBEATS, onlineSql } from '#domain/nodes/presence';
+import { OFFLINE_AFTER_HEARTBEATS, onlineSql } from '#store/presence';
+import { scrubTaskSecrets } from './secrets.ts';
 import { sendTask } from './dispatch.ts';
 import { interruptTasks } from './lifecycle.ts';
 import { notifyTaskEnded } from './notify.ts';

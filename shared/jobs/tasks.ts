@@ -1,10 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
-import { badRequest, conflict, notFound } from '#http/errors';
-import type { Database, TaskRow } from '#store/tables';
-import { iso, offsetOf, type PageRequest } from '#domain/cluster/paging';
+import { conflict, invalid, notFound } from '#shared/errors/domain-errors';
+import type { TaskRow, Db } from '#store/tables';
+import { iso, offsetOf, type PageRequest } from '#store/paging';
 import { ACTIVE_STATUSES, type TaskKind, type TaskPayloads, type TaskStatus } from './protocol.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** Who asked for a task: a token's principal, or the control plane itself (a plain name such as `agent-start`). */
 export type Requester = { tokenId: number | null; name: string } | string;
@@ -23,12 +21,18 @@ export interface NewTask<K extends TaskKind = TaskKind> {
   requestRef?: string;
 }
 
+/** What the domain plans: the task minus who asked (the HTTP layer adds that from the request). */
+export type TaskPlan<K extends TaskKind = TaskKind> = Omit<NewTask<K>, 'requestedBy' | 'idempotencyKey' | 'requestRef'>;
+
+/** Creates a task in the caller's transaction (sent after commit); given to domain functions by the HTTP layer. */
+export type Enqueue = (plan: TaskPlan) => Promise<TaskRow>;
+
 /** Idempotency keys: what clients usually send (UUIDs, ULIDs, hashes), bounded. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** The key itself, or 400 naming the header. */
 export function checkIdempotencyKey(key: string): string {
-  if (!IDEMPOTENCY_KEY.test(key)) throw badRequest('invalid_idempotency_key', 'header.Idempotency-Key: must be 1–255 printable ASCII characters without spaces');
+  if (!IDEMPOTENCY_KEY.test(key)) throw invalid('invalid_idempotency_key', 'header.Idempotency-Key: must be 1–255 printable ASCII characters without spaces');
   return key;
 }
 

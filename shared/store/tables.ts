@@ -1,5 +1,4 @@
-import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { TaskStatus } from '../jobs/protocol.ts';
+import type { ColumnType, Generated, Kysely, Selectable, Transaction } from 'kysely';
 
 /** Timestamps: read as Date, written as Date or ISO string, defaulted by the database. */
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -292,6 +291,10 @@ export interface TelemetryNodesTable {
 
 // ── tasks (migration 0010) ──
 
+/** The values of `tasks.status` (the job protocol, shared/jobs/protocol.ts, names their transitions). */
+export const TASK_STATUSES = ['queued', 'running', 'success', 'failed', 'interrupted'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
 export interface TasksTable {
   id: Generated<number>;
   kind: string;
@@ -365,6 +368,9 @@ export interface Database {
   arc_telemetry_rollups: Rollup<ArcTelemetryTable>;
   telemetry_nodes: TelemetryNodesTable;
 }
+
+/** What every query runs on: the connection pool or a transaction of it. */
+export type Db = Kysely<Database> | Transaction<Database>;
 
 export type NodeRow = Selectable<NodesTable>;
 export type TaskRow = Selectable<TasksTable>;

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#store/tables';
-import { conflict, serviceUnavailable } from '#http/errors';
+import { conflict, unavailable } from '#shared/errors/domain-errors';
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
 // 57014: a server-side statement_timeout (or cancel) — like a client-side query timeout, the store did not answer in time
@@ -17,8 +17,8 @@ export function isConnectionError(err: unknown): boolean {
 
 /**
  * Runs `fn` as one SERIALIZABLE transaction, retried on serialization conflicts. PostgreSQL is the
- * cluster's consensus layer: a conflict that survives the retries is 409
- * cluster_leadership_changed; an unreachable store is 503 cluster_consensus_unavailable.
+ * cluster's consensus layer: a conflict that survives the retries is a conflict
+ * cluster_leadership_changed; an unreachable store is unavailable, cluster_consensus_unavailable.
  */
 export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -38,8 +38,8 @@ export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Transacti
   }
 }
 
-/** Connection failures and statements the store did not answer in time become 503; everything else passes through. */
+/** Connection failures and statements the store did not answer in time become unavailable; everything else passes through. */
 export function mapStoreError(err: unknown): unknown {
-  if (isConnectionError(err)) return serviceUnavailable('cluster_consensus_unavailable', 'the state store is unreachable or did not answer in time; retry shortly');
+  if (isConnectionError(err)) return unavailable('cluster_consensus_unavailable', 'the state store is unreachable or did not answer in time; retry shortly');
   return err;
 }

@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { testDb, uid } from '../helpers/api.ts';
 import { insertNode, stackQueue, waitUntil } from '../helpers/agent.ts';
-import { acceptTask } from '../../shared/jobs/accept.ts';
+import { acceptTask } from '../../shared/http/accept.ts';
 import { nodeQueueUrl } from '../../shared/queue/node-queue.ts';
 import type { HandlerContext } from '../../shared/http/endpoint.ts';
 import { sweepTasks } from '../../shared/jobs/sweeper.ts';
+import { renderError } from '../../shared/http/error-status.ts';
+
+/** The error response a rejection renders as (statusCode, code, detail), or a failure when it resolves. */
+const rendered = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, renderError);
 
 /** The context a 202 handler gets from the pipeline. */
 function ctx(path: string, headers: Record<string, string> = {}, tokenId = 700000 + Math.floor(Math.random() * 100000)): HandlerContext {
@@ -68,7 +72,7 @@ describe('acceptTask: the 202 helper', () => {
   });
 
   test('a malformed Idempotency-Key is 400 naming the header', async () => {
-    await expect(acceptTask(ctx('/api/x', { 'idempotency-key': 'has space' }), { message: 'm', plan: plan(`p:${uid()}`), data: () => null })).rejects.toMatchObject({
+    await expect(rendered(acceptTask(ctx('/api/x', { 'idempotency-key': 'has space' }), { message: 'm', plan: plan(`p:${uid()}`), data: () => null }))).resolves.toMatchObject({
       statusCode: 400,
       code: 'invalid_idempotency_key',
       detail: expect.stringContaining('header.Idempotency-Key'),

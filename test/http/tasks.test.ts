@@ -4,6 +4,10 @@ import { insertNode, queueTask, stackQueue } from '../helpers/agent.ts';
 import { createTask } from '../../shared/jobs/tasks.ts';
 import { inTransaction } from '../../shared/store/tx.ts';
 import { createDb } from '../../shared/store/db.ts';
+import { renderError } from '../../shared/http/error-status.ts';
+
+/** The error response a rejection renders as (statusCode, code, detail), or a failure when it resolves. */
+const rendered = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, renderError);
 
 const probe = (nodeId: string, resource: string, extra: { exclusive?: boolean; idempotencyKey?: string; requestedBy?: { tokenId: number; name: string } } = {}) => ({
   kind: 'host.probe' as const,
@@ -111,7 +115,7 @@ describe('createTask: exclusive resources and idempotency keys', () => {
   test('a second active exclusive task on a resource is 409 resource_busy naming the first', async () => {
     const resource = `pool:${uid()}`;
     const first = await queueTask({ ...probe(nodeId, resource, { exclusive: true }), dispatch: false });
-    await expect(inTransaction(testDb(), (trx) => createTask(trx, probe(nodeId, resource, { exclusive: true })))).rejects.toMatchObject({
+    await expect(rendered(inTransaction(testDb(), (trx) => createTask(trx, probe(nodeId, resource, { exclusive: true }))))).resolves.toMatchObject({
       statusCode: 409,
       code: 'resource_busy',
       detail: `${resource} is busy: task ${first.id} (host.probe) is queued`,
@@ -132,7 +136,7 @@ describe('createTask: exclusive resources and idempotency keys', () => {
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(won).toHaveLength(1);
-      for (const l of lost) expect(l.reason).toMatchObject({ statusCode: 409, code: expect.stringMatching(/^(resource_busy|cluster_leadership_changed)$/) });
+      for (const l of lost) expect(renderError(l.reason)).toMatchObject({ statusCode: 409, code: expect.stringMatching(/^(resource_busy|cluster_leadership_changed)$/) });
       const rows = await testDb().selectFrom('tasks').select('id').where('resource', '=', resource).execute();
       expect(rows).toHaveLength(1);
     } finally {
@@ -150,7 +154,7 @@ describe('createTask: exclusive resources and idempotency keys', () => {
     const other = await inTransaction(testDb(), (trx) => createTask(trx, { ...probe(nodeId, `probe:${uid()}`, { idempotencyKey: key, requestedBy: { ...me, tokenId: me.tokenId + 1 } }), requestRef: 'POST /api/x' }));
     expect(other.id).not.toBe(a.id);
     // the same key for a different request is refused
-    await expect(inTransaction(testDb(), (trx) => createTask(trx, { ...probe(nodeId, `probe:${uid()}`, { idempotencyKey: key, requestedBy: me }), requestRef: 'POST /api/y' }))).rejects.toMatchObject({
+    await expect(rendered(inTransaction(testDb(), (trx) => createTask(trx, { ...probe(nodeId, `probe:${uid()}`, { idempotencyKey: key, requestedBy: me }), requestRef: 'POST /api/y' })))).resolves.toMatchObject({
       statusCode: 409,
       code: 'idempotency_key_reused',
     });

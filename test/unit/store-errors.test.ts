@@ -1,7 +1,8 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { createDb, closeDb } from '../../shared/store/db.ts';
 import { inTransaction } from '../../shared/store/tx.ts';
-import { HttpError } from '../../shared/http/errors.ts';
+import { DomainError } from '../../shared/errors/domain-errors.ts';
+import { renderError } from '../../shared/http/error-status.ts';
 import { testDb, tokenFor } from '../helpers/api.ts';
 
 /**
@@ -19,9 +20,8 @@ describe('store failures map to the named responses', () => {
       throw Object.assign(new Error('could not serialize access due to read/write dependencies among transactions'), { code: '40001' });
     }).catch((e: unknown) => e);
     expect(attempts).toBe(4);
-    expect(err).toBeInstanceOf(HttpError);
-    expect((err as HttpError).statusCode).toBe(409);
-    expect((err as HttpError).code).toBe('cluster_leadership_changed');
+    expect(err).toBeInstanceOf(DomainError);
+    expect(renderError(err)).toMatchObject({ statusCode: 409, code: 'cluster_leadership_changed' });
     expect(await db.selectFrom('cluster_notes').select('id').where('title', '=', title).execute()).toEqual([]);
   });
 
@@ -42,8 +42,8 @@ describe('store failures map to the named responses', () => {
     const down = createDb('postgres://postgres:postgres@127.0.0.1:1/postgres', 1);
     const err = await inTransaction(down, async (trx) => trx.selectFrom('cluster_notes').select('id').execute()).catch((e: unknown) => e);
     await down.destroy();
-    expect((err as HttpError).statusCode).toBe(503);
-    expect((err as HttpError).code).toBe('cluster_consensus_unavailable');
+    expect(err).toBeInstanceOf(DomainError);
+    expect(renderError(err)).toMatchObject({ statusCode: 503, code: 'cluster_consensus_unavailable' });
   });
 
   test('through the pipeline: the store going away answers a 503 envelope, never a 500', async () => {

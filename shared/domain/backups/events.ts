@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { BackupEventsTable, Database } from '#store/tables';
-import { iso, lastPage, offsetOf, type Page, type PageRequest } from '../cluster/paging.ts';
+import { iso, lastPage, offsetOf, type Page, type PageRequest } from '#store/paging';
 
 export const BACKUP_EVENT_STATUSES = ['queued', 'running', 'success', 'failed', 'interrupted'] as const;
 export type BackupEventStatus = (typeof BACKUP_EVENT_STATUSES)[number];

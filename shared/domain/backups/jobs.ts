@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { BackupJobsTable, Database } from '#store/tables';
-import { iso, lastPage, offsetOf, type Page, type PageRequest } from '../cluster/paging.ts';
+import { iso, lastPage, offsetOf, type Page, type PageRequest } from '#store/paging';
 
 export interface BackupJob {
   id: number;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { notFound } from '#http/errors';
+import { notFound } from '#shared/errors/domain-errors';
 import type { Database } from '#store/tables';
 
 /** Node ids are the hosts' UUIDs; anything else simply is not found, but keep the input bounded. */

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { inTransaction } from '#store/tx';
 import type { ClusterNotesTable, Database } from '#store/tables';
-import { iso, lastPage, offsetOf, requireAllFound, type Page, type PageRequest } from './paging.ts';
+import { iso, lastPage, offsetOf, requireAllFound, type Page, type PageRequest } from '#store/paging';
 
 export const NOTE_TITLE_MAX = 200;
 export const NOTE_CONTENT_MAX = 65536;

@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import type { FieldError } from '#http/errors';
+import type { JailHookPhases } from '#shared/jobs/protocol';
+import type { FieldError } from '#shared/errors/domain-errors';
 
 /**
  * Jail lifecycle hooks (E3): six phases, each `{enabled, script}`. Listed in the order jail(8)
@@ -32,6 +33,10 @@ export const hooksSchema = {
 
 export type HookSetting = FromSchema<typeof hookPhaseSchema>;
 export type JailHooks = FromSchema<typeof hooksSchema>;
+// the job protocol declares the same shape without importing the domain: keep the two identical
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShape: Same<JailHooks, JailHookPhases> = true;
+void sameShape;
 
 export const isBlank = (s: string) => s.trim() === '';
 

@@ -1,13 +1,12 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { conflict, notFound, serviceUnavailable, ValidationError } from '#http/errors';
-import type { Database, TaskRow } from '#store/tables';
-import type { TaskPlan } from '#shared/jobs/accept';
+import { sql, type Transaction } from 'kysely';
+import { conflict, notFound, unavailable, ValidationError } from '#shared/errors/domain-errors';
+import type { Database, TaskRow, Db } from '#store/tables';
+import type { TaskPlan } from '#shared/jobs/tasks';
 import { resourceKey } from '#shared/jobs/protocol';
-import { onlineSql } from '#domain/nodes/presence';
+import { onlineSql } from '#store/presence';
 import { requireJail, requireNoActiveTask } from './store.ts';
 import type { JailConfig } from './types.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 export interface MigrationResult {
   guestId: number;
@@ -37,7 +36,7 @@ async function pickTarget(trx: Db, sourceId: string) {
     .orderBy('guests')
     .orderBy('nodes.id')
     .executeTakeFirst();
-  if (!best) throw serviceUnavailable('no_migration_target', 'no other online cluster member can take the jail');
+  if (!best) throw unavailable('no_migration_target', 'no other online cluster member can take the jail');
   return best.id;
 }
 
@@ -57,15 +56,15 @@ export async function planMigration(trx: Transaction<Database>, ctid: number, ta
     throw new ValidationError([{ field: 'body.targetNodeUuid', problem: `must differ from the jail's current node ${jail.node_id}` }]);
   }
   if (target.status !== 'member') throw conflict('node_not_member', `cluster node ${target.id} is ${target.status}, not a cluster member`);
-  if (!target.online) throw serviceUnavailable('node_offline', `cluster node ${target.id} is offline`);
+  if (!target.online) throw unavailable('node_offline', `cluster node ${target.id} is offline`);
   if (reportedGuestIds(target.inventory).includes(ctid)) {
     throw conflict('guest_id_conflict', `cluster node ${target.id} already has a guest with id ${ctid}`);
   }
   const source = await nodeQuery(trx).where('id', '=', jail.node_id).executeTakeFirstOrThrow();
-  if (!source.online) throw serviceUnavailable('node_offline', `cluster node ${source.id}, which holds jail ${ctid}, is offline`);
+  if (!source.online) throw unavailable('node_offline', `cluster node ${source.id}, which holds jail ${ctid}, is offline`);
   const config: JailConfig = jail.config;
   if (!config.dataset) throw conflict('jail_not_on_zfs', `jail ${ctid} has no ZFS dataset to replicate`);
-  if (!target.ip) throw serviceUnavailable('node_address_unknown', `cluster node ${target.id} has not reported its address`);
+  if (!target.ip) throw unavailable('node_address_unknown', `cluster node ${target.id} has not reported its address`);
   return {
     kind: 'jail.migrate',
     nodeId: jail.node_id,

@@ -1,9 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '#store/tables';
+import { sql } from 'kysely';
+import type { Db } from '#store/tables';
 import type { JailConfig, JailInventory } from './types.ts';
 import { activeJailTask, jailConfigOf } from './store.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** A newly seen jail: its persisted configuration starts as what the host has. */
 export function configFromInventory(j: JailInventory): JailConfig {

@@ -1,9 +1,9 @@
 import { sql, type Transaction } from 'kysely';
-import { serviceUnavailable, ValidationError } from '#http/errors';
+import { unavailable, ValidationError } from '#shared/errors/domain-errors';
 import type { Database } from '#store/tables';
-import type { Enqueue } from '#shared/jobs/accept';
+import type { Enqueue } from '#shared/jobs/tasks';
 import { resourceKey } from '#shared/jobs/protocol';
-import { onlineSql } from '#domain/nodes/presence';
+import { onlineSql } from '#store/presence';
 import { leastUsedCpus } from './cpu.ts';
 import { jailConfigOf, requireJail, requireNoExclusiveTask, saveJailConfig } from './store.ts';
 import type { JailConfig, JailCpuLimit } from './types.ts';
@@ -36,11 +36,11 @@ export async function setCpuLimit(
     .where('id', '=', jail.node_id)
     .executeTakeFirstOrThrow();
   const hostCpus = node.cpus ?? 0;
-  if (hostCpus < 1) throw serviceUnavailable('node_inventory_unavailable', `node ${node.id} has not reported its CPUs yet; retry when its agent is online`);
+  if (hostCpus < 1) throw unavailable('node_inventory_unavailable', `node ${node.id} has not reported its CPUs yet; retry when its agent is online`);
   if (cores > hostCpus) throw new ValidationError([{ field: 'body.cores', problem: `must be <= ${hostCpus} (the CPUs of node ${node.id})` }]);
   await requireNoExclusiveTask(trx, ctid);
   const running = jail.state === 'running';
-  if (running && !node.online) throw serviceUnavailable('node_offline', `node ${node.id} is offline: the CPU limit of running jail ${ctid} cannot be applied now`);
+  if (running && !node.online) throw unavailable('node_offline', `node ${node.id} is offline: the CPU limit of running jail ${ctid} cannot be applied now`);
   const others = await trx.selectFrom('guests').select('config').where('node_id', '=', jail.node_id).where('type', '=', 'jail').where('id', '!=', ctid).execute();
   const cpuSet = leastUsedCpus(hostCpus, cores, others.map((o) => jailConfigOf(o.config).cpuSet));
   const next: JailConfig = { ...jail.config, cores, cpuSet };

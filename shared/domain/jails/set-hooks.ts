@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
-import { ValidationError } from '#http/errors';
+import { ValidationError } from '#shared/errors/domain-errors';
 import type { Database } from '#store/tables';
-import type { Enqueue } from '#shared/jobs/accept';
+import type { Enqueue } from '#shared/jobs/tasks';
 import { resourceKey } from '#shared/jobs/protocol';
 import { hookProblems, normalizeHooks, type JailHooks } from './hooks.ts';
 import { requireJail, requireNoExclusiveTask, saveJailConfig } from './store.ts';

@@ -1,12 +1,11 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import { conflict, notFound } from '#http/errors';
-import type { Database, GuestsTable } from '#store/tables';
+import type { Selectable } from 'kysely';
+import { conflict, notFound } from '#shared/errors/domain-errors';
+import type { GuestsTable, Db } from '#store/tables';
 import { ACTIVE_STATUSES, resourceKey } from '#shared/jobs/protocol';
 import { activeExclusiveTask } from '#shared/jobs/tasks';
 import { noHooks } from './hooks.ts';
 import type { JailConfig } from './types.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 export interface JailRow extends Omit<Selectable<GuestsTable>, 'config'> {
   config: JailConfig;

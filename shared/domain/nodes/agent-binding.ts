@@ -1,4 +1,4 @@
-import { forbidden } from '#http/errors';
+import { forbidden } from '#shared/errors/domain-errors';
 import type { Principal } from '#shared/auth/tokens';
 
 /** The node an agent token speaks for: an `agent` token is bound to one node, and agent endpoints act on it only. */

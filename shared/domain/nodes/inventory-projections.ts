@@ -1,6 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
 import type { HostInventory } from '#domain/inventory';
-import type { Database } from '#store/tables';
+import type { Db } from '#store/tables';
 import { applyInventory } from '#domain/pools/apply-inventory';
 import { applyVmInventory } from '#domain/vms/projection';
 import { applyJailInventory } from '#domain/jails/projection';
@@ -10,7 +9,7 @@ import { applyJailInventory } from '#domain/jails/projection';
  * agent endpoints run each inside the transaction that stores the inventory (registration and every changed
  * report). A capability whose section needs a table adds its projection here.
  */
-export type InventoryProjection = (trx: Kysely<Database> | Transaction<Database>, nodeId: string, inventory: Partial<HostInventory>) => Promise<void>;
+export type InventoryProjection = (trx: Db, nodeId: string, inventory: Partial<HostInventory>) => Promise<void>;
 
 export const inventoryProjections: InventoryProjection[] = [
   applyInventory, // pools, vdevs, free disks, tunables

@@ -1,11 +1,10 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { notFound } from '#http/errors';
+import { sql } from 'kysely';
+import { notFound } from '#shared/errors/domain-errors';
 import type { HostInventory } from '#domain/inventory';
-import type { Database, NodeRow } from '#store/tables';
+import type { NodeRow, Db } from '#store/tables';
 import { inventoryHash } from './inventory-hash.ts';
 import { inventoryProjections } from './inventory-projections.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 export interface Registration {
   /** the host's UUID */

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import { notFound } from '#http/errors';
+import { notFound } from '#shared/errors/domain-errors';
 import type { Database, NodeRow } from '#store/tables';
-import { iso, offsetOf } from '#domain/cluster/paging';
-import { onlineSql } from './presence.ts';
+import { iso, offsetOf } from '#store/paging';
+import { onlineSql } from '#store/presence';
 
 /** A node as the API shows it; `online` = heard from within three heartbeat intervals (presence.ts). */
 export interface NodeView {

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { inTransaction } from '#store/tx';
 import type { Database, NotificationsTable } from '#store/tables';
-import { iso, lastPage, offsetOf, type Page, type PageRequest } from '../cluster/paging.ts';
+import { iso, lastPage, offsetOf, type Page, type PageRequest } from '#store/paging';
 
 export const NOTIFICATION_SCOPES = ['global', 'node'] as const;
 export const NOTIFICATION_SEVERITIES = ['info', 'warning', 'error'] as const;

@@ -1,10 +1,9 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { inTransaction } from '#store/tx';
-import type { Database } from '#store/tables';
-import { requireAllFound } from '../cluster/paging.ts';
+import type { Database, Db } from '#store/tables';
+import { requireAllFound } from '#store/paging';
 import { synchroniseRules } from './sync.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** `auto`: created by synchronisation; `custom`: created by an operator. */
 export const NOTIFICATION_RULE_KINDS = ['auto', 'custom'] as const;

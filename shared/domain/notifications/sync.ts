@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '#store/tables';
+import { sql } from 'kysely';
+import type { Db } from '#store/tables';
 
 /**
  * Rule synchronisation (E23): every (template, target of the template's target type) pair that
@@ -10,7 +10,7 @@ import type { Database } from '#store/tables';
  * Run it inside the transaction that changed templates, targets or rules (E23, the seed loader, and whatever
  * adds targets). Idempotent; returns the number of rules created.
  */
-export async function synchroniseRules(db: Kysely<Database> | Transaction<Database>): Promise<number> {
+export async function synchroniseRules(db: Db): Promise<number> {
   const res = await db
     .insertInto('notification_rules')
     .columns(['template_key', 'target_key', 'kind', 'active', 'ui_enabled', 'config'])

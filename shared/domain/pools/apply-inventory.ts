@@ -1,6 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
 import type { HostInventory } from '#domain/inventory';
-import type { Database } from '#store/tables';
+import type { Db } from '#store/tables';
 import { projectPools } from './projection.ts';
 import { projectTunables } from '../tunables/projection.ts';
 import { reportsVncPassword, withoutVncPasswords } from '../vms/secrets.ts';
@@ -10,7 +9,7 @@ import { reportsVncPassword, withoutVncPasswords } from '../vms/secrets.ts';
  * vdevs and GUIDs, free disks, tunables with types and writability) into their tables. The agent endpoints
  * call it inside the transaction that stores `nodes.inventory`, on registration and on every inventory report.
  */
-export async function applyInventory(trx: Kysely<Database> | Transaction<Database>, nodeId: string, inventory: Partial<HostInventory>): Promise<void> {
+export async function applyInventory(trx: Db, nodeId: string, inventory: Partial<HostInventory>): Promise<void> {
   await projectPools(trx, nodeId, inventory.pools, inventory.disks);
   await projectTunables(trx, nodeId, inventory.tunables);
   // a VNC password lives only in the host's domain XML: one an agent reports anyway is not kept

@@ -1,8 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
-import { conflict, notFound } from '#http/errors';
-import type { Database } from '#store/tables';
+import { conflict, notFound } from '#shared/errors/domain-errors';
+import type { Db } from '#store/tables';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * A device as E7 accepts it (1–24 chars): a device name (`ada1p3`, a vdev GUID) or a GEOM label of one of

@@ -1,7 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '#store/tables';
+import type { Db } from '#store/tables';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 const reportedGuids = (inventory: unknown): string[] => {
   const pools = (inventory as { pools?: Array<{ guid?: unknown }> } | null)?.pools;

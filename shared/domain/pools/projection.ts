@@ -1,9 +1,8 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { PoolInventory, PoolVdev } from '#domain/inventory';
-import type { Database, PoolDevicesTable } from '#store/tables';
+import type { PoolDevicesTable, Db } from '#store/tables';
 import { foreignPoolGuids, reportRefusedPools } from './ownership.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** One row of `pool_devices` as the projection builds it (the table adds id, node and pool). */
 export type FlatDevice = Omit<Selectable<PoolDevicesTable>, 'id' | 'node_id' | 'pool_guid'>;

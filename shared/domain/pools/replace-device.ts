@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { TaskPlan } from '#shared/jobs/accept';
+import type { TaskPlan } from '#shared/jobs/tasks';
 import { resourceKey } from '#shared/jobs/protocol';
 import type { Database } from '#store/tables';
 import { checkReplacement, requirePool } from './devices.ts';

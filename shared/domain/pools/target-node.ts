@@ -1,9 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
-import { notFound } from '#http/errors';
+import { notFound } from '#shared/errors/domain-errors';
 import { requireNode } from '#domain/cluster/nodes';
-import type { Database } from '#store/tables';
+import type { Db } from '#store/tables';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * The node a host-level request without a node in its path acts on (E11's tunables, E14's dashboard). The spec

@@ -1,5 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '#store/tables';
+import type { Transaction } from 'kysely';
+import type { Database, Db } from '#store/tables';
 
 export type Stream = 'pool' | 'arc';
 
@@ -21,7 +21,7 @@ export async function allocateIds(trx: Transaction<Database>, stream: Stream, n:
 }
 
 /** The head of each stream as the caller's snapshot sees it. */
-export async function streamHeads(db: Kysely<Database> | Transaction<Database>): Promise<Record<Stream, number>> {
+export async function streamHeads(db: Db): Promise<Record<Stream, number>> {
   const rows = await db.selectFrom('telemetry_cursors').select(['stream', 'last_id']).execute();
   const heads = { pool: 0, arc: 0 };
   for (const r of rows) heads[r.stream] = Number(r.last_id);

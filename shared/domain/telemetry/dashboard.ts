@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { notFound } from '#http/errors';
+import { notFound } from '#shared/errors/domain-errors';
 import type { Database } from '#store/tables';
 import { findPool } from '#domain/pools/devices';
 import { targetNode } from '#domain/pools/target-node';

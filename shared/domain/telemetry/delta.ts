@@ -32,7 +32,6 @@ export interface Delta {
   generatedAt: number;
 }
 
-type Db = Kysely<Database>;
 
 const epochMs = sql<number>`(extract(epoch from time) * 1000)::bigint`.as('time');
 const POOL_COLUMNS = [
@@ -50,13 +49,13 @@ const ARC_COLUMNS = [
  * The in-scope rows of a stream up to its head: the node's, for the pool stream maybe one pool's. (Both tables
  * have id, node_id and time; the cast only lets one builder serve both.)
  */
-function scoped(db: Db, stream: Stream, q: DeltaQuery, head: number) {
+function scoped(db: Kysely<Database>, stream: Stream, q: DeltaQuery, head: number) {
   let qb = db.selectFrom((stream === 'pool' ? 'pool_telemetry' : 'arc_telemetry') as 'pool_telemetry').where('node_id', '=', q.nodeId).where('id', '<=', head);
   if (stream === 'pool' && q.poolGuid) qb = qb.where('pool_guid', '=', q.poolGuid);
   return qb;
 }
 
-function selectRows(db: Db, stream: Stream, q: DeltaQuery, head: number) {
+function selectRows(db: Kysely<Database>, stream: Stream, q: DeltaQuery, head: number) {
   const cols = (stream === 'pool' ? POOL_COLUMNS : ARC_COLUMNS) as unknown as (typeof POOL_COLUMNS)[number][];
   return scoped(db, stream, q, head).select(cols).select(epochMs);
 }
@@ -71,7 +70,7 @@ const seqColumn = (stream: Stream, q: DeltaQuery) => (stream === 'pool' && q.poo
  * the size of the table. Rows without numbers (seq 0, written by other means) are counted instead, on the
  * (node_id, id) / (pool_guid, id) index, no further than the first one too many.
  */
-async function countNewer(db: Db, stream: Stream, q: DeltaQuery, after: number, head: number): Promise<number> {
+async function countNewer(db: Kysely<Database>, stream: Stream, q: DeltaQuery, after: number, head: number): Promise<number> {
   const seq = seqColumn(stream, q);
   const one = (dir: 'asc' | 'desc', upTo: number) => scoped(db, stream, q, upTo).select(seq).orderBy('id', dir).limit(1);
   // the three lookups in one round trip
@@ -88,12 +87,12 @@ async function countNewer(db: Db, stream: Stream, q: DeltaQuery, after: number, 
 }
 
 /** Whether more than DELTA_MAX_NEWER in-scope rows lie after the cursor (never, when the head is not that far ahead). */
-async function tooManyNewer(db: Db, stream: Stream, q: DeltaQuery, after: number, head: number): Promise<boolean> {
+async function tooManyNewer(db: Kysely<Database>, stream: Stream, q: DeltaQuery, after: number, head: number): Promise<boolean> {
   if (head - after <= DELTA_MAX_NEWER) return false;
   return (await countNewer(db, stream, q, after, head)) > DELTA_MAX_NEWER;
 }
 
-function newerRows(db: Db, stream: Stream, q: DeltaQuery, after: number, head: number) {
+function newerRows(db: Kysely<Database>, stream: Stream, q: DeltaQuery, after: number, head: number) {
   return selectRows(db, stream, q, head).where('id', '>', after).orderBy('id').execute();
 }
 
@@ -102,7 +101,7 @@ function newerRows(db: Db, stream: Stream, q: DeltaQuery, after: number, head: n
  * (node_id, time) index. A node's samples are stored in time order (ingest refuses older ones), so the newest
  * by id is the newest by time and time order is id order.
  */
-function latestWindow(db: Db, stream: Stream, q: DeltaQuery, head: number) {
+function latestWindow(db: Kysely<Database>, stream: Stream, q: DeltaQuery, head: number) {
   const newest = scoped(db, stream, q, head).select('time').orderBy('id', 'desc').limit(1);
   return selectRows(db, stream, q, head)
     .where('time', '>=', sql<Date>`(${newest}) - make_interval(secs => ${RESET_WINDOW_SECONDS})`)
@@ -130,7 +129,7 @@ function latestWindow(db: Db, stream: Stream, q: DeltaQuery, head: number) {
  *   was committed before that head became visible (ids are handed out under a lock held to commit), so each
  *   later query sees exactly the rows up to the head — and rows committed meanwhile lie above it, for next time.
  */
-export async function readDelta(db: Db, q: DeltaQuery, now = () => Date.now()): Promise<Delta> {
+export async function readDelta(db: Kysely<Database>, q: DeltaQuery, now = () => Date.now()): Promise<Delta> {
   try {
     const heads = await streamHeads(db);
     const reset =

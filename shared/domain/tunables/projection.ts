@@ -1,8 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
 import type { TunableInventory } from '#domain/inventory';
-import type { Database } from '#store/tables';
+import type { Db } from '#store/tables';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 const CHUNK = 500;
 

@@ -1,13 +1,12 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import { badRequest, notFound } from '#http/errors';
-import type { Enqueue } from '#shared/jobs/accept';
+import type { Selectable, Transaction } from 'kysely';
+import { invalid, notFound } from '#shared/errors/domain-errors';
+import type { Enqueue } from '#shared/jobs/tasks';
 import { resourceKey } from '#shared/jobs/protocol';
-import type { Database, TunableSettingsTable } from '#store/tables';
+import type { Database, TunableSettingsTable, Db } from '#store/tables';
 import type { ReapplySource } from '#domain/reapply';
 import { targetNode } from '#domain/pools/target-node';
 import { checkTunableValue } from './value.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** sysctl OIDs: dotted names of letters, digits, `_`, `-` and `%` (as in `dev.ix.0.%desc`). */
 export const tunableNameSchema = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_%-]+(\\.[A-Za-z0-9_%-]+)*$' } as const;
@@ -43,9 +42,9 @@ export async function setTunable(trx: Transaction<Database>, enqueue: Enqueue, r
   const nodeId = await targetNode(trx, req.nodeId);
   const tunable = await trx.selectFrom('tunables').selectAll().where('node_id', '=', nodeId).where('name', '=', req.name).executeTakeFirst();
   if (!tunable) throw notFound('tunable_not_found', `tunable ${req.name} does not exist on node ${nodeId}`);
-  if (!tunable.writable) throw badRequest('tunable_read_only', `body.name: tunable ${req.name} is read-only`);
+  if (!tunable.writable) throw invalid('tunable_read_only', `body.name: tunable ${req.name} is read-only`);
   const check = checkTunableValue(tunable.type, req.value);
-  if (!check.ok) throw badRequest('invalid_tunable_value', `body.value: ${check.problem}`);
+  if (!check.ok) throw invalid('invalid_tunable_value', `body.value: ${check.problem}`);
 
   const task = await enqueue({ kind: 'tunable.apply', nodeId, resource: resourceKey.tunable(req.name), payload: { name: req.name, value: check.value } });
   const fields = { value: check.value, type: tunable.type, previous_value: tunable.value, task_id: task.id, requested_by: requestedBy, updated_at: new Date() };

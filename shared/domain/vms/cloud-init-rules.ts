@@ -1,6 +1,6 @@
 // js-yaml, not `yaml`: 41 KB instead of 95 KB in the E17 bundle, which must stay under 300 KB (npm run bench).
 import { loadAll, YAMLException } from 'js-yaml';
-import { ValidationError, type FieldError } from '#http/errors';
+import { type FieldError, ValidationError } from '#shared/errors/domain-errors';
 import type { CloudInitOptions } from './types.ts';
 
 const isBlank = (s: string) => s.trim() === '';

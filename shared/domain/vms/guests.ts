@@ -1,6 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
-import { conflict, notFound, serviceUnavailable } from '#http/errors';
-import { onlineSql } from '#domain/nodes/presence';
+import { conflict, notFound, unavailable } from '#shared/errors/domain-errors';
+import { onlineSql } from '#store/presence';
 import type { Database, GuestsTable } from '#store/tables';
 import { defaultVmOptions, type VmConfig, type VmOptions } from './types.ts';
 
@@ -38,7 +38,7 @@ export async function lockVm(trx: Transaction<Database>, rid: number): Promise<V
 export async function requireNodeOnline(trx: Transaction<Database>, vm: VmRow): Promise<void> {
   // the database's clock, the one every writer shares
   const node = await trx.selectFrom('nodes').select(onlineSql().as('online')).where('id', '=', vm.node_id).executeTakeFirstOrThrow();
-  if (!node.online) throw serviceUnavailable('node_offline', `vm ${vm.id} is on node ${vm.node_id}, which is offline; retry when its agent reports again`);
+  if (!node.online) throw unavailable('node_offline', `vm ${vm.id} is on node ${vm.node_id}, which is offline; retry when its agent reports again`);
 }
 
 /** E5/E17/E19: the domain's definition may only change while it is shut off. */

@@ -1,12 +1,10 @@
-import type { Kysely, Transaction } from 'kysely';
 import type { HostInventory } from '#domain/inventory';
-import type { Database, TaskRow } from '#store/tables';
+import type { TaskRow, Db } from '#store/tables';
 import { applyVmInventory } from './projection.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 /**
- * What the store learns from a VM task's outcome (registered in shared/jobs/outcomes.ts).
+ * What the store learns from a VM task's outcome (registered in shared/domain/task-outcomes.ts).
  *
  * A task that failed on the host (the agent found the VM running after all, or still defined when asked to
  * purge it) changed nothing there, so the host's last report is still the truth: the node's VMs are
@@ -14,7 +12,7 @@ type Db = Kysely<Database> | Transaction<Database>;
  * that were persisted but never applied (the agent reports only an inventory that changed, so without this
  * the store would keep them until the host changed for another reason).
  *
- * (Secrets in the payload are removed by shared/domain/secrets/task-payloads.ts when any task ends.)
+ * (Secrets in the payload are removed by shared/jobs/secrets.ts when any task ends.)
  */
 export async function applyVmTaskOutcome(trx: Db, task: TaskRow): Promise<void> {
   if (!task.kind.startsWith('vm.')) return;

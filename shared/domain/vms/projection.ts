@@ -1,11 +1,9 @@
-import type { Kysely, Transaction } from 'kysely';
 import { ACTIVE_STATUSES } from '#shared/jobs/protocol';
-import type { Database } from '#store/tables';
+import type { Db } from '#store/tables';
 import { stableJson } from '#domain/nodes/inventory-hash';
 import { syncMacBindings } from './mac-objects.ts';
 import type { VmConfig, VmInventory } from './types.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 const MAX_GUEST_ID = 9999;
 

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Enqueue } from '#shared/jobs/accept';
+import type { Enqueue } from '#shared/jobs/tasks';
 import { resourceKey } from '#shared/jobs/protocol';
 import type { Database } from '#store/tables';
 import { lockVm, vmConfigOf, writeVmConfig } from './guests.ts';

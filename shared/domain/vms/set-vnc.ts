@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
-import type { Enqueue } from '#shared/jobs/accept';
-import { conflict } from '#http/errors';
+import type { Enqueue } from '#shared/jobs/tasks';
+import { conflict } from '#shared/errors/domain-errors';
 import { resourceKey } from '#shared/jobs/protocol';
 import type { Database } from '#store/tables';
 import { lockShutOffVm, vmConfigOf, writeVmConfig } from './guests.ts';

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { ValidationError, type FieldError } from '#http/errors';
+import { type FieldError, ValidationError } from '#shared/errors/domain-errors';
 import { VNC_HEIGHT, VNC_WIDTH } from './rules.ts';
 
 const RESOLUTION = /^(\d{1,5})x(\d{1,5})$/;

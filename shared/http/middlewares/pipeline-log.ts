@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { errorResponse, successResponse, type Reply } from '#http/envelope';
-import { HttpError } from '#http/errors';
+import { renderError } from '#http/error-status';
 import { fromMiddyError } from '#http/middy-errors';
 import { mapStoreError } from '#store/tx';
 import type { Principal } from '#shared/auth/tokens';
@@ -50,9 +50,10 @@ export const pipelineLog = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGa
   },
   onError: (request) => {
     const err = fromMiddyError(request.error, request.event) ?? mapStoreError(request.error);
-    if (err instanceof HttpError) {
-      request.response = errorResponse(err.statusCode, err.code, err.detail, err.data);
-      logLine(request, err.statusCode, { code: err.code });
+    const known = renderError(err);
+    if (known) {
+      request.response = errorResponse(known.statusCode, known.code, known.detail, known.data);
+      logLine(request, known.statusCode, { code: known.code });
     } else {
       request.response = errorResponse(500, 'internal_error', 'an unexpected error occurred; see the server log for the request id');
       const e = err as Error;

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * Tasks that ended before secrets were scrubbed at the end of a task still hold VNC passwords and cloud-init
- * user data / meta-data in their payload; remove them (the same fields as shared/domain/secrets/task-payloads).
+ * user data / meta-data in their payload; remove them (the same fields as shared/jobs/secrets).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`

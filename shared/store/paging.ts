@@ -1,7 +1,7 @@
-import { notFound } from '#http/errors';
+import { notFound } from '#shared/errors/domain-errors';
 
 /**
- * Page-numbered listing shared by the list endpoints (query schema: `pageQuery` in shared/http/spec.ts),
+ * Page-numbered listing shared by the list queries (the HTTP layer declares their `page`/`size` query),
  * answered as `{data, last_page}` with `last_page` ≥ 1 even when nothing matches (the E12 shape).
  */
 export interface PageRequest {

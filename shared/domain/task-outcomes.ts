@@ -1,9 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, TaskRow } from '#store/tables';
-import { completeMigration } from '#domain/jails/migrate';
-import { applyVmTaskOutcome } from '#domain/vms/outcomes';
+import type { TaskOutcome } from '#shared/jobs/lifecycle';
+import type { TaskRow, Db } from '#store/tables';
+import { completeMigration } from './jails/migrate.ts';
+import { applyVmTaskOutcome } from './vms/outcomes.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * What the store learns from a task's outcome, in the transaction that records it (finishTask): e.g. a
@@ -14,6 +13,7 @@ const effects: Array<(trx: Db, task: TaskRow) => Promise<void>> = [
   applyVmTaskOutcome, // vm.*: a failure re-projects the host's last report; a VNC password leaves the payload
 ];
 
-export async function applyTaskOutcome(trx: Db, task: TaskRow): Promise<void> {
+/** Given to the task transitions (finishTask, startTask) by the agent endpoints. */
+export const applyTaskOutcome: TaskOutcome = async (trx, task) => {
   for (const effect of effects) await effect(trx, task);
-}
+};

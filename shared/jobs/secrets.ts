@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, TaskRow } from '#store/tables';
+import { sql } from 'kysely';
+import type { TaskRow, Db } from '#store/tables';
 
 /**
  * The payload fields of each task kind that carry secrets: the agent needs them to do the work, nobody needs
@@ -26,7 +26,7 @@ export function scrubPayload(kind: string, payload: unknown): unknown {
  * Removes the secrets from an ended task's stored payload; called wherever a task reaches a final state
  * (agent finish, interruption, sweeper failure). A task still queued or running keeps them.
  */
-export async function scrubTaskSecrets(db: Kysely<Database> | Transaction<Database>, task: Pick<TaskRow, 'id' | 'kind' | 'status'>): Promise<void> {
+export async function scrubTaskSecrets(db: Db, task: Pick<TaskRow, 'id' | 'kind' | 'status'>): Promise<void> {
   const fields = SECRET_PAYLOAD_FIELDS[task.kind];
   if (!fields || !FINAL.includes(task.status)) return;
   const minus = fields.reduce((expr, f) => sql`${expr} - ${f}::text`, sql`payload`);

@@ -5,15 +5,8 @@ import type { HandlerContext } from '#http/endpoint';
 import { accepted, type Reply } from '#http/envelope';
 import { inTransaction } from '#store/tx';
 import type { Database, TaskRow } from '#store/tables';
-import type { TaskKind } from './protocol.ts';
-import { dispatchTask } from './dispatch.ts';
-import { checkIdempotencyKey, createTask, findIdempotentTask, type NewTask } from './tasks.ts';
-
-/** What a handler plans: the task minus who asked (taken from the request). */
-export type TaskPlan<K extends TaskKind = TaskKind> = Omit<NewTask<K>, 'requestedBy' | 'idempotencyKey' | 'requestRef'>;
-
-/** What `withTasks` hands its function: creates a task in the caller's transaction, sent after commit. */
-export type Enqueue = (plan: TaskPlan) => Promise<TaskRow>;
+import { dispatchTask } from '#shared/jobs/dispatch';
+import { checkIdempotencyKey, createTask, findIdempotentTask, type Enqueue, type TaskPlan } from '#shared/jobs/tasks';
 
 export interface AcceptOptions<T> {
   /** the envelope's message, e.g. `device_replacement_queued` */

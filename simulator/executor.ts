@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import type { Executor, RunOptions, RunResult, StartedCommand } from './executor.ts';
-import { HostSimulator, type SimulatorOptions } from '../simulator/simulator.ts';
+import type { Executor, RunOptions, RunResult, StartedCommand } from '../agent/executors/executor.ts';
+import { HostSimulator, type SimulatorOptions } from './simulator.ts';
 
 /**
  * Writes a streamed command's output, at HM_SIM_STREAM_BYTES_PER_S when set (a simulated `zfs send` then
@@ -19,7 +19,7 @@ async function paced(out: PassThrough, text: string, killed: () => boolean): Pro
 }
 
 /**
- * The host simulator as an executor (DESIGN §7): commands are answered in-process from the simulated
+ * The host simulator as an executor: commands are answered in-process from the simulated
  * host's JSON state, in FreeBSD 14's formats, so the real drivers run unchanged against it. Streams are
  * buffered (a simulated `zfs send` is small): start() runs the command once its stdin has ended.
  */

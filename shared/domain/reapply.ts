@@ -1,20 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, TaskRow } from '#store/tables';
-import type { TaskKind, TaskPayloads } from '#shared/jobs/protocol';
+import type { TaskRow } from '#store/tables';
 import { createTask } from '#shared/jobs/tasks';
+import type { Db, ReapplyItem } from './reapply-item.ts';
 import { reapplySources } from './reapply-sources.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
-
-/** One piece of persisted configuration to apply again on the host, as the job that applies it. */
-export interface ReapplyItem<K extends TaskKind = TaskKind> {
-  kind: K;
-  resource: string;
-  payload: TaskPayloads[K];
-}
-
-/** A capability's persisted host configuration for a node (tunables, jail hooks, CPU limits …). */
-export type ReapplySource = (db: Db, nodeId: string) => Promise<ReapplyItem[]>;
 
 /** Everything persisted for the node that its agent must re-apply at start (DESIGN §6), in source order. */
 export async function persistedConfiguration(db: Db, nodeId: string): Promise<ReapplyItem[]> {

@@ -3,7 +3,7 @@ import { badRequest, notFound } from '#http/errors';
 import type { Enqueue } from '#shared/jobs/accept';
 import { resourceKey } from '#shared/jobs/protocol';
 import type { Database, TunableSettingsTable } from '#store/tables';
-import type { ReapplySource } from '#domain/reapply';
+import type { ReapplySource } from '#domain/reapply-item';
 import { targetNode } from '#domain/pools/target-node';
 import { checkTunableValue } from './value.ts';
 

@@ -24,6 +24,7 @@ export const bundles: Bench = {
     const over = fns.filter((f) => f.bytes > BUDGET).length;
     rows.push({ section: 'bundle size', what: `all ${fns.length} functions`, value: `${over} over`, target: '0 over', ok: over === 0, note: `largest ${fns[0].module} ${fmtKB(fns[0].bytes)}, smallest ${fns.at(-1)!.module} ${fmtKB(fns.at(-1)!.bytes)}` });
     if (existsSync('dist/agent/agent.js')) rows.push({ section: 'bundle size', what: 'agent (not a Lambda)', value: fmtKB(statSync('dist/agent/agent.js').size), ok: null });
+    if (existsSync('dist/simulator/agent.js')) rows.push({ section: 'bundle size', what: 'agent + simulator (npm start, tests; not shipped)', value: fmtKB(statSync('dist/simulator/agent.js').size), ok: null });
     return rows;
   },
 };

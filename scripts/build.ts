@@ -1,7 +1,8 @@
 /**
  * npm run build: writes serverless.yml's functions section from the declarations beside the handlers
  * (`<op>.schema.ts`, `<op>.trigger.ts`), compiles every endpoint's schema (ajv standalone, never at cold
- * start), writes the OpenAPI document from the same schemas, and bundles each function and the agent with esbuild.
+ * start), writes the OpenAPI document from the same schemas, and bundles each function and the agent (production and
+ * simulator builds) with esbuild.
  *   --schemas-only   only the generated functions section and specs (what typecheck and tests of handlers need)
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -71,13 +72,17 @@ if (!schemasOnly) {
   // node_modules costs ≈ +100 ms here, so enqueueing code should `await import('@aws-sdk/client-sqs')` lazily.
   // The agent keeps the SDK bundled: it runs on hosts without node_modules.
   const fn = await esbuild.build({ ...common, external: [...common.external!, '@aws-sdk/*'], plugins: [...common.plugins!, yamlEsm, kyselyNoSchema], entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])), outdir: 'dist' });
-  const agentEntry = 'agent/main.ts';
+  // Two agent bundles of the same agent code: dist/agent/agent.js (what hosts run: the local and ssh executors
+  // only) and dist/simulator/agent.js (the agent plus the host simulator, for npm start and the tests). Each is
+  // standalone (no code splitting), so the production bundle holds nothing from simulator/.
+  const agentEntries = { 'agent/agent': 'agent/main.ts', 'simulator/agent': 'simulator/agent.ts' };
   // ssh2 (node-ssh) tries optional native addons (sshcrypto, cpu-features) inside try/catch and falls back to
   // pure JS: leave them out of the bundle, so hosts need no compiler and no node_modules. Its CommonJS also
   // reads __dirname, which an ESM bundle must define.
   const cjsPaths = "import{fileURLToPath as __fu}from'node:url';import{dirname as __dn}from'node:path';const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);";
-  if (existsSync(agentEntry)) {
-    await esbuild.build({ ...common, banner: { js: common.banner!.js + cjsPaths }, external: [...common.external!, '*.node'], entryPoints: { 'agent/agent': agentEntry }, outdir: 'dist' });
+  const entryPoints = Object.fromEntries(Object.entries(agentEntries).filter(([, src]) => existsSync(src)));
+  if (Object.keys(entryPoints).length) {
+    await esbuild.build({ ...common, banner: { js: common.banner!.js + cjsPaths }, external: [...common.external!, '*.node'], entryPoints, outdir: 'dist' });
   }
   mkdirSync('dist', { recursive: true });
   writeFileSync('dist/package.json', '{"type":"module"}\n');

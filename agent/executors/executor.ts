@@ -1,6 +1,7 @@
 /**
  * How drivers reach a host: an argv array, never a shell string built from input.
- * Implementations: local (execFile), ssh (node-ssh), simulator (answers in FreeBSD 14's formats).
+ * Implementations: local (execFile) and ssh (node-ssh) here; the host simulator's (simulator/executor.ts)
+ * answers in FreeBSD 14's formats and is not part of the production agent.
  */
 export interface RunOptions {
   stdin?: string | Buffer;

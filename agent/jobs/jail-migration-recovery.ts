@@ -1,4 +1,4 @@
-import type { AgentService } from '../runtime/services.ts';
+import type { AgentService } from '../runtime/service.ts';
 import { peerExecutor } from '../runtime/peers.ts';
 import { listJournals } from './jail-migration-journal.ts';
 import { activeMigrations, finishCommitted, migrationResult, rollBack } from './jail-migrate.ts';

@@ -50,7 +50,8 @@ Queue
   --poll-wait S              HM_POLL_WAIT           long-poll wait, 1–20 (20)
 
 Host
-  --executor KIND            HM_EXECUTOR            local | ssh | simulator (local)
+  --executor KIND            HM_EXECUTOR            local | ssh | simulator (local); simulator only in the simulator
+                                                    build (dist/simulator/agent.js, for npm start and the tests)
   --ssh-host HOST            HM_SSH_HOST            for --executor ssh
   --ssh-port PORT            HM_SSH_PORT            (22)
   --ssh-user USER            HM_SSH_USER            (root)

@@ -1,12 +1,26 @@
 import { createExecutor } from '../executors/index.ts';
 import type { Executor } from '../executors/executor.ts';
-import type { AgentConfig } from './config.ts';
+import { ConfigError, type AgentConfig, type ExecutorKind } from './config.ts';
 
-/** The executor the configuration asks for (agent/executors: local, ssh, simulator). */
-export function executorFor(cfg: AgentConfig): Executor {
+/**
+ * Executors an entry point adds beyond the real ones, by kind. The production agent adds none; the simulator
+ * build (simulator/agent.ts) adds `simulator`. The agent never imports them itself: whoever bundles an
+ * executor hands it in, so a bundle contains only the executors its entry names.
+ */
+export type ExtraExecutors = Partial<Record<ExecutorKind, (cfg: AgentConfig) => Executor>>;
+
+/** Where the agent with the host simulator is, for the error the production build gives when asked for it. */
+export const SIMULATOR_BUILD = 'dist/simulator/agent.js (from the sources: npx tsx simulator/agent.ts)';
+
+/** The executor the configuration asks for: local or ssh, or one the entry point added. */
+export function executorFor(cfg: AgentConfig, extra: ExtraExecutors = {}): Executor {
+  const make = extra[cfg.executor];
+  if (make) return make(cfg);
+  if (cfg.executor === 'simulator') {
+    throw new ConfigError(`--executor simulator: this agent build has no host simulator; run the simulator build, ${SIMULATOR_BUILD}`);
+  }
   return createExecutor({
     kind: cfg.executor,
     ssh: cfg.executor === 'ssh' ? { host: cfg.ssh.host!, port: cfg.ssh.port, username: cfg.ssh.user, privateKeyPath: cfg.ssh.keyFile, hostKeySha256: cfg.ssh.hostKeys, insecureAcceptAnyHostKey: cfg.ssh.insecureAcceptAnyHostKey } : undefined,
-    simulatorState: cfg.simulatorState,
   });
 }

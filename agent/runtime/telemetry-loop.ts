@@ -4,7 +4,7 @@ import type { TelemetrySample } from '../../shared/domain/telemetry/sample.ts';
 import { ApiError } from './api.ts';
 import type { AgentClient } from './client.ts';
 import type { Logger } from './log.ts';
-import type { AgentService } from './services.ts';
+import type { AgentService } from './service.ts';
 
 /** Samples kept while the control plane cannot be reached: one hour at the default interval. */
 export const MAX_BUFFERED_SAMPLES = 360;

@@ -29,10 +29,17 @@ export interface AgentProcess {
   kill(): Promise<number | null>;
 }
 
-/** The agent as hosts run it: the bundle when built, else the sources through tsx. */
+/** The bundle when built, else the sources through tsx. */
+const built = (bundle: string, source: string): string[] => (existsSync(resolve(bundle)) ? [resolve(bundle)] : ['--import', 'tsx', resolve(source)]);
+
+/** The agent as hosts run it: real executors only (local, ssh). */
+export function productionAgentCommand(): string[] {
+  return built('dist/agent/agent.js', 'agent/main.ts');
+}
+
+/** The same agent code with the host simulator's executor beside it: what npm start and the tests run. */
 export function agentCommand(): string[] {
-  const bundle = resolve('dist/agent/agent.js');
-  return existsSync(bundle) ? [bundle] : ['--import', 'tsx', resolve('agent/main.ts')];
+  return built('dist/simulator/agent.js', 'simulator/agent.ts');
 }
 
 /** Starts an agent process (npm start's simulator host, and the tests' agents). */

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { initialState } from '../../agent/simulator/init.ts';
-import { writeAtomic } from '../../agent/simulator/state-file.ts';
+import { initialState } from '../../simulator/init.ts';
+import { writeAtomic } from '../../simulator/state-file.ts';
 import type { SimHost } from '../../shared/seed/host/schema.ts';
 import type { AgentProcess } from './agent.ts';
 

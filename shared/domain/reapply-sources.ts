@@ -1,4 +1,4 @@
-import type { ReapplySource } from './reapply.ts';
+import type { ReapplySource } from './reapply-item.ts';
 import { tunableReapplySource } from './tunables/settings.ts';
 import { jailReapplySource } from './jails/reapply.ts';
 

@@ -1,18 +1,7 @@
-import type { TaskRow, Db } from '#store/tables';
-import type { TaskKind, TaskPayloads } from '#shared/jobs/protocol';
+import type { Db, TaskRow } from '#store/tables';
 import { createTask } from '#shared/jobs/tasks';
+import type { ReapplyItem } from './reapply-item.ts';
 import { reapplySources } from './reapply-sources.ts';
-
-
-/** One piece of persisted configuration to apply again on the host, as the job that applies it. */
-export interface ReapplyItem<K extends TaskKind = TaskKind> {
-  kind: K;
-  resource: string;
-  payload: TaskPayloads[K];
-}
-
-/** A capability's persisted host configuration for a node (tunables, jail hooks, CPU limits …). */
-export type ReapplySource = (db: Db, nodeId: string) => Promise<ReapplyItem[]>;
 
 /** Everything persisted for the node that its agent must re-apply at start (the store is the truth; the host may have lost it), in source order. */
 export async function persistedConfiguration(db: Db, nodeId: string): Promise<ReapplyItem[]> {

@@ -1,5 +1,5 @@
 /**
  * `$defs.host` of the seed schema: one simulated FreeBSD host of the `hosts` section. The host simulator
- * (agent/simulator) starts from it and keeps its state in the same shape; the store loader ignores it.
+ * (simulator) starts from it and keeps its state in the same shape; the store loader ignores it.
  */
 export { hostSchema as hostSeedSchema } from './host/schema.ts';

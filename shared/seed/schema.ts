@@ -178,7 +178,7 @@ export const seedSchema = {
       },
     },
     hosts: {
-      description: 'simulated hosts by node id, read by the host simulator (agent/simulator); ignored by the store loader',
+      description: 'simulated hosts by node id, read by the host simulator (simulator); ignored by the store loader',
       type: 'object',
       propertyNames: nodeId,
       additionalProperties: { $ref: '#/$defs/host' },

@@ -5,9 +5,9 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { getTaskRow, insertNode, probeTask, queueTask, stackQueue, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
-import { HostSimulator } from '../../agent/simulator/simulator.ts';
-import { findSimJail } from '../../agent/simulator/commands/jail-model.ts';
-import { readFile } from '../../agent/simulator/file-tree.ts';
+import { HostSimulator } from '../../simulator/simulator.ts';
+import { findSimJail } from '../../simulator/commands/jail-model.ts';
+import { readFile } from '../../simulator/file-tree.ts';
 import { nodeQueueUrl } from '../../shared/queue/node-queue.ts';
 import { dispatchTask, sendTask } from '../../shared/jobs/dispatch.ts';
 import { noHooks } from '../../shared/domain/jails/hooks.ts';

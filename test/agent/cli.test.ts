@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { agentCommand } from '../../scripts/stack/agent.ts';
+import { agentCommand, productionAgentCommand } from '../../scripts/stack/agent.ts';
 import { tokenFor } from '../helpers/api.ts';
 import { startTestAgent } from '../helpers/agent.ts';
 
-const run = (args: string[], env: NodeJS.ProcessEnv = {}) => {
-  const r = spawnSync(process.execPath, [...agentCommand(), ...args], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8', timeout: 20_000 });
+const run = (args: string[], env: NodeJS.ProcessEnv = {}, command = agentCommand()) => {
+  const r = spawnSync(process.execPath, [...command, ...args], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8', timeout: 20_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 
@@ -26,6 +26,17 @@ describe('agent command line', () => {
     expect(run(['--bogus'])).toMatchObject({ code: 2, err: expect.stringContaining("Unknown option '--bogus'") });
     // environment works like flags
     expect(run([], { HM_API_URL: 'http://x/api', HM_AGENT_TOKEN: 't', HM_CONCURRENCY: '0' })).toMatchObject({ code: 2, err: expect.stringContaining('--concurrency (HM_CONCURRENCY): must be an integer 1–64') });
+  });
+
+  test('the production agent has the same options and no simulator: asked for it, it names the simulator build', () => {
+    const help = run(['--help'], {}, productionAgentCommand());
+    expect(help).toMatchObject({ code: 0, out: run(['--help']).out });
+    expect(run(['--api-url', 'http://x/api', '--token', 't', '--executor', 'simulator', '--simulator-state', '/nonexistent/host.json'], {}, productionAgentCommand())).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--executor simulator: this agent build has no host simulator; run the simulator build, dist/simulator/agent.js'),
+    });
+    // its other configuration errors are the same as ever
+    expect(run(['--api-url', 'http://x/api', '--token', 't', '--executor', 'telnet'], {}, productionAgentCommand())).toMatchObject({ code: 2, err: expect.stringContaining('must be local, ssh or simulator') });
   });
 
   test('an agent whose token belongs to another node is refused at registration and exits 1', async () => {

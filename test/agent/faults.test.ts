@@ -11,7 +11,7 @@ import { getTaskRow, probeTask, stackQueue, startTestAgent, testHost, waitForTas
 import { nodeQueueUrl } from '../../shared/queue/node-queue.ts';
 import { sendTask } from '../../shared/jobs/dispatch.ts';
 import { startProxy } from './proxy.ts';
-import { HostSimulator } from '../../agent/simulator/simulator.ts';
+import { HostSimulator } from '../../simulator/simulator.ts';
 
 jest.setTimeout(90_000);
 

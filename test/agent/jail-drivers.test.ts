@@ -3,7 +3,7 @@ import { jailHost, simulatedHost } from '../helpers/simulated-host.ts';
 import { applyHooks, applyLimits, findJail, jailInventory, startJail, stopJail } from '../../agent/drivers/jail.ts';
 import { listRunningJails } from '../../agent/drivers/jls.ts';
 import { noHooks } from '../../shared/domain/jails/hooks.ts';
-import { findSimJail } from '../../agent/simulator/commands/jail-model.ts';
+import { findSimJail } from '../../simulator/commands/jail-model.ts';
 import { fixture } from '../helpers/fixtures.ts';
 
 function simulated(jails: SimHost['jails']) {

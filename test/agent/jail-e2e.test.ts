@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { getTaskRow, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
 import { startSshd, type Sshd } from './sshd-server.ts';
-import { HostSimulator } from '../../agent/simulator/simulator.ts';
-import { findSimJail } from '../../agent/simulator/commands/jail-model.ts';
+import { HostSimulator } from '../../simulator/simulator.ts';
+import { findSimJail } from '../../simulator/commands/jail-model.ts';
 import { noHooks } from '../../shared/domain/jails/hooks.ts';
 import { freeGuestId } from '../http/jail-setup.ts';
 import type { SimHost } from '../../shared/seed/host/schema.ts';
@@ -69,7 +69,7 @@ beforeAll(async () => {
     '--peer-ssh-user', sshd.username,
     '--peer-ssh-key', join(sshd.dir, 'user_key'),
     // the target "host" behind sshd: every command runs through the simulator CLI on B's state file
-    '--peer-ssh-prefix', `env -C ${ROOT} HM_SIM_STATE=${b.statePath} ${process.execPath} --import tsx agent/simulator/cli.ts`,
+    '--peer-ssh-prefix', `env -C ${ROOT} HM_SIM_STATE=${b.statePath} ${process.execPath} --import tsx simulator/cli.ts`,
   ];
   a = await startTestAgent({
     host: jailHost([

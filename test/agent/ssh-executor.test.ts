@@ -121,7 +121,7 @@ describe('a simulated host behind sshd (the simulator CLI as the remote command)
       privateKey: sshd.privateKey,
       hostKeySha256: sshd.hostKeySha256,
       // the remote "host": every argv runs through the simulator CLI of this checkout
-      prefix: ['env', '-C', ROOT, `HM_SIM_STATE=${state}`, `HM_SIM_SEED=${join(ROOT, 'test/unit/simulator/test-host.json')}`, 'HM_SIM_RESILVER_MS=1500', process.execPath, '--import', 'tsx', 'agent/simulator/cli.ts'],
+      prefix: ['env', '-C', ROOT, `HM_SIM_STATE=${state}`, `HM_SIM_SEED=${join(ROOT, 'test/unit/simulator/test-host.json')}`, 'HM_SIM_RESILVER_MS=1500', process.execPath, '--import', 'tsx', 'simulator/cli.ts'],
     });
     try {
       const pools = await listPools(remote);

@@ -1,8 +1,8 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
-import { HostSimulator } from '../../agent/simulator/simulator.ts';
-import { readFile } from '../../agent/simulator/file-tree.ts';
-import { simulatedVms } from '../../agent/simulator/commands/virsh.ts';
+import { HostSimulator } from '../../simulator/simulator.ts';
+import { readFile } from '../../simulator/file-tree.ts';
+import { simulatedVms } from '../../simulator/commands/virsh.ts';
 import { DomainXml, attrsOf, find, is } from '../../agent/drivers/domain-xml.ts';
 import { hasCdrom, readGuestAgent, readVnc } from '../../agent/drivers/domain-xml-options.ts';
 import type { VmConfig } from '../../shared/domain/vms/types.ts';

@@ -1,8 +1,8 @@
 import type { SimHost } from '../../shared/seed/host/schema.ts';
 import { demoSeedHost, simulatedHost } from '../helpers/simulated-host.ts';
 import type { JobContext } from '../../agent/jobs/job.ts';
-import { readFile } from '../../agent/simulator/file-tree.ts';
-import { simulatedVms } from '../../agent/simulator/commands/virsh.ts';
+import { readFile } from '../../simulator/file-tree.ts';
+import { simulatedVms } from '../../simulator/commands/virsh.ts';
 import { collectVms } from '../../agent/collectors/vms.ts';
 import { parseDomState, parseListAll } from '../../agent/drivers/virsh.ts';
 import { DomainXml, attrsOf, childrenOf, find, is } from '../../agent/drivers/domain-xml.ts';

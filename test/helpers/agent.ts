@@ -1,7 +1,8 @@
 /**
- * Agents for tests: real agent processes (the built bundle) against the test stack, each with its own node,
- * token, simulated host and state dir, which a test can stop (SIGTERM), kill -9 and restart. Also what tests
- * need to arrange tasks through the same code the functions use (createTask + dispatchTask).
+ * Agents for tests: real agent processes (the agent's simulator build, dist/simulator/agent.js) against the
+ * test stack, each with its own node, token, simulated host and state dir, which a test can stop (SIGTERM),
+ * kill -9 and restart. Also what tests need to arrange tasks through the same code the functions use
+ * (createTask + dispatchTask).
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -141,7 +142,7 @@ afterAll(async () => {
 
 /** Starts an agent process for a (new) node with its own simulated host; the node registers itself. */
 export async function startTestAgent(o: TestAgentOptions = {}, reuse?: { token: string; base: string }): Promise<TestAgent> {
-  if (!existsSync('dist/agent/agent.js')) throw new Error('dist/agent/agent.js is missing: run `npm run build` before the agent tests');
+  if (!existsSync('dist/simulator/agent.js')) throw new Error('dist/simulator/agent.js is missing: run `npm run build` before the agent tests');
   const q = stackQueue();
   const nodeId = o.nodeId ?? randomUUID();
   const base = reuse?.base ?? resolve('.local/test-agents', nodeId);

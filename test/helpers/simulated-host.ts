@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SimulatorExecutor } from '../../agent/executors/simulator.ts';
+import { SimulatorExecutor } from '#simulator/executor';
 import type { SimHost } from '../../shared/seed/host/schema.ts';
 import { DEMO_NODE_ID, DEMO_SEED_FILE, seedHost } from '../../scripts/stack/local-agent.ts';
 

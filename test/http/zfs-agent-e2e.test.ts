@@ -1,6 +1,6 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
-import { HostSimulator } from '../../agent/simulator/simulator.ts';
+import { HostSimulator } from '../../simulator/simulator.ts';
 import { streamHeads } from '../../shared/domain/telemetry/cursors.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HostSimulator } from '../../agent/simulator/simulator.ts';
+import { HostSimulator } from '../../simulator/simulator.ts';
 import type { Executor } from '../../agent/executors/executor.ts';
 import { ApiError } from '../../agent/runtime/api.ts';
 import { AgentClient } from '../../agent/runtime/client.ts';

@@ -1,4 +1,4 @@
-import type { ReapplyItem, ReapplySource } from '../reapply.ts';
+import type { ReapplyItem, ReapplySource } from '../reapply-item.ts';
 import { resourceKey } from '#shared/jobs/protocol';
 import { jailConfigOf } from './store.ts';
 

@@ -3,7 +3,7 @@ import { invalid, notFound } from '#shared/errors/domain-errors';
 import type { Enqueue } from '#shared/jobs/tasks';
 import { resourceKey } from '#shared/jobs/protocol';
 import type { Database, TunableSettingsTable, Db } from '#store/tables';
-import type { ReapplySource } from '#domain/reapply';
+import type { ReapplySource } from '#domain/reapply-item';
 import { targetNode } from '#domain/pools/target-node';
 import { checkTunableValue } from './value.ts';
 

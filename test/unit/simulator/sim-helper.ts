@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SimulatorExecutor } from '../../../agent/executors/simulator.ts';
+import { SimulatorExecutor } from '../../../simulator/executor.ts';
 import type { SimHost } from '../../../shared/seed/host/schema.ts';
 
 /** Shared by the simulator and driver tests: fixtures, the demo host, a simulated host with a test clock. */

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { runChecked } from '../../../agent/executors/executor.ts';
-import { SimulatorExecutor } from '../../../agent/executors/simulator.ts';
-import { dhms, getopt, nicenum, UsageError } from '../../../agent/simulator/format.ts';
+import { SimulatorExecutor } from '../../../simulator/executor.ts';
+import { dhms, getopt, nicenum, UsageError } from '../../../simulator/format.ts';
 import { hostSchema } from '../../../shared/seed/host/schema.ts';
-import { registerCommand } from '../../../agent/simulator/registry.ts';
-import { loadSeedHost } from '../../../agent/simulator/seed.ts';
+import { registerCommand } from '../../../simulator/registry.ts';
+import { loadSeedHost } from '../../../simulator/seed.ts';
 import { demoHost, host, simulate, T0 } from './sim-helper.ts';
 
 const ROOT = join(__dirname, '../../..');
@@ -133,7 +133,7 @@ describe('simulator CLI', () => {
 
   const cli = (state: string, args: string[], env: Record<string, string> = {}) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'agent/simulator/cli.ts'), ...args], {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'simulator/cli.ts'), ...args], {
         cwd: ROOT,
         env: { ...process.env, HM_SIM_STATE: state, HM_SIM_SEED: seedFile, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import type { Executor, RunOptions, RunResult, StartedCommand } from './executor.ts';
-import { HostSimulator, type SimulatorOptions } from '../simulator/simulator.ts';
+import type { Executor, RunOptions, RunResult, StartedCommand } from '../agent/executors/executor.ts';
+import { HostSimulator, type SimulatorOptions } from './simulator.ts';
 
 /**
  * Writes a streamed command's output, at HM_SIM_STREAM_BYTES_PER_S when set (a simulated `zfs send` then

@@ -1,7 +1,7 @@
 /**
  * Runs one command against a simulated host, like the real binary would on FreeBSD:
  *
- *   HM_SIM_STATE=/path/state.json tsx agent/simulator/cli.ts zpool list -Hp
+ *   HM_SIM_STATE=/path/state.json tsx simulator/cli.ts zpool list -Hp
  *
  * prints the command's stdout/stderr and exits with its code. stdin (when not a terminal) is passed on.
  * HM_SIM_SEED names a JSON file to create the state from when it does not exist yet: either one host, or a

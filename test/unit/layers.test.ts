@@ -4,7 +4,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 /**
  * The import rules of the product code (shared/README.md). `shared/` is a strict stack: a folder imports
  * only folders of a LOWER layer (and itself); two folders of one layer never import each other. The
- * deployables above it never import each other, except the agent and its host simulator.
+ * deployables above it never import each other; only the host simulator imports the agent (it runs the same
+ * agent code), never the other way: the hosts' agent bundle holds no simulator code.
  * Type-only imports count too: a layer must not even know the shapes of the one above it.
  */
 const SHARED_LAYERS: Record<string, number> = {
@@ -24,7 +25,7 @@ const SHARED_LAYERS: Record<string, number> = {
 const TOP: Record<string, string[]> = {
   shared: [],
   functions: ['shared'],
-  agent: ['shared', 'simulator'],
+  agent: ['shared'],
   simulator: ['shared', 'agent'], // the host simulator the agent runs against in tests and demos
 };
 
@@ -65,10 +66,9 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2]).map((s) => target(file, s)).filter((t): t is string => t !== undefined);
 }
 
-/** `shared/jobs/x.ts` → shared, jobs; `agent/simulator/…` counts as the simulator wherever it lives. */
+/** `shared/jobs/x.ts` → shared, jobs. */
 function placeOf(path: string): { top: string; folder: string } {
   const [top, second = ''] = path.split('/');
-  if (top === 'agent' && second === 'simulator') return { top: 'simulator', folder: '' };
   return { top, folder: top === 'shared' ? second.replace(/\.ts$/, '') : '' };
 }
 
@@ -93,6 +93,7 @@ describe('layers: no folder imports one above it', () => {
   test('the files are found', () => {
     expect(files.filter((f) => f.startsWith('shared/')).length).toBeGreaterThan(50);
     expect(files.filter((f) => f.startsWith('functions/')).length).toBeGreaterThan(20);
+    expect(files.filter((f) => f.startsWith('simulator/')).length).toBeGreaterThan(20);
   });
 
   test('every import follows the layer rules', () => {
@@ -117,6 +118,7 @@ describe('layers: no folder imports one above it', () => {
     expect(violation('agent/c.ts', 'functions/a/b.ts')).toMatch(/agent must not import functions/);
     expect(violation('shared/http/x.ts', 'functions/a/b.ts')).toMatch(/shared must not import functions/);
     expect(violation('simulator/x.ts', 'agent/drivers/jail.ts')).toBeUndefined();
+    expect(violation('agent/executors/index.ts', 'simulator/executor.ts')).toMatch(/agent must not import simulator/);
     expect(violation('shared/http/x.ts', 'shared/domain/nodes/y.ts')).toBeUndefined();
     expect(importsOf('shared/http/accept.ts')).toContain('shared/jobs/tasks.ts');
   });

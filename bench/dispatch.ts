@@ -14,9 +14,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Database } from '../shared/store/tables.ts';
-import { freePort } from '../scripts/stack/ports.ts';
-import { createDb } from '../shared/store/db.ts';
+import type { Database } from '#store/tables';
+import { freePort } from '#scripts/stack/ports';
+import { createDb } from '#store/db';
 import { fmtMs, percentile } from './lib/stats.ts';
 import { postgresServerUrl, postgresUnavailable } from './lib/stores.ts';
 import { runAlone, type Bench } from './lib/report.ts';
@@ -39,13 +39,13 @@ export const dispatch: Bench = {
   async run() {
     const section = 'dispatch (fauxqs, agent)';
     // Issue 3's pieces, loaded here so that a tree without them still runs the other measurements.
-    let stackMod: typeof import('../scripts/stack/stack.ts');
-    let agentMod: typeof import('../scripts/stack/local-agent.ts');
-    let tasksMod: typeof import('../shared/jobs/tasks.ts');
-    let sendMod: typeof import('../shared/jobs/dispatch.ts');
+    let stackMod: typeof import('#scripts/stack/stack');
+    let agentMod: typeof import('#scripts/stack/local-agent');
+    let tasksMod: typeof import('#shared/jobs/tasks');
+    let sendMod: typeof import('#shared/jobs/dispatch');
     try {
       [stackMod, agentMod, tasksMod, sendMod] = await Promise.all([
-        import('../scripts/stack/stack.ts'), import('../scripts/stack/local-agent.ts'), import('../shared/jobs/tasks.ts'), import('../shared/jobs/dispatch.ts'),
+        import('#scripts/stack/stack'), import('#scripts/stack/local-agent'), import('#shared/jobs/tasks'), import('#shared/jobs/dispatch'),
       ]);
     } catch (err) {
       return [{ section, what: 'enqueue → agent start', value: 'not available', ok: null, note: `issue 3's stack is not importable yet: ${(err as Error).message.split('\n')[0]}` }];

@@ -5,7 +5,7 @@
  * both directions, and pages from the first to deep ones. p50/p95 over BENCH_E12_N requests (default 300),
  * on PGlite and on PostgreSQL; the target (p95 ≤ 50 ms) is PostgreSQL's.
  */
-import { loadSchema } from '../scripts/build/compile-specs.ts';
+import { loadSchema } from '#scripts/build/compile-specs';
 import { apiEvent, lambdaContext } from './lib/events.ts';
 import { loadHandler, messageOf, withQuietLog } from './lib/invoke.ts';
 import { builtFunctions } from './lib/routes.ts';

@@ -11,8 +11,8 @@
  * warns then. BENCH_PIPELINE_N requests per path (default 2000), in alternating warm blocks.
  * The per-request log line is written to /dev/null (built and written as always, just not shown).
  */
-import { verifyToken } from '../shared/auth/tokens.ts';
-import { countActive } from '../shared/domain/notifications/counts.ts';
+import { verifyToken } from '#shared/auth/tokens';
+import { countActive } from '#domain/notifications/counts';
 import { apiEvent, lambdaContext, type EventOptions } from './lib/events.ts';
 import { loadHandler, messageOf, withQuietLog, type Handler } from './lib/invoke.ts';
 import { builtFunctions, compiledSpec, type BuiltFunction } from './lib/routes.ts';

@@ -1,7 +1,7 @@
 /**
  * npm run migrate: applies every pending migration (shared/store/migrations) to the store.
  */
-import { migrateToLatest } from '../shared/store/migrate.ts';
+import { migrateToLatest } from '#store/migrate';
 import { openCliStore, runCli, STORE_HELP } from './cli/store.ts';
 
 const HELP = `npm run migrate — apply pending migrations to the store

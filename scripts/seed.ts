@@ -4,10 +4,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { migrateToLatest } from '../shared/store/migrate.ts';
-import { loadSeed, readSeedFile, SeedError } from '../shared/seed/load.ts';
-import { seedSchema } from '../shared/seed/schema.ts';
-import { SEED_SCHEMA_FILE, seedSchemaJson } from '../shared/seed/schema-file.ts';
+import { migrateToLatest } from '#store/migrate';
+import { loadSeed, readSeedFile, SeedError } from '#shared/seed/load';
+import { seedSchema } from '#shared/seed/schema';
+import { SEED_SCHEMA_FILE, seedSchemaJson } from '#shared/seed/schema-file';
 import { openCliStore, runCli, STORE_HELP, UsageError } from './cli/store.ts';
 
 const HELP = `npm run seed — load a seed file into the store

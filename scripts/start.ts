@@ -50,8 +50,8 @@ try {
 
 // loaded after the build: the stack imports code that reads what the build generates
 const { startStack } = await import('./stack/stack.ts');
-const { TokenRevokedError } = await import('../shared/auth/tokens.ts');
-const { SeedError } = await import('../shared/seed/load.ts');
+const { TokenRevokedError } = await import('#shared/auth/tokens');
+const { SeedError } = await import('#shared/seed/load');
 
 let stopping: Promise<void> | null = null;
 let stack: Awaited<ReturnType<typeof startStack>> | null = null;

@@ -3,8 +3,8 @@
  * store keeps only their SHA-256 hashes.
  */
 import { parseArgs } from 'node:util';
-import { createToken, generateToken, revokeToken, TokenRevokedError } from '../shared/auth/tokens.ts';
-import { isRole, ROLES } from '../shared/auth/roles.ts';
+import { createToken, generateToken, revokeToken, TokenRevokedError } from '#shared/auth/tokens';
+import { isRole, ROLES } from '#shared/auth/roles';
 import { openCliStore, runCli, STORE_HELP, UsageError } from './cli/store.ts';
 import { tokenFormatProblem } from './cli/token-format.ts';
 

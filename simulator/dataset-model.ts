@@ -1,4 +1,4 @@
-import type { SimDataset, SimHost } from '../shared/seed/host/schema.ts';
+import type { SimDataset, SimHost } from '#shared/seed/host/schema';
 import { nicenum } from './format.ts';
 import { poolAvailable } from './pool-model.ts';
 

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { Executor, RunOptions, RunResult, StartedCommand } from '../agent/executors/executor.ts';
+import type { Executor, RunOptions, RunResult, StartedCommand } from '#agent/executors/executor';
 import { HostSimulator, type SimulatorOptions } from './simulator.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { SimHost } from '../shared/seed/host/schema.ts';
+import type { SimHost } from '#shared/seed/host/schema';
 
 /**
  * The simulated host's files (configuration files, hook scripts, runtime registrations): a flat map from

@@ -1,4 +1,4 @@
-import type { SimHost } from '../shared/seed/host/schema.ts';
+import type { SimHost } from '#shared/seed/host/schema';
 import { assignPoolGuids, newGuid } from './pool-model.ts';
 
 const BOOTED_AGO_MS = 3 * 24 * 3600 * 1000;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SimHost, SimPool } from '../shared/seed/host/schema.ts';
+import type { SimHost, SimPool } from '#shared/seed/host/schema';
 
 /**
  * The pool model the zpool commands share: a uniform vdev node, derived states (as ZFS derives an interior

@@ -1,4 +1,4 @@
-import type { SimHost } from '../shared/seed/host/schema.ts';
+import type { SimHost } from '#shared/seed/host/schema';
 import { BadPropertyError, UsageError } from './format.ts';
 
 /**

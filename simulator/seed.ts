@@ -1,4 +1,4 @@
-import type { SimHost } from '../shared/seed/host/schema.ts';
+import type { SimHost } from '#shared/seed/host/schema';
 
 /**
  * Picks the simulated host out of a JSON document: a seed file (`{hosts: {<nodeId>: host}}` or

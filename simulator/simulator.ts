@@ -1,5 +1,5 @@
-import type { RunResult } from '../agent/executors/executor.ts';
-import type { SimHost } from '../shared/seed/host/schema.ts';
+import type { RunResult } from '#agent/executors/executor';
+import type { SimHost } from '#shared/seed/host/schema';
 import { initialState } from './init.ts';
 import { lookupCommand, runTickers, type SimSettings } from './registry.ts';
 import { StateFile } from './state-file.ts';

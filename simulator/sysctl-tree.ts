@@ -1,4 +1,4 @@
-import type { SimHost } from '../shared/seed/host/schema.ts';
+import type { SimHost } from '#shared/seed/host/schema';
 
 /**
  * The simulated sysctl MIB: the seed's `sysctls` plus OIDs other parts derive from the host's state

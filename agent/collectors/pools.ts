@@ -1,5 +1,5 @@
 import type { Executor } from '../executors/executor.ts';
-import type { PoolInventory, PoolVdev } from '../../shared/domain/inventory.ts';
+import type { PoolInventory, PoolVdev } from '#domain/inventory';
 import { leafVdevs, listPools, poolStatus, poolSummary, type StatusVdev, type ZpoolStatus } from '../drivers/zpool.ts';
 
 /**

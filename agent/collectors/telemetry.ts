@@ -1,5 +1,5 @@
 import { runChecked, type Executor } from '../executors/executor.ts';
-import type { PoolSample, TelemetrySample } from '../../shared/domain/telemetry/sample.ts';
+import type { PoolSample, TelemetrySample } from '#domain/telemetry/sample';
 import { arcSample, readArcstats } from '../drivers/arc.ts';
 import { listPools, parseZpoolStatus, poolIostat, poolSummary } from '../drivers/zpool.ts';
 

@@ -1,5 +1,5 @@
 import { runChecked, type Executor } from '../executors/executor.ts';
-import type { CloudInitOptions } from '../../shared/domain/vms/types.ts';
+import type { CloudInitOptions } from '#domain/vms/types';
 import { makeDir, removeTrees, writeText } from './host-files.ts';
 import { vmPaths } from './vm-runtime.ts';
 

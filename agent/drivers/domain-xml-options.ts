@@ -1,4 +1,4 @@
-import { DEFAULT_VNC_BIND, DEFAULT_VNC_RESOLUTION, type VncOptions } from '../../shared/domain/vms/types.ts';
+import { DEFAULT_VNC_BIND, DEFAULT_VNC_RESOLUTION, type VncOptions } from '#domain/vms/types';
 import { type DomainXml, GUEST_AGENT_CHANNEL, attrsOf, childrenOf, el, find, findAll, is, removeAll, tagOf, type XNode } from './domain-xml.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { HOOK_PHASES, type HookPhase } from '../../shared/domain/jails/hooks.ts';
-import { parseCpuList } from '../../shared/domain/jails/cpu.ts';
+import { HOOK_PHASES, type HookPhase } from '#domain/jails/hooks';
+import { parseCpuList } from '#domain/jails/cpu';
 import { memoryRule } from './rctl.ts';
 import { pinJailArgv } from './cpuset.ts';
 import { quote } from './jail-conf.ts';

@@ -1,6 +1,6 @@
 import type { Executor } from '../executors/executor.ts';
 import { listDir, readOrNull, writeText } from './host-files.ts';
-import { DEFAULT_SHUTDOWN_WAIT_TIME, type CloudInitOptions } from '../../shared/domain/vms/types.ts';
+import { DEFAULT_SHUTDOWN_WAIT_TIME, type CloudInitOptions } from '#domain/vms/types';
 
 /**
  * The agent's own runtime files for a VM (its "registration"), beside what libvirt keeps:

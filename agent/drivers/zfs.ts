@@ -1,5 +1,5 @@
 import { runChecked, type Executor } from '../executors/executor.ts';
-import type { DatasetInventory } from '../../shared/domain/inventory.ts';
+import type { DatasetInventory } from '#domain/inventory';
 import { parseSize } from './zfs-numbers.ts';
 
 /**

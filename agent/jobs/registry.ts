@@ -1,4 +1,4 @@
-import type { TaskKind } from '../../shared/jobs/protocol.ts';
+import type { TaskKind } from '#shared/jobs/protocol';
 import type { JobHandler } from './job.ts';
 import { hostProbe } from './host-probe.ts';
 import { poolReplaceDevice } from './pool-replace-device.ts';

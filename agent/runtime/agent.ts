@@ -1,9 +1,9 @@
 import { networkInterfaces } from 'node:os';
 import type { Executor } from '../executors/executor.ts';
 import { runChecked } from '../executors/executor.ts';
-import type { HostInventory } from '../../shared/domain/inventory.ts';
-import { parseQueueMessage } from '../../shared/jobs/protocol.ts';
-import type { Registered } from '../../shared/agent-api/contract.ts';
+import type { HostInventory } from '#domain/inventory';
+import { parseQueueMessage } from '#shared/jobs/protocol';
+import type { Registered } from '#shared/agent-api/contract';
 import { AgentApi, ApiError } from './api.ts';
 import { backoffMs, sleep } from './backoff.ts';
 import { AgentClient } from './client.ts';

@@ -1,4 +1,4 @@
-import type { Envelope } from '../../shared/http/envelope.ts';
+import type { Envelope } from '#http/envelope';
 import { backoffMs, sleep } from './backoff.ts';
 import type { Logger } from './log.ts';
 

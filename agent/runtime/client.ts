@@ -1,6 +1,6 @@
-import type { HostInventory } from '../../shared/domain/inventory.ts';
-import type { TelemetrySample } from '../../shared/domain/telemetry/sample.ts';
-import { agentContract, type AgentBody, type AgentCallName, type AgentData, type AgentPath, type FinishReport, type ProgressReport, type RegisterBody } from '../../shared/agent-api/contract.ts';
+import type { HostInventory } from '#domain/inventory';
+import type { TelemetrySample } from '#domain/telemetry/sample';
+import { agentContract, type AgentBody, type AgentCallName, type AgentData, type AgentPath, type FinishReport, type ProgressReport, type RegisterBody } from '#shared/agent-api/contract';
 import type { AgentApi, RetryPolicy } from './api.ts';
 
 /** What the client sends through: AgentApi, or a stand-in in tests. */

@@ -1,5 +1,5 @@
-import type { HostInventory } from '../../shared/domain/inventory.ts';
-import { inventoryHash } from '../../shared/domain/nodes/inventory-hash.ts';
+import type { HostInventory } from '#domain/inventory';
+import { inventoryHash } from '#domain/nodes/inventory-hash';
 import type { AgentClient } from './client.ts';
 import type { Logger } from './log.ts';
 

@@ -1,5 +1,5 @@
 import type { Executor } from '../executors/executor.ts';
-import type { FinishReport } from '../../shared/agent-api/contract.ts';
+import type { FinishReport } from '#shared/agent-api/contract';
 import type { RetryPolicy } from './api.ts';
 import type { AgentClient } from './client.ts';
 import type { AgentConfig } from './config.ts';

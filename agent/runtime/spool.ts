@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FinishReport } from '../../shared/agent-api/contract.ts';
+import type { FinishReport } from '#shared/agent-api/contract';
 
 /** A task's outcome as it is sent: the spool holds the report itself, not a copy of its shape. */
 export interface SpooledFinish {

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readRoutes, type RouteDef } from '../../scripts/build/routes.ts';
-import type { CompiledSpec } from '../../shared/http/spec.ts';
+import { readRoutes, type RouteDef } from '#scripts/build/routes';
+import type { CompiledSpec } from '#http/spec';
 
 export interface BuiltFunction {
   module: string;

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../shared/store/tables.ts';
+import type { Database } from '#store/tables';
 
 export const BENCH_NODES = ['bench-node-a', 'bench-node-b', 'bench-node-c', 'bench-node-d'];
 

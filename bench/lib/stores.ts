@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Kysely } from 'kysely';
-import { startEmbeddedStore } from '../../scripts/stack/pglite.ts';
-import { scratchDatabase } from '../../scripts/stack/store.ts';
-import { createDb } from '../../shared/store/db.ts';
-import { migrateToLatest } from '../../shared/store/migrate.ts';
-import { createToken } from '../../shared/auth/tokens.ts';
-import type { Database } from '../../shared/store/tables.ts';
+import { startEmbeddedStore } from '#scripts/stack/pglite';
+import { scratchDatabase } from '#scripts/stack/store';
+import { createDb } from '#store/db';
+import { migrateToLatest } from '#store/migrate';
+import { createToken } from '#shared/auth/tokens';
+import type { Database } from '#store/tables';
 
 export type StoreKind = 'pglite' | 'postgres';
 

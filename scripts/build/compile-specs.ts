@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import Ajv, { type Options } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
-import { DEFAULT_BODY_LIMIT, type EndpointSchema } from '../../shared/http/spec.ts';
+import { DEFAULT_BODY_LIMIT, type EndpointSchema } from '#http/spec';
 import type { RouteDef } from './routes.ts';
 
 const OUT = '.generated/spec';

@@ -1,4 +1,4 @@
-import type { EndpointSchema } from '../../shared/http/spec.ts';
+import type { EndpointSchema } from '#http/spec';
 import type { RouteDef } from './routes.ts';
 
 const STATUS_TEXT: Record<number, string> = {

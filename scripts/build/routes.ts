@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
-import type { EndpointSchema } from '../../shared/http/spec.ts';
-import type { Trigger } from '../../shared/trigger.ts';
+import type { EndpointSchema } from '#http/spec';
+import type { Trigger } from '#shared/trigger';
 
 /** serverless.yml's functions section, written by the build from the declarations (serverless.yml includes it). */
 export const FUNCTIONS_YML = '.generated/functions.yml';

@@ -1,9 +1,9 @@
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import type { Kysely } from 'kysely';
-import { createDb } from '../../shared/store/db.ts';
-import { migrateToLatest } from '../../shared/store/migrate.ts';
-import type { Database } from '../../shared/store/tables.ts';
+import { createDb } from '#store/db';
+import { migrateToLatest } from '#store/migrate';
+import type { Database } from '#store/tables';
 
 /** How the CLIs (token, seed, migrate) find the store; printed in their --help. */
 export const STORE_HELP = `Store:

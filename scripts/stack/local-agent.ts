@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { initialState } from '../../simulator/init.ts';
-import { writeAtomic } from '../../simulator/state-file.ts';
-import type { SimHost } from '../../shared/seed/host/schema.ts';
+import { initialState } from '#simulator/init';
+import { writeAtomic } from '#simulator/state-file';
+import type { SimHost } from '#shared/seed/host/schema';
 import type { AgentProcess } from './agent.ts';
 
 /** The member node of the demo seed, the one with a simulated host. */
 export const DEMO_NODE_ID = '7d3f0c2e-5b1a-4c8e-9f60-2a4b8c1d9e01';
-export { DEMO_SEED as DEMO_SEED_FILE } from '../../shared/seed/load.ts';
+export { DEMO_SEED as DEMO_SEED_FILE } from '#shared/seed/load';
 
 /** The seed's simulated host for a node (`hosts[nodeId]`), if the seed describes one. */
 export function seedHost(seedFile: string, nodeId: string): SimHost | undefined {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../shared/store/tables.ts';
-import { createToken } from '../../shared/auth/tokens.ts';
+import type { Database } from '#store/tables';
+import { createToken } from '#shared/auth/tokens';
 import { startAgentProcess } from './agent.ts';
 import { ensureSimulatorState, seedHost, type LocalAgent } from './local-agent.ts';
 import { isLoopback, startPeerSsh, type PeerSsh } from './peer-ssh.ts';

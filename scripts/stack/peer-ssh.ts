@@ -3,8 +3,8 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import ssh2, { type Connection, type Server, type ServerChannel } from 'ssh2';
-import { readFile, writeFile } from '../../simulator/file-tree.ts';
-import { HostSimulator } from '../../simulator/simulator.ts';
+import { readFile, writeFile } from '#simulator/file-tree';
+import { HostSimulator } from '#simulator/simulator';
 import { shSplit } from './sh-words.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDb } from '../../shared/store/db.ts';
-import { migrateToLatest } from '../../shared/store/migrate.ts';
-import { createToken } from '../../shared/auth/tokens.ts';
-import { seedFromFile, seedDemoIfEmpty } from '../../shared/seed/load.ts';
+import { createDb } from '#store/db';
+import { migrateToLatest } from '#store/migrate';
+import { createToken } from '#shared/auth/tokens';
+import { seedFromFile, seedDemoIfEmpty } from '#shared/seed/load';
 import { openStore, scratchDatabase, type StoreHandle } from './store.ts';
 import { startOffline, type Offline } from './offline.ts';
 import { startLocalQueue } from './queue.ts';

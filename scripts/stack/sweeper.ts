@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../shared/store/tables.ts';
-import { sweepTasks } from '../../shared/jobs/sweeper.ts';
+import type { Database } from '#store/tables';
+import { sweepTasks } from '#shared/jobs/sweeper';
 
 /**
  * What the scheduled `tasks-sweep` function does in AWS (serverless-offline does not run schedules): sweep

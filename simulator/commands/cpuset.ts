@@ -1,6 +1,6 @@
 import { getopt } from '../format.ts';
 import { fail, registerCommand, withUsage, type CommandContext } from '../registry.ts';
-import { parseCpuList } from '../../shared/domain/jails/cpu.ts';
+import { parseCpuList } from '#domain/jails/cpu';
 import { runningJails } from './jail-model.ts';
 
 /**

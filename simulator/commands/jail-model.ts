@@ -1,8 +1,8 @@
-import type { SimHost } from '../../shared/seed/host/schema.ts';
-import type { SimJail } from '../../shared/seed/host/jail.ts';
-import { HOOK_PHASES } from '../../shared/domain/jails/hooks.ts';
-import { renderJailConf, withManagedSection } from '../../agent/drivers/jail-conf.ts';
-import { hookFileContent, jailFiles, limitsFileContent, managedLines } from '../../agent/drivers/jail-layout.ts';
+import type { SimHost } from '#shared/seed/host/schema';
+import type { SimJail } from '#shared/seed/host/jail';
+import { HOOK_PHASES } from '#domain/jails/hooks';
+import { renderJailConf, withManagedSection } from '#agent/drivers/jail-conf';
+import { hookFileContent, jailFiles, limitsFileContent, managedLines } from '#agent/drivers/jail-layout';
 import { readFile, writeFile } from '../file-tree.ts';
 
 /**

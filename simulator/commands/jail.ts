@@ -1,9 +1,9 @@
-import type { SimHost } from '../../shared/seed/host/schema.ts';
+import type { SimHost } from '#shared/seed/host/schema';
 import { getopt } from '../format.ts';
 import { fail, lookupCommand, registerCommand, registerTicker, withUsage, type CommandContext } from '../registry.ts';
 import { isFile, readFile } from '../file-tree.ts';
-import { parseHeader, parseJailConf, paramValue, paramValues, type ParsedConf } from '../../agent/drivers/jail-conf.ts';
-import { expandName } from '../../agent/drivers/jail-layout.ts';
+import { parseHeader, parseJailConf, paramValue, paramValues, type ParsedConf } from '#agent/drivers/jail-conf';
+import { expandName } from '#agent/drivers/jail-layout';
 import { findSimJail, jailsOf, logHook, markRunning, markStopped, materialize, type SimJail } from './jail-model.ts';
 
 /**

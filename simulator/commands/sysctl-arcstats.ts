@@ -1,4 +1,4 @@
-import type { SimHost } from '../../shared/seed/host/schema.ts';
+import type { SimHost } from '#shared/seed/host/schema';
 import { wobble } from '../format.ts';
 import { registerSysctlProvider, type Oid } from '../sysctl-tree.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FromSchema } from 'json-schema-to-ts';
 import { XMLParser } from 'fast-xml-parser';
-import type { simVmSchema } from '../../shared/seed/host/vm.ts';
+import type { simVmSchema } from '#shared/seed/host/vm';
 
 export type SimVm = FromSchema<typeof simVmSchema>;
 type XNode = Record<string, unknown>;

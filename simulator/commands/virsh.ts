@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SimHost } from '../../shared/seed/host/schema.ts';
+import type { SimHost } from '#shared/seed/host/schema';
 import { makeDirs, readFile, writeFile } from '../file-tree.ts';
 import { fail, registerSubcommand, registerTicker, type CommandContext, type CommandOutput } from '../registry.ts';
 import { DefineError, listTable, normalizeDefinition, seedDomainXml, type SimVm } from './virsh-model.ts';

@@ -1,4 +1,4 @@
-import type { SimDataset, SimHost } from '../../shared/seed/host/schema.ts';
+import type { SimDataset, SimHost } from '#shared/seed/host/schema';
 import { getopt, nicenum } from '../format.ts';
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
 import { findDataset, poolOf } from '../dataset-model.ts';

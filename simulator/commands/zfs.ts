@@ -1,4 +1,4 @@
-import type { SimDataset, SimHost } from '../../shared/seed/host/schema.ts';
+import type { SimDataset, SimHost } from '#shared/seed/host/schema';
 import { BadPropertyError, getopt, propertyListing, table, UsageError } from '../format.ts';
 import { registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
 import { canonicalDatasetProp, DATASET_PROPS, datasetSource, datasetValue, findDataset, sortedDatasets, TYPE_ALIASES } from '../dataset-model.ts';

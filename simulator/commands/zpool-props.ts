@@ -1,4 +1,4 @@
-import type { SimHost, SimPool } from '../../shared/seed/host/schema.ts';
+import type { SimHost, SimPool } from '#shared/seed/host/schema';
 import { nicenum } from '../format.ts';
 import { poolFree, poolSize, poolState } from '../pool-model.ts';
 

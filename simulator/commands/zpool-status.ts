@@ -1,4 +1,4 @@
-import type { SimPool } from '../../shared/seed/host/schema.ts';
+import type { SimPool } from '#shared/seed/host/schema';
 import { ctime, dhms, nicenum } from '../format.ts';
 import { displayName, isLeaf, nodeState, poolState, walk, type Located, type VNode } from '../pool-model.ts';
 

@@ -1,4 +1,4 @@
-import type { SimHost, SimPool } from '../../shared/seed/host/schema.ts';
+import type { SimHost, SimPool } from '#shared/seed/host/schema';
 import { BadPropertyError, getopt, nicenum, phaseOf, propertyListing, rawTime, table, wobble } from '../format.ts';
 import { fail, registerSubcommand, registerTicker, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
 import { deviceOwner, devName, findLeaf, leafSize, newGuid, poolFree, sectionVdevs, type VNode } from '../pool-model.ts';

@@ -5,15 +5,15 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { getTaskRow, insertNode, probeTask, queueTask, stackQueue, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
-import { HostSimulator } from '../../simulator/simulator.ts';
-import { findSimJail } from '../../simulator/commands/jail-model.ts';
-import { readFile } from '../../simulator/file-tree.ts';
-import { nodeQueueUrl } from '../../shared/queue/node-queue.ts';
-import { dispatchTask, sendTask } from '../../shared/jobs/dispatch.ts';
-import { noHooks } from '../../shared/domain/jails/hooks.ts';
+import { HostSimulator } from '#simulator/simulator';
+import { findSimJail } from '#simulator/commands/jail-model';
+import { readFile } from '#simulator/file-tree';
+import { nodeQueueUrl } from '#shared/queue/node-queue';
+import { dispatchTask, sendTask } from '#shared/jobs/dispatch';
+import { noHooks } from '#domain/jails/hooks';
 import { freeGuestId } from '../http/jail-setup.ts';
 import { freeRids } from '../http/vm-fixtures.ts';
-import { DomainXml, attrsOf, find, is } from '../../agent/drivers/domain-xml.ts';
+import { DomainXml, attrsOf, find, is } from '#agent/drivers/domain-xml';
 
 jest.setTimeout(120_000);
 
@@ -148,11 +148,11 @@ describe('a task that cannot be sent', () => {
     const nodeId = await insertNode(undefined, { status: 'member' });
     const t = await queueTask({ kind: 'host.probe', nodeId, resource: `probe:${nodeId}`, payload: { sysctls: [] }, dispatch: false });
     const real = process.env.HM_QUEUE_ENDPOINT;
-    const { freePort } = await import('../../scripts/stack/ports.ts');
+    const { freePort } = await import('#scripts/stack/ports');
     process.env.HM_QUEUE_ENDPOINT = `http://127.0.0.1:${await freePort()}`;
     try {
       expect(await dispatchTask(t, testDb())).toBe(false);
-      const { sweepTasks } = await import('../../shared/jobs/sweeper.ts');
+      const { sweepTasks } = await import('#shared/jobs/sweeper');
       for (let i = 0; i < 5 && (await getTaskRow(t.id)).status === 'queued'; i++) await sweepTasks(testDb(), { nodeId, unsentAfterS: 0, maxSends: 3 });
     } finally {
       process.env.HM_QUEUE_ENDPOINT = real;

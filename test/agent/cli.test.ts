@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { agentCommand, productionAgentCommand } from '../../scripts/stack/agent.ts';
+import { agentCommand, productionAgentCommand } from '#scripts/stack/agent';
 import { tokenFor } from '../helpers/api.ts';
 import { startTestAgent } from '../helpers/agent.ts';
 

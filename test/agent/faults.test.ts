@@ -8,10 +8,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, testDb, tokenFor, uid } from '../helpers/api.ts';
 import { getTaskRow, probeTask, stackQueue, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
-import { nodeQueueUrl } from '../../shared/queue/node-queue.ts';
-import { sendTask } from '../../shared/jobs/dispatch.ts';
+import { nodeQueueUrl } from '#shared/queue/node-queue';
+import { sendTask } from '#shared/jobs/dispatch';
 import { startProxy } from './proxy.ts';
-import { HostSimulator } from '../../simulator/simulator.ts';
+import { HostSimulator } from '#simulator/simulator';
 
 jest.setTimeout(90_000);
 

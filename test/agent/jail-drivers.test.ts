@@ -1,9 +1,9 @@
-import type { SimHost } from '../../shared/seed/host/schema.ts';
+import type { SimHost } from '#shared/seed/host/schema';
 import { jailHost, simulatedHost } from '../helpers/simulated-host.ts';
-import { applyHooks, applyLimits, findJail, jailInventory, startJail, stopJail } from '../../agent/drivers/jail.ts';
-import { listRunningJails } from '../../agent/drivers/jls.ts';
-import { noHooks } from '../../shared/domain/jails/hooks.ts';
-import { findSimJail } from '../../simulator/commands/jail-model.ts';
+import { applyHooks, applyLimits, findJail, jailInventory, startJail, stopJail } from '#agent/drivers/jail';
+import { listRunningJails } from '#agent/drivers/jls';
+import { noHooks } from '#domain/jails/hooks';
+import { findSimJail } from '#simulator/commands/jail-model';
 import { fixture } from '../helpers/fixtures.ts';
 
 function simulated(jails: SimHost['jails']) {

@@ -4,11 +4,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { getTaskRow, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
 import { startSshd, type Sshd } from './sshd-server.ts';
-import { HostSimulator } from '../../simulator/simulator.ts';
-import { findSimJail } from '../../simulator/commands/jail-model.ts';
-import { noHooks } from '../../shared/domain/jails/hooks.ts';
+import { HostSimulator } from '#simulator/simulator';
+import { findSimJail } from '#simulator/commands/jail-model';
+import { noHooks } from '#domain/jails/hooks';
 import { freeGuestId } from '../http/jail-setup.ts';
-import type { SimHost } from '../../shared/seed/host/schema.ts';
+import type { SimHost } from '#shared/seed/host/schema';
 
 /**
  * E3, E4 and E20 end to end: HTTP → store → queue → agent processes → simulated hosts, with the migration's

@@ -1,11 +1,11 @@
-import type { SimulatorExecutor } from '../../simulator/executor.ts';
+import type { SimulatorExecutor } from '#simulator/executor';
 import { jailHost, simulatedHost } from '../helpers/simulated-host.ts';
-import type { JobContext } from '../../agent/jobs/job.ts';
-import { migrateJail, rollBack, finishCommitted } from '../../agent/jobs/jail-migrate.ts';
-import { listJournals, writeJournal, type MigrationJournal } from '../../agent/jobs/jail-migration-journal.ts';
-import { findJail, isRunning, jailInventory, stopJail } from '../../agent/drivers/jail.ts';
-import { sendTo, snapshot } from '../../agent/drivers/jail-replication.ts';
-import { findSimJail } from '../../simulator/commands/jail-model.ts';
+import type { JobContext } from '#agent/jobs/job';
+import { migrateJail, rollBack, finishCommitted } from '#agent/jobs/jail-migrate';
+import { listJournals, writeJournal, type MigrationJournal } from '#agent/jobs/jail-migration-journal';
+import { findJail, isRunning, jailInventory, stopJail } from '#agent/drivers/jail';
+import { sendTo, snapshot } from '#agent/drivers/jail-replication';
+import { findSimJail } from '#simulator/commands/jail-model';
 
 /**
  * The migration's host work between two simulated hosts, in-process (the SSH leg is covered by

@@ -2,13 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listPools, poolStatus, replaceDevice, resilverProgress } from '../../agent/drivers/zpool.ts';
-import { setSysctl } from '../../agent/drivers/sysctl.ts';
-import { CommandError, runChecked } from '../../agent/executors/executor.ts';
-import { createExecutor } from '../../agent/executors/index.ts';
-import { LocalExecutor } from '../../agent/executors/local.ts';
-import { runPiped } from '../../agent/executors/pipe.ts';
-import { SshExecutor } from '../../agent/executors/ssh.ts';
+import { listPools, poolStatus, replaceDevice, resilverProgress } from '#agent/drivers/zpool';
+import { setSysctl } from '#agent/drivers/sysctl';
+import { CommandError, runChecked } from '#agent/executors/executor';
+import { createExecutor } from '#agent/executors/index';
+import { LocalExecutor } from '#agent/executors/local';
+import { runPiped } from '#agent/executors/pipe';
+import { SshExecutor } from '#agent/executors/ssh';
 import { startSshd, type Sshd } from './sshd-server.ts';
 
 /** The SSH executor against a real OpenSSH server on 127.0.0.1 (and the simulator CLI behind it). */

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../scripts/stack/ports.ts';
+import { freePort } from '#scripts/stack/ports';
 
 /**
  * A real OpenSSH server for tests: listens on 127.0.0.1 on a free port, with a host key and a user key

@@ -1,11 +1,11 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
-import { HostSimulator } from '../../simulator/simulator.ts';
-import { readFile } from '../../simulator/file-tree.ts';
-import { simulatedVms } from '../../simulator/commands/virsh.ts';
-import { DomainXml, attrsOf, find, is } from '../../agent/drivers/domain-xml.ts';
-import { hasCdrom, readGuestAgent, readVnc } from '../../agent/drivers/domain-xml-options.ts';
-import type { VmConfig } from '../../shared/domain/vms/types.ts';
+import { HostSimulator } from '#simulator/simulator';
+import { readFile } from '#simulator/file-tree';
+import { simulatedVms } from '#simulator/commands/virsh';
+import { DomainXml, attrsOf, find, is } from '#agent/drivers/domain-xml';
+import { hasCdrom, readGuestAgent, readVnc } from '#agent/drivers/domain-xml-options';
+import type { VmConfig } from '#domain/vms/types';
 import { freeRids, randomMac } from '../http/vm-fixtures.ts';
 
 /**

@@ -6,15 +6,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDb } from '../../shared/store/db.ts';
-import { migrateToLatest } from '../../shared/store/migrate.ts';
-import { seedDemoIfEmpty } from '../../shared/seed/load.ts';
-import { scratchDatabase } from '../../scripts/stack/store.ts';
+import { createDb } from '#store/db';
+import { migrateToLatest } from '#store/migrate';
+import { seedDemoIfEmpty } from '#shared/seed/load';
+import { scratchDatabase } from '#scripts/stack/store';
 
 const dir = mkdtempSync(join(tmpdir(), 'hm-demo-'));
 const store = process.env.TEST_DATABASE_URL
   ? await scratchDatabase(process.env.TEST_DATABASE_URL)
-  : await (await import('../../scripts/stack/pglite.ts')).startEmbeddedStore({ dataDir: join(dir, 'pglite') });
+  : await (await import('#scripts/stack/pglite')).startEmbeddedStore({ dataDir: join(dir, 'pglite') });
 const db = createDb(store.url, 2);
 try {
   await migrateToLatest(db);

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { generateToken } from '../../shared/auth/tokens.ts';
-import { createToken, revokeToken } from '../../shared/auth/tokens.ts';
+import { generateToken } from '#shared/auth/tokens';
+import { createToken, revokeToken } from '#shared/auth/tokens';
 import { testDb, uid } from '../helpers/api.ts';
-import { freePort } from '../../scripts/stack/ports.ts';
+import { freePort } from '#scripts/stack/ports';
 import type { CliResult } from './run.ts';
 
 /** `npm start` refuses a bad environment before it serves anything, saying what to do. */

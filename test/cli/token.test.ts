@@ -1,5 +1,5 @@
 import { call, expectEnvelope, testDb, uid } from '../helpers/api.ts';
-import { hashToken } from '../../shared/auth/tokens.ts';
+import { hashToken } from '#shared/auth/tokens';
 import { runScript } from './run.ts';
 
 /** `npm run token` as a real process against the test store; its tokens used over real HTTP. */

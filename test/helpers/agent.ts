@@ -8,15 +8,15 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sql } from 'kysely';
-import { createToken } from '../../shared/auth/tokens.ts';
-import { createTask, type NewTask } from '../../shared/jobs/tasks.ts';
-import { dispatchTask } from '../../shared/jobs/dispatch.ts';
-import { inTransaction } from '../../shared/store/tx.ts';
-import type { TaskKind } from '../../shared/jobs/protocol.ts';
-import type { TaskRow } from '../../shared/store/tables.ts';
-import type { SimHost } from '../../shared/seed/host/schema.ts';
-import { ensureSimulatorState } from '../../scripts/stack/local-agent.ts';
-import { startAgentProcess, type AgentProcess } from '../../scripts/stack/agent.ts';
+import { createToken } from '#shared/auth/tokens';
+import { createTask, type NewTask } from '#shared/jobs/tasks';
+import { dispatchTask } from '#shared/jobs/dispatch';
+import { inTransaction } from '#store/tx';
+import type { TaskKind } from '#shared/jobs/protocol';
+import type { TaskRow } from '#store/tables';
+import type { SimHost } from '#shared/seed/host/schema';
+import { ensureSimulatorState } from '#scripts/stack/local-agent';
+import { startAgentProcess, type AgentProcess } from '#scripts/stack/agent';
 import { apiUrl, testDb } from './api.ts';
 
 interface StackFile {

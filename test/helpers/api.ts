@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { createDb } from '../../shared/store/db.ts';
-import { createToken } from '../../shared/auth/tokens.ts';
-import type { Role } from '../../shared/auth/roles.ts';
-import type { Database } from '../../shared/store/tables.ts';
+import { createDb } from '#store/db';
+import { createToken } from '#shared/auth/tokens';
+import type { Role } from '#shared/auth/roles';
+import type { Database } from '#store/tables';
 
 export interface ApiResponse<T = any> {
   status: number;

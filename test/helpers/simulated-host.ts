@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatorExecutor } from '#simulator/executor';
-import type { SimHost } from '../../shared/seed/host/schema.ts';
-import { DEMO_NODE_ID, DEMO_SEED_FILE, seedHost } from '../../scripts/stack/local-agent.ts';
+import type { SimHost } from '#shared/seed/host/schema';
+import { DEMO_NODE_ID, DEMO_SEED_FILE, seedHost } from '#scripts/stack/local-agent';
 
 let dir: string | undefined;
 let n = 0;

@@ -1,8 +1,8 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { queueTask } from '../helpers/agent.ts';
-import { applyJailInventory } from '../../shared/domain/jails/projection.ts';
-import { inTransaction } from '../../shared/store/tx.ts';
-import { noHooks } from '../../shared/domain/jails/hooks.ts';
+import { applyJailInventory } from '#domain/jails/projection';
+import { inTransaction } from '#store/tx';
+import { noHooks } from '#domain/jails/hooks';
 import { arrangeNode, freeGuestId, guestRow, jailInv } from './jail-setup.ts';
 
 const project = (nodeId: string, jails: Parameters<typeof applyJailInventory>[2]) => inTransaction(testDb(), (trx) => applyJailInventory(trx, nodeId, jails));

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
 import { queueTask } from '../helpers/agent.ts';
-import { onlineSql } from '../../shared/domain/nodes/presence.ts';
+import { onlineSql } from '#domain/nodes/presence';
 import { arrangeNode, freeGuestId, guestRow, jailInv, tasksOf } from './jail-setup.ts';
 
 const path = (ctid: number | string) => `/jail/${ctid}/migrations`;

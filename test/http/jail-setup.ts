@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { testDb } from '../helpers/api.ts';
-import { applyJailInventory } from '../../shared/domain/jails/projection.ts';
-import { noHooks } from '../../shared/domain/jails/hooks.ts';
-import type { JailInventory } from '../../shared/domain/jails/types.ts';
-import { inTransaction } from '../../shared/store/tx.ts';
+import { applyJailInventory } from '#domain/jails/projection';
+import { noHooks } from '#domain/jails/hooks';
+import type { JailInventory } from '#domain/jails/types';
+import { inTransaction } from '#store/tx';
 
 /** A guest id no row uses yet (ids are cluster-wide; other test files create guests too). */
 export async function freeGuestId(): Promise<number> {

@@ -1,5 +1,5 @@
 import { call, expectEnvelope, tokenFor, testDb } from '../helpers/api.ts';
-import { createToken, generateToken } from '../../shared/auth/tokens.ts';
+import { createToken, generateToken } from '#shared/auth/tokens';
 
 describe('pipeline: auth, envelope, unknown routes', () => {
   test('401 without Authorization header', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { readRoutes } from '../../scripts/build/routes.ts';
-import { closeDb } from '../../shared/store/db.ts';
+import { readRoutes } from '#scripts/build/routes';
+import { closeDb } from '#store/db';
 import { call, tokenFor } from '../helpers/api.ts';
 import { insertNode } from '../helpers/agent.ts';
 
@@ -124,7 +124,7 @@ describe('unstorable strings are refused on every route (400 naming the field)',
   }
 
   test('a NUL in the Authorization header is a 400 naming the header, not a token lookup', async () => {
-    const { handler } = await import('../../functions/notifications/count.ts');
+    const { handler } = await import('#functions/notifications/count');
     const event = {
       version: '2.0', routeKey: 'GET /api/notifications/count', rawPath: '/api/notifications/count', rawQueryString: '',
       headers: { authorization: `Bearer hm_${'a'.repeat(20)}\u0000${'b'.repeat(22)}` }, isBase64Encoded: false,

@@ -1,6 +1,6 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { createHost, createPrimaryHost } from './zfs-fixtures.ts';
-import { persistedConfiguration } from '../../shared/domain/reapply.ts';
+import { persistedConfiguration } from '#domain/reapply';
 
 const put = async (body: unknown, opts: { nodeId?: string; token?: string | null; query?: string } = {}) =>
   call('PUT', `/system/tunables${opts.query ?? (opts.nodeId ? `?nodeId=${opts.nodeId}` : '')}`, { body, token: opts.token === undefined ? await tokenFor('admin') : opts.token });

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { testDb, uid } from '../helpers/api.ts';
 import { insertNode, stackQueue, waitUntil } from '../helpers/agent.ts';
-import { acceptTask } from '../../shared/http/accept.ts';
-import { nodeQueueUrl } from '../../shared/queue/node-queue.ts';
-import type { HandlerContext } from '../../shared/http/endpoint.ts';
-import { sweepTasks } from '../../shared/jobs/sweeper.ts';
-import { renderError } from '../../shared/http/error-status.ts';
+import { acceptTask } from '#http/accept';
+import { nodeQueueUrl } from '#shared/queue/node-queue';
+import type { HandlerContext } from '#http/endpoint';
+import { sweepTasks } from '#shared/jobs/sweeper';
+import { renderError } from '#http/error-status';
 
 /** The error response a rejection renders as (statusCode, code, detail), or a failure when it resolves. */
 const rendered = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, renderError);

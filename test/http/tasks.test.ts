@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { call, expectEnvelope, tokenFor, testDb, uid } from '../helpers/api.ts';
 import { insertNode, queueTask, stackQueue } from '../helpers/agent.ts';
-import { createTask } from '../../shared/jobs/tasks.ts';
-import { inTransaction } from '../../shared/store/tx.ts';
-import { createDb } from '../../shared/store/db.ts';
-import { renderError } from '../../shared/http/error-status.ts';
+import { createTask } from '#shared/jobs/tasks';
+import { inTransaction } from '#store/tx';
+import { createDb } from '#store/db';
+import { renderError } from '#http/error-status';
 
 /** The error response a rejection renders as (statusCode, code, detail), or a failure when it resolves. */
 const rendered = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, renderError);

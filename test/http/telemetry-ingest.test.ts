@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { arcSample, createHost, poolSample, sample } from './zfs-fixtures.ts';
-import { streamHeads } from '../../shared/domain/telemetry/cursors.ts';
+import { streamHeads } from '#domain/telemetry/cursors';
 
 const post = (token: string | null, body: unknown) => call('POST', '/agent/telemetry', { token, body });
 

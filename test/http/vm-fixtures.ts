@@ -2,8 +2,8 @@
 import { sql } from 'kysely';
 import { testDb } from '../helpers/api.ts';
 import { insertNode } from '../helpers/agent.ts';
-import { defaultVmOptions, type VmConfig, type VmOptions, type VmState } from '../../shared/domain/vms/types.ts';
-import { syncMacBindings } from '../../shared/domain/vms/mac-objects.ts';
+import { defaultVmOptions, type VmConfig, type VmOptions, type VmState } from '#domain/vms/types';
+import { syncMacBindings } from '#domain/vms/mac-objects';
 
 /** Guest ids are cluster-wide and shared with other test files: pick ones nobody holds. */
 export async function freeRids(count: number): Promise<number[]> {

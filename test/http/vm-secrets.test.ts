@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { insertNode, queueTask, stackQueue } from '../helpers/agent.ts';
-import { sweepTasks } from '../../shared/jobs/sweeper.ts';
-import { defaultVmOptions } from '../../shared/domain/vms/types.ts';
+import { sweepTasks } from '#shared/jobs/sweeper';
+import { defaultVmOptions } from '#domain/vms/types';
 import { freeRids, insertVm } from './vm-fixtures.ts';
 
 /**

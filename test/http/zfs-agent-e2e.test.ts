@@ -1,7 +1,7 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
-import { HostSimulator } from '../../simulator/simulator.ts';
-import { streamHeads } from '../../shared/domain/telemetry/cursors.ts';
+import { HostSimulator } from '#simulator/simulator';
+import { streamHeads } from '#domain/telemetry/cursors';
 
 /**
  * E7, E11 and E14 end to end with a real agent process on a simulated FreeBSD host: HTTP → store + task →

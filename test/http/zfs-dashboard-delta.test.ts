@@ -1,7 +1,7 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { arcSample, bulkPoolRows, createHost, createPrimaryHost, poolSample, sample } from './zfs-fixtures.ts';
-import { ingestTelemetry } from '../../shared/domain/telemetry/ingest.ts';
-import { streamHeads } from '../../shared/domain/telemetry/cursors.ts';
+import { ingestTelemetry } from '#domain/telemetry/ingest';
+import { streamHeads } from '#domain/telemetry/cursors';
 
 const delta = async (q: string, token?: string | null) => call('GET', `/zfs/dashboard/history/delta?${q}`, { token: token === undefined ? await tokenFor('viewer') : token });
 

@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { testDb, uid } from '../helpers/api.ts';
-import { applyInventory } from '../../shared/domain/pools/apply-inventory.ts';
-import type { HostInventory, PoolInventory, TunableInventory } from '../../shared/domain/inventory.ts';
-import type { ArcSample, PoolSample, TelemetrySample } from '../../shared/domain/telemetry/sample.ts';
+import { applyInventory } from '#domain/pools/apply-inventory';
+import type { HostInventory, PoolInventory, TunableInventory } from '#domain/inventory';
+import type { ArcSample, PoolSample, TelemetrySample } from '#domain/telemetry/sample';
 
 /** A random pool GUID (decimal uint64, as zpool prints it). */
 export const guid = () => String(BigInt(`0x${randomUUID().replace(/-/g, '').slice(0, 15)}`) + 1000n);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../../scripts/stack/ports.ts';
+import { freePort } from '#scripts/stack/ports';
 
 /**
  * The local stack with a user's own seed (shared/seed/examples/three-nodes.json): the real

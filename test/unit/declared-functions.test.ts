@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { declaredFunctions } from '../../scripts/build/routes.ts';
-import { functionsYml } from '../../scripts/build/functions-yml.ts';
+import { declaredFunctions } from '#scripts/build/routes';
+import { functionsYml } from '#scripts/build/functions-yml';
 
 /** The build generates the functions section only from complete declarations; anything else stops it. */
 let root: string;

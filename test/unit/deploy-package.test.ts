@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import YAML from 'yaml';
-import { FUNCTIONS_YML, readRoutes } from '../../scripts/build/routes.ts';
+import { FUNCTIONS_YML, readRoutes } from '#scripts/build/routes';
 
 /**
  * What README promises `serverless deploy` creates, checked on the artifacts `serverless package` builds

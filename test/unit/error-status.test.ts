@@ -1,6 +1,6 @@
-import { conflict, forbidden, invalid, notFound, unavailable, ValidationError } from '../../shared/errors/domain-errors.ts';
-import { HttpError } from '../../shared/http/errors.ts';
-import { renderError } from '../../shared/http/error-status.ts';
+import { conflict, forbidden, invalid, notFound, unavailable, ValidationError } from '#shared/errors/domain-errors';
+import { HttpError } from '#http/errors';
+import { renderError } from '#http/error-status';
 
 describe('the error renderer maps domain errors to statuses', () => {
   test('each kind answers with its status, code, detail and data unchanged', () => {

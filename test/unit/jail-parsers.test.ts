@@ -1,6 +1,6 @@
-import { parseJlsJson } from '../../agent/drivers/jls.ts';
-import { parseSendDryRun } from '../../agent/drivers/jail-replication.ts';
-import { parseAmount, parseRctlUsage } from '../../agent/drivers/rctl.ts';
+import { parseJlsJson } from '#agent/drivers/jls';
+import { parseSendDryRun } from '#agent/drivers/jail-replication';
+import { parseAmount, parseRctlUsage } from '#agent/drivers/rctl';
 import {
   MANAGED_BEGIN,
   MANAGED_END,
@@ -11,7 +11,7 @@ import {
   renderJailConf,
   withManagedSection,
   withoutManagedSection,
-} from '../../agent/drivers/jail-conf.ts';
+} from '#agent/drivers/jail-conf';
 import { fixture } from '../helpers/fixtures.ts';
 
 describe('jls --libxo json (verbatim fixtures)', () => {

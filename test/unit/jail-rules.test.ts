@@ -1,7 +1,7 @@
-import { HOOK_PHASES, hookProblems, normalizeHooks, noHooks, activePhases, type JailHooks } from '../../shared/domain/jails/hooks.ts';
-import { leastUsedCpus, parseCpuList, cpuList } from '../../shared/domain/jails/cpu.ts';
-import { reportedGuestIds } from '../../shared/domain/jails/migrate.ts';
-import { hookFileContent, scriptOfHookFile, limitsFileContent, parseLimitsFile, managedLines, jailFiles, expandName } from '../../agent/drivers/jail-layout.ts';
+import { HOOK_PHASES, hookProblems, normalizeHooks, noHooks, activePhases, type JailHooks } from '#domain/jails/hooks';
+import { leastUsedCpus, parseCpuList, cpuList } from '#domain/jails/cpu';
+import { reportedGuestIds } from '#domain/jails/migrate';
+import { hookFileContent, scriptOfHookFile, limitsFileContent, parseLimitsFile, managedLines, jailFiles, expandName } from '#agent/drivers/jail-layout';
 
 const hooks = (over: Partial<JailHooks>): JailHooks => ({ ...noHooks(), ...over });
 

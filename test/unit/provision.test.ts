@@ -1,5 +1,5 @@
-import { decide, type Machine } from '../../scripts/provision/decide.ts';
-import { binaryOf, PEERS, type Peer } from '../../scripts/provision/peers.ts';
+import { decide, type Machine } from '#scripts/provision/decide';
+import { binaryOf, PEERS, type Peer } from '#scripts/provision/peers';
 
 /** npm test's provisioning decision: install only as root on Debian, else stop with the install command. */
 const SSHD: Peer = PEERS.find((p) => p.binary === '/usr/sbin/sshd')!;

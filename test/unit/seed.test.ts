@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
-import { loadSeed, readSeedFile, SeedError, DEMO_SEED } from '../../shared/seed/load.ts';
-import { validateSeed } from '../../shared/seed/validate.ts';
-import { seedSchema } from '../../shared/seed/schema.ts';
-import { SEED_SCHEMA_FILE, seedSchemaJson } from '../../shared/seed/schema-file.ts';
-import { seedTime } from '../../shared/seed/time.ts';
+import { loadSeed, readSeedFile, SeedError, DEMO_SEED } from '#shared/seed/load';
+import { validateSeed } from '#shared/seed/validate';
+import { seedSchema } from '#shared/seed/schema';
+import { SEED_SCHEMA_FILE, seedSchemaJson } from '#shared/seed/schema-file';
+import { seedTime } from '#shared/seed/time';
 
 /** The seed format and loader (shared/seed), loading into the test store. */
 const dir = mkdtempSync(join(tmpdir(), 'hm-seed-'));

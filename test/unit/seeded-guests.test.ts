@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { testDb } from '../helpers/api.ts';
-import { applyJailInventory } from '../../shared/domain/jails/projection.ts';
-import { inTransaction } from '../../shared/store/tx.ts';
-import { loadSeed, SeedError } from '../../shared/seed/load.ts';
-import { validateSeed } from '../../shared/seed/validate.ts';
+import { applyJailInventory } from '#domain/jails/projection';
+import { inTransaction } from '#store/tx';
+import { loadSeed, SeedError } from '#shared/seed/load';
+import { validateSeed } from '#shared/seed/validate';
 import { arrangeNode, freeGuestId, guestRow, jailInv } from '../http/jail-setup.ts';
 
 /** The seed says which node holds a guest; that wins over stored rows and over whoever reports first. */

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { createDb, closeDb } from '../../shared/store/db.ts';
-import { inTransaction } from '../../shared/store/tx.ts';
-import { DomainError } from '../../shared/errors/domain-errors.ts';
-import { renderError } from '../../shared/http/error-status.ts';
+import { createDb, closeDb } from '#store/db';
+import { inTransaction } from '#store/tx';
+import { DomainError } from '#shared/errors/domain-errors';
+import { renderError } from '#http/error-status';
 import { testDb, tokenFor } from '../helpers/api.ts';
 
 /**
@@ -51,7 +51,7 @@ describe('store failures map to the named responses', () => {
     const saved = process.env.DATABASE_URL;
     process.env.DATABASE_URL = 'postgres://postgres:postgres@127.0.0.1:1/postgres';
     try {
-      const { handler } = await import('../../functions/notifications/count.ts');
+      const { handler } = await import('#functions/notifications/count');
       const event = {
         version: '2.0', routeKey: 'GET /api/notifications/count', rawPath: '/api/notifications/count', rawQueryString: '',
         headers: { authorization: `Bearer ${token}` }, isBase64Encoded: false,

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { closeDb } from '../../shared/store/db.ts';
+import { closeDb } from '#store/db';
 import { tokenFor } from '../helpers/api.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 
@@ -29,7 +29,7 @@ describe('a hung store answers 503 within the query timeout', () => {
   });
 
   const invoke = async (token: string, id: string) => {
-    const { handler } = await import('../../functions/notifications/count.ts');
+    const { handler } = await import('#functions/notifications/count');
     const event = {
       version: '2.0', routeKey: 'GET /api/notifications/count', rawPath: '/api/notifications/count', rawQueryString: '',
       headers: { authorization: `Bearer ${token}` }, isBase64Encoded: false,

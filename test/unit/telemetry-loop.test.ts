@@ -1,13 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HostSimulator } from '../../simulator/simulator.ts';
-import type { Executor } from '../../agent/executors/executor.ts';
-import { ApiError } from '../../agent/runtime/api.ts';
-import { AgentClient } from '../../agent/runtime/client.ts';
-import { parseConfig } from '../../agent/runtime/config.ts';
-import { createTelemetryLoop, MAX_BUFFERED_SAMPLES } from '../../agent/runtime/telemetry-loop.ts';
-import type { TelemetrySample } from '../../shared/domain/telemetry/sample.ts';
+import { HostSimulator } from '#simulator/simulator';
+import type { Executor } from '#agent/executors/executor';
+import { ApiError } from '#agent/runtime/api';
+import { AgentClient } from '#agent/runtime/client';
+import { parseConfig } from '#agent/runtime/config';
+import { createTelemetryLoop, MAX_BUFFERED_SAMPLES } from '#agent/runtime/telemetry-loop';
+import type { TelemetrySample } from '#domain/telemetry/sample';
 import { testHost } from '../helpers/agent.ts';
 
 const quiet = () => undefined;

@@ -1,9 +1,9 @@
 import { testDb } from '../helpers/api.ts';
 import { arcSample, createHost, poolSample, sample } from '../http/zfs-fixtures.ts';
-import { ingestTelemetry, arcRow } from '../../shared/domain/telemetry/ingest.ts';
-import { maintainTelemetry } from '../../shared/domain/telemetry/retention.ts';
-import { worstHealth } from '../../shared/domain/telemetry/health.ts';
-import { ratio } from '../../shared/domain/telemetry/rows.ts';
+import { ingestTelemetry, arcRow } from '#domain/telemetry/ingest';
+import { maintainTelemetry } from '#domain/telemetry/retention';
+import { worstHealth } from '#domain/telemetry/health';
+import { ratio } from '#domain/telemetry/rows';
 
 describe('telemetry pure rules', () => {
   test('ratio of one interval; 0 without any access', () => {

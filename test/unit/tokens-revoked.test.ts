@@ -1,5 +1,5 @@
 import { testDb, uid } from '../helpers/api.ts';
-import { createToken, generateToken, revokeToken, TokenRevokedError, verifyToken } from '../../shared/auth/tokens.ts';
+import { createToken, generateToken, revokeToken, TokenRevokedError, verifyToken } from '#shared/auth/tokens';
 
 /** createToken with a known secret (HM_ADMIN_TOKEN at every npm start) never un-revokes it. */
 test('installing a known secret again keeps its row; after revocation it throws and the row stays revoked', async () => {

@@ -1,7 +1,7 @@
-import { DomainXml, find, is, attrsOf, childrenOf } from '../../agent/drivers/domain-xml.ts';
-import { hasCdrom, readGuestAgent, readMacs, readVnc, readZvols, setCloudInitCdrom, setGuestAgent, setVnc } from '../../agent/drivers/domain-xml-options.ts';
-import { parseDomState, parseListAll } from '../../agent/drivers/virsh.ts';
-import { makefsArgv } from '../../agent/drivers/cloud-init.ts';
+import { DomainXml, find, is, attrsOf, childrenOf } from '#agent/drivers/domain-xml';
+import { hasCdrom, readGuestAgent, readMacs, readVnc, readZvols, setCloudInitCdrom, setGuestAgent, setVnc } from '#agent/drivers/domain-xml-options';
+import { parseDomState, parseListAll } from '#agent/drivers/virsh';
+import { makefsArgv } from '#agent/drivers/cloud-init';
 import { fixture } from '../helpers/fixtures.ts';
 
 describe('virsh output parsers (verbatim fixtures)', () => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { testDb } from '../helpers/api.ts';
-import { applyVmInventory } from '../../shared/domain/vms/projection.ts';
-import { defaultVmOptions, type VmConfig, type VmInventory } from '../../shared/domain/vms/types.ts';
+import { applyVmInventory } from '#domain/vms/projection';
+import { defaultVmOptions, type VmConfig, type VmInventory } from '#domain/vms/types';
 import { freeRids, insertVm, onlineNode, randomMac } from '../http/vm-fixtures.ts';
 
 /** The VM inventory projection against the real store (PGlite or PostgreSQL). */

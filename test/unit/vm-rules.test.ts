@@ -1,6 +1,6 @@
-import { ValidationError } from '../../shared/http/errors.ts';
-import { checkCloudInit } from '../../shared/domain/vms/cloud-init-rules.ts';
-import { checkVnc, isIpLiteral, parseResolution } from '../../shared/domain/vms/vnc-rules.ts';
+import { ValidationError } from '#http/errors';
+import { checkCloudInit } from '#domain/vms/cloud-init-rules';
+import { checkVnc, isIpLiteral, parseResolution } from '#domain/vms/vnc-rules';
 
 const fieldsOf = (fn: () => unknown): string[] => {
   try {

@@ -1,6 +1,6 @@
-import { arcSample, parseArcstats, readArcstats } from '../../../agent/drivers/arc.ts';
-import { listDatasets, parseZfsList } from '../../../agent/drivers/zfs.ts';
-import { runChecked } from '../../../agent/executors/executor.ts';
+import { arcSample, parseArcstats, readArcstats } from '#agent/drivers/arc';
+import { listDatasets, parseZfsList } from '#agent/drivers/zfs';
+import { runChecked } from '#agent/executors/executor';
 import { demoHost, fixture, host, simulate } from '../simulator/sim-helper.ts';
 
 describe('arcstats', () => {

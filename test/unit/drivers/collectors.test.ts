@@ -1,8 +1,8 @@
-import { collectInventory } from '../../../agent/collectors/inventory.ts';
-import { freeDisks, poolVdevs } from '../../../agent/collectors/pools.ts';
-import { collectTelemetry } from '../../../agent/collectors/telemetry.ts';
-import { parseZpoolStatus } from '../../../agent/drivers/zpool.ts';
-import { runChecked } from '../../../agent/executors/executor.ts';
+import { collectInventory } from '#agent/collectors/inventory';
+import { freeDisks, poolVdevs } from '#agent/collectors/pools';
+import { collectTelemetry } from '#agent/collectors/telemetry';
+import { parseZpoolStatus } from '#agent/drivers/zpool';
+import { runChecked } from '#agent/executors/executor';
 import { demoHost, fixture, host, simulate } from '../simulator/sim-helper.ts';
 
 describe('inventory collector', () => {

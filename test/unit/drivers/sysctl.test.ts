@@ -1,5 +1,5 @@
-import { CommandError, runChecked } from '../../../agent/executors/executor.ts';
-import { getSysctl, getSysctls, listTunables, parseSysctlLines, parseSysctlSet, parseSysctlTypes, setSysctl } from '../../../agent/drivers/sysctl.ts';
+import { CommandError, runChecked } from '#agent/executors/executor';
+import { getSysctl, getSysctls, listTunables, parseSysctlLines, parseSysctlSet, parseSysctlTypes, setSysctl } from '#agent/drivers/sysctl';
 import { demoHost, fixture, host, simulate } from '../simulator/sim-helper.ts';
 
 const message = (p: Promise<unknown>) => p.then(() => 'ok', (e) => (e instanceof CommandError ? `${e.result.code}:${e.message}` : `not a CommandError: ${e}`));

@@ -1,4 +1,4 @@
-import { CommandError, runChecked } from '../../../agent/executors/executor.ts';
+import { CommandError, runChecked } from '#agent/executors/executor';
 import {
   listPools,
   parseZpoolIostat,
@@ -11,7 +11,7 @@ import {
   resilverProgress,
   vdevs,
   ZPOOL_LIST_DEFAULT_COLUMNS,
-} from '../../../agent/drivers/zpool.ts';
+} from '#agent/drivers/zpool';
 import { demoHost, fixture, simulate, T0 } from '../simulator/sim-helper.ts';
 
 describe('zpool list parser (verbatim samples)', () => {

@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SimulatorExecutor } from '../../../simulator/executor.ts';
-import type { SimHost } from '../../../shared/seed/host/schema.ts';
+import { SimulatorExecutor } from '#simulator/executor';
+import type { SimHost } from '#shared/seed/host/schema';
 
 /** Shared by the simulator and driver tests: fixtures, the demo host, a simulated host with a test clock. */
 export { fixture } from '../../helpers/fixtures.ts';

@@ -3,12 +3,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv from 'ajv';
-import { runChecked } from '../../../agent/executors/executor.ts';
-import { SimulatorExecutor } from '../../../simulator/executor.ts';
-import { dhms, getopt, nicenum, UsageError } from '../../../simulator/format.ts';
-import { hostSchema } from '../../../shared/seed/host/schema.ts';
-import { registerCommand } from '../../../simulator/registry.ts';
-import { loadSeedHost } from '../../../simulator/seed.ts';
+import { runChecked } from '#agent/executors/executor';
+import { SimulatorExecutor } from '#simulator/executor';
+import { dhms, getopt, nicenum, UsageError } from '#simulator/format';
+import { hostSchema } from '#shared/seed/host/schema';
+import { registerCommand } from '#simulator/registry';
+import { loadSeedHost } from '#simulator/seed';
 import { demoHost, host, simulate, T0 } from './sim-helper.ts';
 
 const ROOT = join(__dirname, '../../..');

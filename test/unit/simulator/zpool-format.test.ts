@@ -1,5 +1,5 @@
-import { runChecked } from '../../../agent/executors/executor.ts';
-import type { SimHost } from '../../../shared/seed/host/schema.ts';
+import { runChecked } from '#agent/executors/executor';
+import type { SimHost } from '#shared/seed/host/schema';
 import { fixture, host, simulate, tabs } from './sim-helper.ts';
 
 /** The simulator must print what real zpool prints: compared with verbatim samples, byte for byte where the sample allows. */

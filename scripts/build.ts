@@ -6,8 +6,6 @@
  *   --schemas-only   only the generated functions section and specs (what typecheck and tests of handlers need)
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { FUNCTIONS_YML, declaredFunctions, readRoutes } from './build/routes.ts';
 import { functionsYml } from './build/functions-yml.ts';
@@ -15,21 +13,6 @@ import { compileSpecs } from './build/compile-specs.ts';
 import { openapi } from './build/openapi.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
 import { builtinsViaRequire } from './build/builtins-require.ts';
-
-/**
- * `yaml` resolves, on platform node, to its CommonJS build, which esbuild cannot tree-shake: every function
- * importing a module that imports it carried all 112 KB, even those that never parse YAML (vm/hardware-vnc was
- * 378 KB against the 300 KB budget). Its ESM build (the package's `default` export condition; the same code,
- * differing only in using atob/btoa and console.warn where Node has Buffer and emitWarning) is tree-shaken:
- * measured vm/hardware-vnc 378 → 299 KB; in vm/options-cloud-init yaml 112 → 95 KB (parseDocument needs most of it).
- */
-const yamlEsm: esbuild.Plugin = {
-  name: 'yaml-esm',
-  setup(build) {
-    const esm = join(dirname(createRequire(import.meta.url).resolve('yaml/package.json')), 'browser/index.js');
-    if (existsSync(esm)) build.onResolve({ filter: /^yaml$/ }, () => ({ path: esm }));
-  },
-};
 
 const started = Date.now();
 const schemasOnly = process.argv.includes('--schemas-only');
@@ -71,7 +54,7 @@ if (!schemasOnly) {
   // `Kysely` class reaches the query compiler and every builder. Cold start: a static import of the SDK from
   // node_modules costs ≈ +100 ms here, so enqueueing code should `await import('@aws-sdk/client-sqs')` lazily.
   // The agent keeps the SDK bundled: it runs on hosts without node_modules.
-  const fn = await esbuild.build({ ...common, external: [...common.external!, '@aws-sdk/*'], plugins: [...common.plugins!, yamlEsm, kyselyNoSchema], entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])), outdir: 'dist' });
+  const fn = await esbuild.build({ ...common, external: [...common.external!, '@aws-sdk/*'], plugins: [...common.plugins!, kyselyNoSchema], entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])), outdir: 'dist' });
   // Two agent bundles of the same agent code: dist/agent/agent.js (what hosts run: the local and ssh executors
   // only) and dist/simulator/agent.js (the agent plus the host simulator, for npm start and the tests). Each is
   // standalone (no code splitting), so the production bundle holds nothing from simulator/.

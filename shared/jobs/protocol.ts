@@ -42,6 +42,8 @@ export interface TaskPayloads {
   'vm.vnc': { rid: number; domain: string; enabled: boolean; bind: string; port: number | null; resolution: string; wait: boolean; password?: string };
   /** E10: removes an orphaned VM's registration and runtime files (never datasets), re-checking libvirt first */
   'vm.purge-registration': { rid: number; domain: string };
+  /** E9: `pptdevs` gains the device (`bus/slot/function`), `ppt_load` and `vmm_load` set in /boot/loader.conf */
+  'ppt.import': { deviceID: string };
 }
 export type TaskKind = keyof TaskPayloads;
 

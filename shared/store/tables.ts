@@ -339,6 +339,24 @@ export interface VmMacBindingsTable {
   mac_object_id: number;
 }
 
+// ── PCI passthrough devices (migration 0055) ──
+
+export interface PptDevicesTable {
+  id: Generated<number>;
+  node_id: string;
+  /** always 0: only domain-zero devices are managed */
+  domain: number;
+  bus: number;
+  slot: number;
+  function: number;
+  /** `bus/slot/function`, decimal, as loader.conf's pptdevs lists it */
+  device_id: string;
+  old_driver: string;
+  task_id: number | null;
+  requested_by: string;
+  created_at: CreatedAt;
+}
+
 /** Every table of the store. Later migrations add their tables here too. */
 export interface Database {
   api_tokens: ApiTokensTable;
@@ -367,6 +385,7 @@ export interface Database {
   pool_telemetry_rollups: Rollup<PoolTelemetryTable>;
   arc_telemetry_rollups: Rollup<ArcTelemetryTable>;
   telemetry_nodes: TelemetryNodesTable;
+  ppt_devices: PptDevicesTable;
 }
 
 /** What every query runs on: the connection pool or a transaction of it. */

@@ -1,6 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { simJailSchema } from './jail.ts';
 import { simVmSchema } from './vm.ts';
+import { simPciDeviceSchema } from './pci.ts';
 
 /**
  * One simulated FreeBSD host: the seed file's `$defs.host` and, after the simulator fills in defaults
@@ -208,6 +209,8 @@ export const hostSchema = {
     jails: { type: 'array', items: simJailSchema },
     /** VMs (vm.ts): seeded ones become libvirt definitions + registration files at first start */
     vms: { type: 'array', items: simVmSchema },
+    /** PCI devices (pci.ts) as `pciconf -lv` lists them; /boot/loader.conf, if any, goes in `files` */
+    pciDevices: { type: 'array', items: simPciDeviceSchema },
     /** files of the host by absolute path (file-tree.ts): confs, hook scripts, registrations */
     files: {
       type: 'object',
@@ -239,3 +242,4 @@ export type SimDataset = FromSchema<typeof datasetSchema>;
 export type SimSysctl = FromSchema<typeof sysctlSchema>;
 export type SimScan = FromSchema<typeof scanSchema>;
 export type SimIo = FromSchema<typeof ioSchema>;
+export type SimPciDevice = FromSchema<typeof simPciDeviceSchema>;

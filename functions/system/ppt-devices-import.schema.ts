@@ -1,0 +1,33 @@
+import type { EndpointInput, EndpointSchema } from '#http/spec';
+import { nodeIdSchema } from '#domain/cluster/nodes';
+import { pciDeviceIdSchema, pciDomainSchema } from '#domain/ppt/address';
+
+export const schema = {
+  operation: 'E9',
+  summary: 'Take a domain-zero PCI device already attached to the ppt driver under management (loader.conf pptdevs)',
+  role: 'admin',
+  method: 'POST',
+  route: '/api/system/ppt-devices/import',
+  query: {
+    type: 'object',
+    /** beyond the spec: the node whose device to import (default: the primary node) */
+    properties: { nodeId: nodeIdSchema },
+    additionalProperties: false,
+  },
+  body: {
+    type: 'object',
+    properties: { deviceID: pciDeviceIdSchema, domain: pciDomainSchema },
+    required: ['deviceID', 'domain'],
+    additionalProperties: false,
+  },
+  responses: {
+    200: 'ppt_device_already_managed',
+    201: 'ppt_device_imported',
+    400: 'validation_failed | pci_domain_unsupported | invalid_pci_address',
+    404: 'pci_device_not_found | cluster_node_not_found',
+    409: 'pci_device_not_ppt',
+    413: 'payload_too_large',
+  },
+} as const satisfies EndpointSchema;
+
+export type Input = EndpointInput<typeof schema>;

@@ -11,6 +11,8 @@ import { vmShutdownWaitTime } from './vm-shutdown-wait-time.ts';
 import { vmCloudInit } from './vm-cloud-init.ts';
 import { vmVnc } from './vm-vnc.ts';
 import { vmPurgeRegistration } from './vm-purge-registration.ts';
+import { groupSetMembers } from './group-members.ts';
+import { groupDelete } from './group-delete.ts';
 
 /**
  * Every task kind the agent can run (shared/jobs/protocol.ts lists the kinds). A capability adds its
@@ -28,6 +30,8 @@ export const jobHandlers: { [K in TaskKind]?: JobHandler<K> } = {
   'vm.cloud-init': vmCloudInit,
   'vm.vnc': vmVnc,
   'vm.purge-registration': vmPurgeRegistration,
+  'group.set-members': groupSetMembers,
+  'group.delete': groupDelete,
 };
 
 export function handlerFor(kind: string): JobHandler | undefined {

@@ -1,5 +1,6 @@
 import type { JailInventory } from './jails/types.ts';
 import type { VmInventory } from './vms/types.ts';
+import type { HostGroupInventory, HostUserInventory } from './groups/types.ts';
 
 /**
  * What an agent reports about its host: at start, on change, and what the control plane
@@ -62,6 +63,9 @@ export interface HostInventory {
   jails?: JailInventory[];
   /** VMs: libvirt domains named by RID and orphaned registrations (shared/domain/vms/types.ts) */
   vms?: VmInventory[];
+  /** host users with their primary group, and groups with their members (`pw usershow -a`, `pw groupshow -a`) */
+  users?: HostUserInventory[];
+  groups?: HostGroupInventory[];
   // further sections (pciDevices, users, groups …) are added by their capabilities
   [section: string]: unknown;
 }

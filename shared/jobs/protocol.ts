@@ -42,6 +42,10 @@ export interface TaskPayloads {
   'vm.vnc': { rid: number; domain: string; enabled: boolean; bind: string; port: number | null; resolution: string; wait: boolean; password?: string };
   /** E10: removes an orphaned VM's registration and runtime files (never datasets), re-checking libvirt first */
   'vm.purge-registration': { rid: number; domain: string };
+  /** E1: the group's supplementary members become `members` (`pw groupmod <g> -m/-d <user>`; applied steps undone on a failure) */
+  'group.set-members': { group: string; members: string[] };
+  /** E2: `pw groupdel <g>` */
+  'group.delete': { group: string };
 }
 export type TaskKind = keyof TaskPayloads;
 
@@ -87,6 +91,8 @@ export const resourceKey = {
   jail: (ctid: number) => `jail:${ctid}`,
   vm: (rid: number) => `vm:${rid}`,
   tunable: (name: string) => `tunable:${name}`,
+  /** a managed host group, by its store id */
+  group: (id: number) => `group:${id}`,
   /** host-wide work of a node (diagnostics) */
   host: (nodeId: string) => `host:${nodeId}`,
 };

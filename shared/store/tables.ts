@@ -339,6 +339,25 @@ export interface VmMacBindingsTable {
   mac_object_id: number;
 }
 
+// ── host users and groups (migration 0050) ──
+
+export interface HostGroupsTable {
+  id: Generated<number>;
+  node_id: string;
+  name: string;
+  gid: number;
+  members: Json<string[]>;
+  deleted_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export interface HostUsersTable {
+  node_id: string;
+  name: string;
+  uid: number;
+  gid: number;
+}
+
 /** Every table of the store. Later migrations add their tables here too. */
 export interface Database {
   api_tokens: ApiTokensTable;
@@ -367,6 +386,9 @@ export interface Database {
   pool_telemetry_rollups: Rollup<PoolTelemetryTable>;
   arc_telemetry_rollups: Rollup<ArcTelemetryTable>;
   telemetry_nodes: TelemetryNodesTable;
+  // host users and groups (migration 0050)
+  host_groups: HostGroupsTable;
+  host_users: HostUsersTable;
 }
 
 /** What every query runs on: the connection pool or a transaction of it. */

@@ -193,6 +193,31 @@ describe('E2 DELETE /auth/groups/{groupId}', () => {
   });
 });
 
+describe('a failed group task: the store returns to the host’s last report', () => {
+  const finishFailed = async (node: string, taskId: number, error: string) => {
+    const token = await tokenFor('agent', node);
+    expectEnvelope(await call('POST', `/agent/tasks/${taskId}/start`, { token }), 200, 'task_started');
+    expectEnvelope(await call('POST', `/agent/tasks/${taskId}/finish`, { token, body: { attempt: 1, status: 'failed', error } }), 200, 'task_finished');
+  };
+
+  test('E1: the persisted members are replaced by the reported ones', async () => {
+    const host = await createGroupHost();
+    expectEnvelope(await putMembers(host.ids.video, { usernames: ['carol'] }), 200);
+    const [task] = await groupTasks(host.ids.video);
+    await finishFailed(host.nodeId, task.id, "pw: user `carol' does not exist");
+    expect((await groupRow(host.ids.video))!.members).toEqual(['alice', 'bob']);
+  });
+
+  test('E2: the group is no longer marked deleted and can be deleted again', async () => {
+    const host = await createGroupHost();
+    expectEnvelope(await del(host.ids.staff), 200);
+    const [task] = await groupTasks(host.ids.staff);
+    await finishFailed(host.nodeId, task.id, "pw: unknown group `staff'");
+    expect((await groupRow(host.ids.staff))!.deleted_at).toBeNull();
+    expectEnvelope(await del(host.ids.staff), 200, 'group_deleted');
+  });
+});
+
 describe('inventory projection', () => {
   test('groups keep their ids across reports; a group the host no longer lists is dropped', async () => {
     const { applyInventory } = await import('#domain/pools/apply-inventory');

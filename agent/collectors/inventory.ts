@@ -6,6 +6,7 @@ import { collectPools, freeDisks } from './pools.ts';
 import { collectJails } from './jails.ts';
 import { collectVms } from './vms.ts';
 import { listPciDevices } from '../drivers/pciconf.ts';
+import { listGroups, listUsers } from '../drivers/pw.ts';
 
 /**
  * What the agent reports about its host, at start and whenever it changes: identity (hostname, OS, CPUs,
@@ -19,6 +20,8 @@ const SECTIONS: { [K in keyof HostInventory]?: (exec: Executor) => Promise<HostI
   jails: (exec) => collectJails(exec),
   vms: (exec) => collectVms(exec),
   pciDevices: (exec) => listPciDevices(exec),
+  users: (exec) => listUsers(exec),
+  groups: (exec) => listGroups(exec),
 };
 
 export async function collectInventory(exec: Executor): Promise<HostInventory> {

@@ -12,6 +12,8 @@ import { vmCloudInit } from './vm-cloud-init.ts';
 import { vmVnc } from './vm-vnc.ts';
 import { vmPurgeRegistration } from './vm-purge-registration.ts';
 import { pptImport } from './ppt-import.ts';
+import { groupSetMembers } from './group-members.ts';
+import { groupDelete } from './group-delete.ts';
 
 /**
  * Every task kind the agent can run (shared/jobs/protocol.ts lists the kinds). A capability adds its
@@ -30,6 +32,8 @@ export const jobHandlers: { [K in TaskKind]?: JobHandler<K> } = {
   'vm.vnc': vmVnc,
   'vm.purge-registration': vmPurgeRegistration,
   'ppt.import': pptImport,
+  'group.set-members': groupSetMembers,
+  'group.delete': groupDelete,
 };
 
 export function handlerFor(kind: string): JobHandler | undefined {

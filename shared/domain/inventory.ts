@@ -1,6 +1,7 @@
 import type { JailInventory } from './jails/types.ts';
 import type { VmInventory } from './vms/types.ts';
 import type { PciDeviceInventory } from './ppt/types.ts';
+import type { HostGroupInventory, HostUserInventory } from './groups/types.ts';
 
 /**
  * What an agent reports about its host: at start, on change, and what the control plane
@@ -65,6 +66,9 @@ export interface HostInventory {
   vms?: VmInventory[];
   /** PCI devices from `pciconf -lv` (shared/domain/ppt/types.ts) */
   pciDevices?: PciDeviceInventory[];
+  /** host users with their primary group, and groups with their members (`pw usershow -a`, `pw groupshow -a`) */
+  users?: HostUserInventory[];
+  groups?: HostGroupInventory[];
   // further sections (pciDevices, users, groups …) are added by their capabilities
   [section: string]: unknown;
 }

@@ -3,6 +3,7 @@ import type { TaskRow, Db } from '#store/tables';
 import { completeMigration } from './jails/migrate.ts';
 import { applyVmTaskOutcome } from './vms/outcomes.ts';
 import { applyPptTaskOutcome } from './ppt/outcomes.ts';
+import { applyGroupTaskOutcome } from './groups/outcomes.ts';
 
 
 /**
@@ -13,6 +14,7 @@ const effects: Array<(trx: Db, task: TaskRow) => Promise<void>> = [
   completeMigration, // jail.migrate success: the guest belongs to the target node
   applyVmTaskOutcome, // vm.*: a failure re-projects the host's last report; a VNC password leaves the payload
   applyPptTaskOutcome, // ppt.import failure: the device is not managed (its record goes)
+  applyGroupTaskOutcome, // group.*: a failure brings back the host's last reported groups
 ];
 
 /** Given to the task transitions (finishTask, startTask) by the agent endpoints. */

@@ -44,6 +44,10 @@ export interface TaskPayloads {
   'vm.purge-registration': { rid: number; domain: string };
   /** E9: `pptdevs` gains the device (`bus/slot/function`), `ppt_load` and `vmm_load` set in /boot/loader.conf */
   'ppt.import': { deviceID: string };
+  /** E1: the group's supplementary members become `members` (`pw groupmod <g> -m/-d <user>`; applied steps undone on a failure) */
+  'group.set-members': { group: string; members: string[] };
+  /** E2: `pw groupdel <g>` */
+  'group.delete': { group: string };
 }
 export type TaskKind = keyof TaskPayloads;
 
@@ -89,6 +93,8 @@ export const resourceKey = {
   jail: (ctid: number) => `jail:${ctid}`,
   vm: (rid: number) => `vm:${rid}`,
   tunable: (name: string) => `tunable:${name}`,
+  /** a managed host group, by its store id */
+  group: (id: number) => `group:${id}`,
   /** host-wide work of a node (diagnostics) */
   host: (nodeId: string) => `host:${nodeId}`,
 };

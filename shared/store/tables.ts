@@ -357,6 +357,25 @@ export interface PptDevicesTable {
   created_at: CreatedAt;
 }
 
+// ── host users and groups (migration 0050) ──
+
+export interface HostGroupsTable {
+  id: Generated<number>;
+  node_id: string;
+  name: string;
+  gid: number;
+  members: Json<string[]>;
+  deleted_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export interface HostUsersTable {
+  node_id: string;
+  name: string;
+  uid: number;
+  gid: number;
+}
+
 /** Every table of the store. Later migrations add their tables here too. */
 export interface Database {
   api_tokens: ApiTokensTable;
@@ -386,6 +405,9 @@ export interface Database {
   arc_telemetry_rollups: Rollup<ArcTelemetryTable>;
   telemetry_nodes: TelemetryNodesTable;
   ppt_devices: PptDevicesTable;
+  // host users and groups (migration 0050)
+  host_groups: HostGroupsTable;
+  host_users: HostUsersTable;
 }
 
 /** What every query runs on: the connection pool or a transaction of it. */

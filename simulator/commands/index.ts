@@ -9,6 +9,7 @@ import './jail.ts';
 import './jls.ts';
 import './makefs.ts';
 import './pciconf.ts';
+import './pw.ts';
 import './rctl.ts';
 import './ssh-keygen.ts';
 import './sysctl.ts';

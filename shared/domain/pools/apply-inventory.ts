@@ -2,6 +2,7 @@ import type { HostInventory } from '#domain/inventory';
 import type { Db } from '#store/tables';
 import { projectPools } from './projection.ts';
 import { projectTunables } from '../tunables/projection.ts';
+import { projectGroups } from '../groups/projection.ts';
 import { reportsVncPassword, withoutVncPasswords } from '../vms/secrets.ts';
 
 /**
@@ -12,6 +13,7 @@ import { reportsVncPassword, withoutVncPasswords } from '../vms/secrets.ts';
 export async function applyInventory(trx: Db, nodeId: string, inventory: Partial<HostInventory>): Promise<void> {
   await projectPools(trx, nodeId, inventory.pools, inventory.disks);
   await projectTunables(trx, nodeId, inventory.tunables);
+  await projectGroups(trx, nodeId, inventory.users, inventory.groups);
   // a VNC password lives only in the host's domain XML: one an agent reports anyway is not kept
   if (reportsVncPassword(inventory)) await trx.updateTable('nodes').set({ inventory: JSON.stringify(withoutVncPasswords(inventory)) }).where('id', '=', nodeId).execute();
 }

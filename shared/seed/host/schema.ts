@@ -175,6 +175,35 @@ const arcSchema = {
   },
 } as const;
 
+/** A host user (master.passwd), as `pw usershow` prints it. */
+const simUserSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'uid', 'gid'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]*\\$?$' },
+    uid: { type: 'integer', minimum: 0, maximum: 4294967294 },
+    /** the primary group's gid */
+    gid: { type: 'integer', minimum: 0, maximum: 4294967294 },
+    class: { type: 'string' },
+    gecos: { type: 'string' },
+    home: { type: 'string' },
+    shell: { type: 'string' },
+  },
+} as const;
+
+/** A host group (/etc/group), as `pw groupshow` prints it; `members` are the supplementary members. */
+const simGroupSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'gid', 'members'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]*$' },
+    gid: { type: 'integer', minimum: 0, maximum: 4294967294 },
+    members: { type: 'array', items: { type: 'string', minLength: 1 } },
+  },
+} as const;
+
 export const hostSchema = {
   type: 'object',
   additionalProperties: false,
@@ -211,6 +240,9 @@ export const hostSchema = {
     vms: { type: 'array', items: simVmSchema },
     /** PCI devices (pci.ts) as `pciconf -lv` lists them; /boot/loader.conf, if any, goes in `files` */
     pciDevices: { type: 'array', items: simPciDeviceSchema },
+    /** users and groups (commands/pw.ts), in the order of master.passwd and /etc/group */
+    users: { type: 'array', items: simUserSchema },
+    groups: { type: 'array', items: simGroupSchema },
     /** files of the host by absolute path (file-tree.ts): confs, hook scripts, registrations */
     files: {
       type: 'object',
@@ -243,3 +275,5 @@ export type SimSysctl = FromSchema<typeof sysctlSchema>;
 export type SimScan = FromSchema<typeof scanSchema>;
 export type SimIo = FromSchema<typeof ioSchema>;
 export type SimPciDevice = FromSchema<typeof simPciDeviceSchema>;
+export type SimUser = FromSchema<typeof simUserSchema>;
+export type SimGroup = FromSchema<typeof simGroupSchema>;

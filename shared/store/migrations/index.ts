@@ -10,6 +10,8 @@ import * as m0021 from './0021_telemetry.ts';
 import * as m0030 from './0030_guests.ts';
 import * as m0040 from './0040_vm_mac_objects.ts';
 import * as m0045 from './0045_scrub_task_secrets.ts';
+// host users and groups (E1, E2)
+import * as m0050 from './0050_host_groups.ts';
 import * as m0055 from './0055_ppt_devices.ts';
 
 /**
@@ -30,5 +32,7 @@ export const migrations: Record<string, Migration> = {
   '0030_guests': m0030,
   '0040_vm_mac_objects': m0040,
   '0045_scrub_task_secrets': m0045,
+  // host users and groups (E1, E2)
+  '0050_host_groups': m0050,
   '0055_ppt_devices': m0055,
 };

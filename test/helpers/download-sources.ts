@@ -12,23 +12,23 @@ export interface Source {
   /** `http://host:port` (IPv6 hosts bracketed) */
   origin: string;
   port: number;
-  /** every request seen: method, path, Range header */
-  seen: Array<{ method: string; path: string; range?: string }>;
+  /** every request seen: method, path, Range and Host headers */
+  seen: Array<{ method: string; path: string; range?: string; host?: string }>;
   close(): Promise<void>;
 }
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
-async function listen(server: http.Server | https.Server, host: string, scheme: 'http' | 'https', seen: Source['seen']): Promise<Source> {
+async function listen(server: http.Server | https.Server, host: string, scheme: 'http' | 'https', seen: Source['seen'], port = 0): Promise<Source> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, host, () => resolve());
+    server.listen(port, host, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  const bound = (server.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
-    origin: `${scheme}://${shown}:${port}`,
-    port,
+    origin: `${scheme}://${shown}:${bound}`,
+    port: bound,
     seen,
     close: () =>
       new Promise<void>((resolve) => {
@@ -39,13 +39,14 @@ async function listen(server: http.Server | https.Server, host: string, scheme: 
 }
 
 const recorder = (seen: Source['seen'], handler: Handler): Handler => (req, res) => {
-  seen.push({ method: req.method ?? '', path: req.url ?? '', range: req.headers.range });
+  seen.push({ method: req.method ?? '', path: req.url ?? '', range: req.headers.range, host: req.headers.host });
   handler(req, res);
 };
 
-export function httpSource(host: string, handler: Handler): Promise<Source> {
+/** An HTTP source on `host` (and `port`, default any free one). */
+export function httpSource(host: string, handler: Handler, port = 0): Promise<Source> {
   const seen: Source['seen'] = [];
-  return listen(http.createServer(recorder(seen, handler)), host, 'http', seen);
+  return listen(http.createServer(recorder(seen, handler)), host, 'http', seen, port);
 }
 
 /** An HTTPS source with a fresh self-signed certificate for `localhost` (made by openssl, argv only). */

@@ -29,7 +29,7 @@ describe('E8 filename probe: what the source advertises', () => {
     const res = await probe({ url: `${s.origin}/download?id=7` });
     expectEnvelope(res, 200, 'filename_detected');
     expect(res.body.data).toEqual({ filename: 'FreeBSD-14.1-édition.iso' });
-    expect(s.seen).toEqual([{ method: 'HEAD', path: '/download?id=7', range: undefined }]);
+    expect(s.seen).toEqual([{ method: 'HEAD', path: '/download?id=7', range: undefined, host: s.origin.replace('http://', '') }]);
   });
 
   test('without Content-Disposition: the last path segment, percent-decoded', async () => {
@@ -70,6 +70,17 @@ describe('E8 filename probe: what the source advertises', () => {
     expectEnvelope(res, 200, 'filename_detected');
     expect(res.body.data.filename).toBe('ranged.img');
     expect(s.seen.map((r) => [r.method, r.range])).toEqual([['HEAD', undefined], ['GET', 'bytes=0-0']]);
+  });
+
+  test('HEAD answered 403 (a link signed for GET only) → a ranged GET too', async () => {
+    const s = await source((req, res) => {
+      res.writeHead(req.method === 'HEAD' ? 403 : 206, req.method === 'HEAD' ? {} : { 'content-disposition': 'attachment; filename="signed.qcow2"' });
+      res.end();
+    });
+    const res = await probe({ url: `${s.origin}/bucket/obj?X-Amz-Signature=abc` });
+    expectEnvelope(res, 200, 'filename_detected');
+    expect(res.body.data.filename).toBe('signed.qcow2');
+    expect(s.seen.map((r) => r.method)).toEqual(['HEAD', 'GET']);
   });
 
   test('follows up to 5 redirects, naming the file after the final URL', async () => {

@@ -161,3 +161,56 @@ describe('advertised filename', () => {
     expect(advertisedFilename(undefined, new URL('https://example.com/a%zz.iso'))).toBe('a%zz.iso');
   });
 });
+
+describe('resolve once, connect to the checked address', () => {
+  let pinned: Source;
+  let rebound: Source;
+  beforeAll(async () => {
+    // HEAD refused, so one hop makes two requests: neither may look the name up again
+    pinned = await httpSource('127.0.0.2', (req, res) => {
+      if (req.method === 'HEAD') res.writeHead(405);
+      else res.writeHead(206, { 'content-disposition': 'attachment; filename="pinned.iso"' });
+      res.end();
+    });
+    // the same port on a refused address: where a second lookup (DNS rebinding) would lead
+    rebound = await httpSource('127.0.0.1', advertising('leaked.iso'), pinned.port);
+  });
+  afterAll(async () => {
+    await Promise.all([pinned.close(), rebound.close()]);
+  });
+
+  test('a name that rebinds to a refused address after the check still reaches the checked one', async () => {
+    const calls: string[] = [];
+    const resolve = async (host: string) => {
+      calls.push(host);
+      return [{ address: calls.length === 1 ? '127.0.0.2' : '127.0.0.1', family: 4 }];
+    };
+    const got = await detectFilename({ url: `http://rebind.test:${pinned.port}/x` }, { allow: [parseCidr('127.0.0.2/32')], resolve });
+    expect(got).toEqual({ filename: 'pinned.iso', outcome: 'filename_detected' });
+    expect(calls).toEqual(['rebind.test']);
+    expect(pinned.seen.map((r) => [r.method, r.host])).toEqual([['HEAD', `rebind.test:${pinned.port}`], ['GET', `rebind.test:${pinned.port}`]]);
+    expect(rebound.seen).toHaveLength(0);
+  });
+
+  test('a name with any refused address among its answers is refused', async () => {
+    const resolve = async () => [{ address: '127.0.0.2', family: 4 }, { address: '10.0.0.5', family: 4 }];
+    const err = await detectFilename({ url: `http://mixed.test:${pinned.port}/x` }, { allow: [parseCidr('127.0.0.2/32')], resolve }).catch((e) => e);
+    expect(err).toBeInstanceOf(DomainError);
+    expect(err.code).toBe('address_not_allowed');
+    expect(err.detail).toContain('mixed.test resolves to 10.0.0.5');
+  });
+
+  test('credentials in the URL are not sent to the source', async () => {
+    const seen: Array<string | undefined> = [];
+    const s = await httpSource('127.0.0.2', (req, res) => {
+      seen.push(req.headers.authorization);
+      res.end();
+    });
+    try {
+      await detectFilename({ url: `http://user:secret@127.0.0.2:${s.port}/f.iso` }, { allow: [parseCidr('127.0.0.2/32')] });
+      expect(seen).toEqual([undefined]);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -44,11 +44,19 @@ export interface ProbeOptions {
   /** ranges admitted despite the policy (tests only); default: the `HM_PROBE_ALLOW_CIDRS` setting */
   allow?: readonly Cidr[];
   timeoutMs?: number;
+  /** the resolver (default: the system's, `dns.lookup`); called once per URL the probe visits */
+  resolve?: Resolver;
 }
 
+export type Resolver = (host: string) => Promise<Array<{ address: string; family: number }>>;
+const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
+
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** statuses by which a server refuses HEAD itself */
-const HEAD_REFUSED = new Set([405, 501]);
+/**
+ * statuses by which a server refuses HEAD itself: 405/501, and 400/403 from servers that sign or route GET only
+ * (pre-signed object-store links answer a HEAD with 403)
+ */
+const HEAD_REFUSED = new Set([400, 403, 405, 501]);
 
 /** Ends the probe early with an outcome (never leaves this module). */
 class Outcome extends Error {
@@ -63,7 +71,7 @@ export async function detectFilename(req: ProbeRequest, opts: ProbeOptions = {})
   let url = checkedUrl(parseUrl(req.url));
   try {
     for (let redirects = 0; ; redirects++) {
-      const address = await resolveChecked(url, allow, signal);
+      const address = await resolveChecked(url, allow, opts.resolve ?? systemResolver, signal);
       let res = await send(url, address, 'HEAD', req.ignoreTLS === true, signal);
       if (HEAD_REFUSED.has(res.status)) res = await send(url, address, 'GET', req.ignoreTLS === true, signal);
       if (REDIRECTS.has(res.status) && res.location !== undefined) {
@@ -114,12 +122,12 @@ interface Pinned {
 }
 
 /** Resolves the host once and checks every address; returns the one to connect to. */
-async function resolveChecked(url: URL, allow: readonly Cidr[], signal: AbortSignal): Promise<Pinned> {
+async function resolveChecked(url: URL, allow: readonly Cidr[], resolve: Resolver, signal: AbortSignal): Promise<Pinned> {
   const host = bareHost(url);
   let addresses: Pinned[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) as 4 | 6 }];
   else {
-    const found = await raceAbort(lookup(host, { all: true, verbatim: true }), signal).catch((err) => {
+    const found = await raceAbort(resolve(host), signal).catch((err) => {
       throw err instanceof Outcome ? err : new Outcome('source_unreachable');
     });
     addresses = found.map((a) => ({ address: a.address, family: a.family as 4 | 6 }));

@@ -6,7 +6,7 @@ export default {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(t|j)sx?$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|kysely)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|kysely|content-disposition)/)'],
   // Middy 7 exports only an `import` condition, which jest's CommonJS resolver does not try: name the files
   moduleNameMapper: { '^@middy/([a-z-]+)$': '<rootDir>/node_modules/@middy/$1/index.js' },
   globalSetup: '<rootDir>/test/setup/global-setup.ts',

@@ -23,7 +23,9 @@ const stack = await startStack({
   queuePrefix: `hm-test-${process.pid}`,
   // tests start their own agents (test/helpers/agent.ts); unsent tasks are swept quickly so tests stay short
   sweepEveryMs: 2000,
-  functionEnv: { HM_SWEEP_UNSENT_S: '2' },
+  // the filename probe (E8) may reach 127.0.0.2 only, where its tests run source servers; every other loopback
+  // address stays refused, so the tests prove the refusals against the real policy
+  functionEnv: { HM_SWEEP_UNSENT_S: '2', HM_PROBE_ALLOW_CIDRS: '127.0.0.2/32' },
 });
 writeFileSync(out, JSON.stringify({ apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, storeKind: stack.storeKind, adminToken: stack.adminToken, queueEndpoint: stack.queueEndpoint, queuePrefix: stack.queuePrefix, pid: process.pid }));
 const shutdown = async () => {

@@ -5,6 +5,7 @@ import { listDatasets } from '../drivers/zfs.ts';
 import { collectPools, freeDisks } from './pools.ts';
 import { collectJails } from './jails.ts';
 import { collectVms } from './vms.ts';
+import { routeTables } from '../drivers/netstat.ts';
 
 /**
  * What the agent reports about its host, at start and whenever it changes: identity (hostname, OS, CPUs,
@@ -17,6 +18,8 @@ const SECTIONS: { [K in keyof HostInventory]?: (exec: Executor) => Promise<HostI
   tunables: (exec) => listTunables(exec),
   jails: (exec) => collectJails(exec),
   vms: (exec) => collectVms(exec),
+  // routing tables per FIB (E18's next hops)
+  routes: (exec) => routeTables(exec),
 };
 
 export async function collectInventory(exec: Executor): Promise<HostInventory> {

@@ -1,5 +1,6 @@
 import type { JailInventory } from './jails/types.ts';
 import type { VmInventory } from './vms/types.ts';
+import type { RouteTable } from './network/routes.ts';
 
 /**
  * What an agent reports about its host: at start, on change, and what the control plane
@@ -62,6 +63,8 @@ export interface HostInventory {
   jails?: JailInventory[];
   /** VMs: libvirt domains named by RID and orphaned registrations (shared/domain/vms/types.ts) */
   vms?: VmInventory[];
+  /** routing tables, one per FIB (shared/domain/network/routes.ts) */
+  routes?: RouteTable[];
   // further sections (pciDevices, users, groups …) are added by their capabilities
   [section: string]: unknown;
 }

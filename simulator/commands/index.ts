@@ -8,6 +8,7 @@ import './files.ts';
 import './jail.ts';
 import './jls.ts';
 import './makefs.ts';
+import './netstat.ts';
 import './rctl.ts';
 import './ssh-keygen.ts';
 import './sysctl.ts';

@@ -1,6 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { simJailSchema } from './jail.ts';
 import { simVmSchema } from './vm.ts';
+import { simRoutingSchema } from './routes.ts';
 
 /**
  * One simulated FreeBSD host: the seed file's `$defs.host` and, after the simulator fills in defaults
@@ -208,6 +209,8 @@ export const hostSchema = {
     jails: { type: 'array', items: simJailSchema },
     /** VMs (vm.ts): seeded ones become libvirt definitions + registration files at first start */
     vms: { type: 'array', items: simVmSchema },
+    /** routing tables per FIB (routes.ts), what `netstat -rn` answers */
+    routing: simRoutingSchema,
     /** files of the host by absolute path (file-tree.ts): confs, hook scripts, registrations */
     files: {
       type: 'object',

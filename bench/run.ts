@@ -15,10 +15,11 @@ import { e12 } from './e12.ts';
 import { dispatch } from './dispatch.ts';
 import { e14 } from './e14.ts';
 import { e8 } from './e8.ts';
+import { e18 } from './e18.ts';
 import { fmtMs } from './lib/stats.ts';
 import { table, type Bench, type Row } from './lib/report.ts';
 
-const all: Bench[] = [bundles, coldInit, pipeline, e12, dispatch, e14, e8];
+const all: Bench[] = [bundles, coldInit, pipeline, e12, dispatch, e14, e8, e18];
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
 const chosen = only ? all.filter((b) => only.includes(b.name)) : all;
 

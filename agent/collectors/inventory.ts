@@ -7,6 +7,7 @@ import { collectJails } from './jails.ts';
 import { collectVms } from './vms.ts';
 import { listPciDevices } from '../drivers/pciconf.ts';
 import { listGroups, listUsers } from '../drivers/pw.ts';
+import { routeTables } from '../drivers/netstat.ts';
 
 /**
  * What the agent reports about its host, at start and whenever it changes: identity (hostname, OS, CPUs,
@@ -22,6 +23,8 @@ const SECTIONS: { [K in keyof HostInventory]?: (exec: Executor) => Promise<HostI
   pciDevices: (exec) => listPciDevices(exec),
   users: (exec) => listUsers(exec),
   groups: (exec) => listGroups(exec),
+  // routing tables per FIB (E18's next hops)
+  routes: (exec) => routeTables(exec),
 };
 
 export async function collectInventory(exec: Executor): Promise<HostInventory> {

@@ -2,6 +2,7 @@ import type { JailInventory } from './jails/types.ts';
 import type { VmInventory } from './vms/types.ts';
 import type { PciDeviceInventory } from './ppt/types.ts';
 import type { HostGroupInventory, HostUserInventory } from './groups/types.ts';
+import type { RouteTable } from './network/routes.ts';
 
 /**
  * What an agent reports about its host: at start, on change, and what the control plane
@@ -69,6 +70,8 @@ export interface HostInventory {
   /** host users with their primary group, and groups with their members (`pw usershow -a`, `pw groupshow -a`) */
   users?: HostUserInventory[];
   groups?: HostGroupInventory[];
+  /** routing tables, one per FIB (shared/domain/network/routes.ts) */
+  routes?: RouteTable[];
   // further sections (pciDevices, users, groups …) are added by their capabilities
   [section: string]: unknown;
 }

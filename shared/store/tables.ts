@@ -376,6 +376,46 @@ export interface HostUsersTable {
   gid: number;
 }
 
+// ── firewall NAT rules, network objects, WireGuard clients (migration 0065) ──
+
+export interface NetworkObjectsTable {
+  id: Generated<number>;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  /** addresses, CIDRs or host names */
+  entries: ColumnType<string[], string[] | undefined, string[]>;
+  /** the addresses the host names among `entries` last resolved to */
+  resolutions: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface FirewallNatRulesTable {
+  id: Generated<number>;
+  node_id: string;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  type: 'snat' | 'dnat' | 'binat';
+  family: 'inet' | 'inet6' | 'any';
+  /** an address or CIDR; '' when the rule matches a network object (or any source) */
+  source: ColumnType<string, string | undefined, string>;
+  source_object_id: number | null;
+  egress_interfaces: ColumnType<string[], string[] | undefined, string[]>;
+  policy_routing: ColumnType<boolean, boolean | undefined, boolean>;
+  translate_to: ColumnType<string, string | undefined, string>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface WireguardClientsTable {
+  id: Generated<number>;
+  node_id: string;
+  name: string;
+  interface: string;
+  fib: ColumnType<number, number | undefined, number>;
+}
+
 /** Every table of the store. Later migrations add their tables here too. */
 export interface Database {
   api_tokens: ApiTokensTable;
@@ -408,6 +448,10 @@ export interface Database {
   // host users and groups (migration 0050)
   host_groups: HostGroupsTable;
   host_users: HostUsersTable;
+  // firewall NAT (migration 0065)
+  network_objects: NetworkObjectsTable;
+  firewall_nat_rules: FirewallNatRulesTable;
+  wireguard_clients: WireguardClientsTable;
 }
 
 /** What every query runs on: the connection pool or a transaction of it. */

@@ -10,6 +10,7 @@ import './jls.ts';
 import './makefs.ts';
 import './pciconf.ts';
 import './pw.ts';
+import './netstat.ts';
 import './rctl.ts';
 import './ssh-keygen.ts';
 import './sysctl.ts';

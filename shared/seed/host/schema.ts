@@ -2,6 +2,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { simJailSchema } from './jail.ts';
 import { simVmSchema } from './vm.ts';
 import { simPciDeviceSchema } from './pci.ts';
+import { simRoutingSchema } from './routes.ts';
 
 /**
  * One simulated FreeBSD host: the seed file's `$defs.host` and, after the simulator fills in defaults
@@ -243,6 +244,8 @@ export const hostSchema = {
     /** users and groups (commands/pw.ts), in the order of master.passwd and /etc/group */
     users: { type: 'array', items: simUserSchema },
     groups: { type: 'array', items: simGroupSchema },
+    /** routing tables per FIB (routes.ts), what `netstat -rn` answers */
+    routing: simRoutingSchema,
     /** files of the host by absolute path (file-tree.ts): confs, hook scripts, registrations */
     files: {
       type: 'object',

@@ -13,6 +13,8 @@ import * as m0045 from './0045_scrub_task_secrets.ts';
 // host users and groups (E1, E2)
 import * as m0050 from './0050_host_groups.ts';
 import * as m0055 from './0055_ppt_devices.ts';
+// firewall NAT (E18)
+import * as m0065 from './0065_firewall_nat.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -35,4 +37,6 @@ export const migrations: Record<string, Migration> = {
   // host users and groups (E1, E2)
   '0050_host_groups': m0050,
   '0055_ppt_devices': m0055,
+  // firewall NAT (E18)
+  '0065_firewall_nat': m0065,
 };

@@ -11,6 +11,7 @@ import { vmShutdownWaitTime } from './vm-shutdown-wait-time.ts';
 import { vmCloudInit } from './vm-cloud-init.ts';
 import { vmVnc } from './vm-vnc.ts';
 import { vmPurgeRegistration } from './vm-purge-registration.ts';
+import { iscsiApplyConfig } from './iscsi-apply-config.ts';
 
 /**
  * Every task kind the agent can run (shared/jobs/protocol.ts lists the kinds). A capability adds its
@@ -28,6 +29,7 @@ export const jobHandlers: { [K in TaskKind]?: JobHandler<K> } = {
   'vm.cloud-init': vmCloudInit,
   'vm.vnc': vmVnc,
   'vm.purge-registration': vmPurgeRegistration,
+  'iscsi.apply-config': iscsiApplyConfig,
 };
 
 export function handlerFor(kind: string): JobHandler | undefined {

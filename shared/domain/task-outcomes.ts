@@ -2,6 +2,7 @@ import type { TaskOutcome } from '#shared/jobs/lifecycle';
 import type { TaskRow, Db } from '#store/tables';
 import { completeMigration } from './jails/migrate.ts';
 import { applyVmTaskOutcome } from './vms/outcomes.ts';
+import { applyIscsiTaskOutcome } from './iscsi/outcomes.ts';
 
 
 /**
@@ -11,6 +12,7 @@ import { applyVmTaskOutcome } from './vms/outcomes.ts';
 const effects: Array<(trx: Db, task: TaskRow) => Promise<void>> = [
   completeMigration, // jail.migrate success: the guest belongs to the target node
   applyVmTaskOutcome, // vm.*: a failure re-projects the host's last report; a VNC password leaves the payload
+  applyIscsiTaskOutcome, // iscsi.apply-config failed: the LUNs it added are removed again
 ];
 
 /** Given to the task transitions (finishTask, startTask) by the agent endpoints. */

@@ -10,6 +10,8 @@ import * as m0021 from './0021_telemetry.ts';
 import * as m0030 from './0030_guests.ts';
 import * as m0040 from './0040_vm_mac_objects.ts';
 import * as m0045 from './0045_scrub_task_secrets.ts';
+// iSCSI (E13)
+import * as m0060 from './0060_iscsi.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -29,4 +31,6 @@ export const migrations: Record<string, Migration> = {
   '0030_guests': m0030,
   '0040_vm_mac_objects': m0040,
   '0045_scrub_task_secrets': m0045,
+  // iSCSI (E13)
+  '0060_iscsi': m0060,
 };

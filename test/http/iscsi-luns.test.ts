@@ -47,7 +47,7 @@ describe('E13 POST /iscsi/targets/{targetId}/luns (validation, store, task)', ()
     const res = await post(targetId, { lunNumber: 0, zvol: 'tank/iscsi/vol2' });
     expectEnvelope(res, 409, 'lun_number_in_use');
     expect(res.body.error).toMatch(/^body\.lunNumber: .* already has LUN 0 \(tank\/iscsi\/vol0\)$/);
-    expect(await testDb().selectFrom('iscsi_luns').select('id').where('zvol', '=', 'tank/iscsi/vol2').execute()).toEqual([]);
+    expect(await testDb().selectFrom('iscsi_luns').select('id').where('node_id', '=', nodeId).where('zvol', '=', 'tank/iscsi/vol2').execute()).toEqual([]);
   });
 
   test('409 zvol_in_use for a zvol backing any LUN, also of another target', async () => {
@@ -91,7 +91,7 @@ describe('E13 POST /iscsi/targets/{targetId}/luns (validation, store, task)', ()
       expectEnvelope(res, 400, 'validation_failed');
       expect(res.body.error).toMatch(/^body\.zvol: /);
     }
-    expect(await testDb().selectFrom('iscsi_luns').select('id').where('lun_number', '=', 9).execute()).toEqual([]);
+    expect(await testDb().selectFrom('iscsi_luns').select('id').where('node_id', '=', nodeId).where('lun_number', '=', 9).execute()).toEqual([]);
   });
 
   test('400 for a targetId that is not an integer >= 1', async () => {
@@ -120,6 +120,6 @@ describe('E13 POST /iscsi/targets/{targetId}/luns (validation, store, task)', ()
   test('401 without a token; 403 for a viewer (operator and admin may)', async () => {
     expectEnvelope(await post(targetId, { lunNumber: 3, zvol: 'tank/iscsi/vol2' }, null), 401);
     expectEnvelope(await post(targetId, { lunNumber: 3, zvol: 'tank/iscsi/vol2' }, await tokenFor('viewer')), 403, 'forbidden');
-    expect(await testDb().selectFrom('iscsi_luns').select('id').where('zvol', '=', 'tank/iscsi/vol2').execute()).toEqual([]);
+    expect(await testDb().selectFrom('iscsi_luns').select('id').where('node_id', '=', nodeId).where('zvol', '=', 'tank/iscsi/vol2').execute()).toEqual([]);
   });
 });

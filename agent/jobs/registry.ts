@@ -14,6 +14,7 @@ import { vmPurgeRegistration } from './vm-purge-registration.ts';
 import { pptImport } from './ppt-import.ts';
 import { groupSetMembers } from './group-members.ts';
 import { groupDelete } from './group-delete.ts';
+import { iscsiApplyConfig } from './iscsi-apply-config.ts';
 
 /**
  * Every task kind the agent can run (shared/jobs/protocol.ts lists the kinds). A capability adds its
@@ -34,6 +35,7 @@ export const jobHandlers: { [K in TaskKind]?: JobHandler<K> } = {
   'ppt.import': pptImport,
   'group.set-members': groupSetMembers,
   'group.delete': groupDelete,
+  'iscsi.apply-config': iscsiApplyConfig,
 };
 
 export function handlerFor(kind: string): JobHandler | undefined {

@@ -4,6 +4,7 @@ import { completeMigration } from './jails/migrate.ts';
 import { applyVmTaskOutcome } from './vms/outcomes.ts';
 import { applyPptTaskOutcome } from './ppt/outcomes.ts';
 import { applyGroupTaskOutcome } from './groups/outcomes.ts';
+import { applyIscsiTaskOutcome } from './iscsi/outcomes.ts';
 
 
 /**
@@ -15,6 +16,7 @@ const effects: Array<(trx: Db, task: TaskRow) => Promise<void>> = [
   applyVmTaskOutcome, // vm.*: a failure re-projects the host's last report; a VNC password leaves the payload
   applyPptTaskOutcome, // ppt.import failure: the device is not managed (its record goes)
   applyGroupTaskOutcome, // group.*: a failure brings back the host's last reported groups
+  applyIscsiTaskOutcome, // iscsi.apply-config failed: the LUNs it added are removed again
 ];
 
 /** Given to the task transitions (finishTask, startTask) by the agent endpoints. */

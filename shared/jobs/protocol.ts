@@ -48,8 +48,16 @@ export interface TaskPayloads {
   'group.set-members': { group: string; members: string[] };
   /** E2: `pw groupdel <g>` */
   'group.delete': { group: string };
+  /** E13: the node's whole iSCSI configuration, rendered as `/etc/ctl.conf`, checked by `ctld -t`, installed, reloaded */
+  'iscsi.apply-config': { config: IscsiConfig };
 }
 export type TaskKind = keyof TaskPayloads;
+
+/** A node's iSCSI configuration as the store holds it (shared/domain/iscsi/config.ts builds it; the agent renders ctl.conf). */
+export interface IscsiConfig {
+  portalGroups: Array<{ name: string; discoveryAuthGroup: string; listen: string[] }>;
+  targets: Array<{ name: string; alias: string; authGroup: string; portalGroup: string; luns: Array<{ number: number; zvol: string }> }>;
+}
 
 /** A jail's six lifecycle hooks as a task carries them; shared/domain/jails/hooks.ts declares and checks them. */
 export type JailHookPhases = Record<'prestart' | 'start' | 'poststart' | 'prestop' | 'stop' | 'poststop', { enabled: boolean; script: string }>;
@@ -97,4 +105,6 @@ export const resourceKey = {
   group: (id: number) => `group:${id}`,
   /** host-wide work of a node (diagnostics) */
   host: (nodeId: string) => `host:${nodeId}`,
+  /** a node's whole iSCSI configuration (`/etc/ctl.conf`) */
+  iscsi: (nodeId: string) => `iscsi:${nodeId}`,
 };

@@ -7,6 +7,8 @@ import { synchroniseRules } from '../domain/notifications/sync.ts';
 import type { Seed } from './schema.ts';
 import { seedTime } from './time.ts';
 import { SeedError, validateSeed } from './validate.ts';
+// iSCSI (E13)
+import { upsertIscsi } from './iscsi.ts';
 
 export { SeedError } from './validate.ts';
 
@@ -129,6 +131,8 @@ export async function loadSeed(db: Kysely<Database>, seed: Seed, source: string,
     for (const [name, ids] of refs.storeJobs) if (!jobIds.has(name) && ids.length === 1) jobIds.set(name, ids[0]);
     [summary.backupEvents, summary.backupEventsSkipped] = await addEvents(trx, seed.backupEvents ?? [], times.events ?? [], jobIds, now);
     await claimSeededGuests(trx, seed, now);
+    // iSCSI (E13): after the nodes
+    await upsertIscsi(trx, seed.iscsi, source);
     return summary;
   });
 }

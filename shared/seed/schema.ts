@@ -3,6 +3,9 @@ import { BACKUP_EVENT_STATUSES } from '../domain/backups/events.ts';
 import { NOTIFICATION_SCOPES, NOTIFICATION_SEVERITIES } from '../domain/notifications/notifications.ts';
 import { NOTIFICATION_RULE_KINDS } from '../domain/notifications/rules.ts';
 import { hostSeedSchema } from './host.schema.ts';
+import { NODE_ID_PATTERN } from './node-id.ts';
+// iSCSI (E13)
+import { iscsiSeedSchema } from './iscsi.schema.ts';
 
 /**
  * The seed file format (README.md beside this file). This object is the source of truth: the loader
@@ -19,11 +22,7 @@ const timestamp = {
 } as const;
 const key = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' } as const;
 const label = { type: 'string', minLength: 1, maxLength: 200 } as const;
-/**
- * A node id is the host's UUID in lowercase, as `sysctl -n kern.hostuuid` prints it: the id the agent
- * registers with (its --node-id must be a UUID too), so a seeded node and its agent always meet.
- */
-export const NODE_ID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+export { NODE_ID_PATTERN };
 const nodeId = { type: 'string', pattern: NODE_ID_PATTERN } as const;
 /** the spec types rule and template configs as strings; an object is stored as its JSON text */
 const config = { type: ['string', 'object'] } as const;
@@ -177,6 +176,8 @@ export const seedSchema = {
         },
       },
     },
+    // iSCSI (E13)
+    iscsi: iscsiSeedSchema,
     hosts: {
       description: 'simulated hosts by node id, read by the host simulator (simulator); ignored by the store loader',
       type: 'object',

@@ -417,6 +417,39 @@ export interface WireguardClientsTable {
 }
 
 /** Every table of the store. Later migrations add their tables here too. */
+// ── iSCSI (migration 0060) ──
+
+export interface IscsiPortalGroupsTable {
+  id: Generated<number>;
+  node_id: string;
+  name: string;
+  discovery_auth_group: ColumnType<string, string | undefined, string>;
+  /** `listen` addresses as ctl.conf takes them: `0.0.0.0`, `0.0.0.0:3260`, `[::]:3261` */
+  listen: Json<string[]>;
+}
+
+export interface IscsiTargetsTable {
+  id: Generated<number>;
+  node_id: string;
+  /** the IQN */
+  name: string;
+  alias: ColumnType<string, string | undefined, string>;
+  auth_group: ColumnType<string, string | undefined, string>;
+  portal_group_id: number;
+}
+
+export interface IscsiLunsTable {
+  id: Generated<number>;
+  target_id: number;
+  node_id: string;
+  lun_number: number;
+  /** relative ZFS path of the zvol; ctl.conf gets `/dev/zvol/<zvol>` */
+  zvol: string;
+  /** the task that installs the configuration with this LUN (null when seeded) */
+  task_id: number | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   api_tokens: ApiTokensTable;
   nodes: NodesTable;
@@ -452,6 +485,10 @@ export interface Database {
   network_objects: NetworkObjectsTable;
   firewall_nat_rules: FirewallNatRulesTable;
   wireguard_clients: WireguardClientsTable;
+  // iSCSI (migration 0060)
+  iscsi_portal_groups: IscsiPortalGroupsTable;
+  iscsi_targets: IscsiTargetsTable;
+  iscsi_luns: IscsiLunsTable;
 }
 
 /** What every query runs on: the connection pool or a transaction of it. */

@@ -4,6 +4,7 @@
  * add one import line for it here. Keep the list sorted.
  */
 import './cpuset.ts';
+import './ctld.ts';
 import './files.ts';
 import './jail.ts';
 import './jls.ts';

@@ -258,6 +258,13 @@ export const hostSchema = {
     },
     /** directories created explicitly (mkdir); a directory also exists when anything lies below it */
     dirs: { type: 'array', items: { type: 'string', pattern: '^/' } },
+    /** ctld(8), the iSCSI target daemon (commands/ctld.ts): running or not, and the ctl.conf text it last loaded */
+    ctld: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['running'],
+      properties: { running: { type: 'boolean' }, pid: { type: 'integer', minimum: 1 }, loaded: { type: 'string' } },
+    },
     simulation: {
       type: 'object',
       additionalProperties: false,

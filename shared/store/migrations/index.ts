@@ -13,6 +13,8 @@ import * as m0045 from './0045_scrub_task_secrets.ts';
 // host users and groups (E1, E2)
 import * as m0050 from './0050_host_groups.ts';
 import * as m0055 from './0055_ppt_devices.ts';
+// iSCSI (E13)
+import * as m0060 from './0060_iscsi.ts';
 // firewall NAT (E18)
 import * as m0065 from './0065_firewall_nat.ts';
 
@@ -37,6 +39,8 @@ export const migrations: Record<string, Migration> = {
   // host users and groups (E1, E2)
   '0050_host_groups': m0050,
   '0055_ppt_devices': m0055,
+  // iSCSI (E13)
+  '0060_iscsi': m0060,
   // firewall NAT (E18)
   '0065_firewall_nat': m0065,
 };

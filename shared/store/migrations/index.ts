@@ -15,6 +15,7 @@ import * as m0050 from './0050_host_groups.ts';
 import * as m0055 from './0055_ppt_devices.ts';
 // firewall NAT (E18)
 import * as m0065 from './0065_firewall_nat.ts';
+import * as m0066 from './0066_node_routes.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0055_ppt_devices': m0055,
   // firewall NAT (E18)
   '0065_firewall_nat': m0065,
+  '0066_node_routes': m0066,
 };

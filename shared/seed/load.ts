@@ -6,6 +6,7 @@ import type { Database } from '#store/tables';
 import { synchroniseRules } from '../domain/notifications/sync.ts';
 import type { Seed } from './schema.ts';
 import { seedTime } from './time.ts';
+import { natNodeIds, natProblems, upsertNat, type NatSeedSummary } from './nat.ts';
 import { SeedError, validateSeed } from './validate.ts';
 // iSCSI (E13)
 import { upsertIscsi } from './iscsi.ts';
@@ -15,7 +16,7 @@ export { SeedError } from './validate.ts';
 /** The demo loaded by `npm start` into an empty store. */
 export const DEMO_SEED = 'shared/seed/demo.json';
 
-export interface SeedSummary {
+export interface SeedSummary extends NatSeedSummary {
   nodes: number;
   clusterNotes: number;
   notifications: number;
@@ -87,9 +88,13 @@ export async function loadSeed(db: Kysely<Database>, seed: Seed, source: string,
       ...duplicates(seed.notificationTargets, 'notificationTargets', (t) => `${t.targetType}\u0000${t.key}`, 'key'),
       ...duplicates(seed.backupJobs, 'backupJobs', (j) => j.name, 'name'),
       ...duplicates(seed.notifications, 'notifications', (n) => `${n.kind}\u0000${n.title}\u0000${n.nodeId ?? ''}`, 'title'),
+      ...duplicates(seed.networkObjects, 'networkObjects', (o) => o.name, 'name'),
+      ...duplicates(seed.natRules, 'natRules', (r) => `${r.nodeId}\u0000${r.name}`, 'name'),
+      ...duplicates(seed.wireguardClients, 'wireguardClients', (c) => `${c.nodeId}\u0000${c.interface}`, 'interface'),
     );
     problems.push(...guestClashes(seed));
     const refs = await references(trx, seed);
+    problems.push(...(await natProblems(trx, seed, refs.nodes)));
     seed.notifications?.forEach((n, i) => {
       if (n.scope === 'node' && !n.nodeId) problems.push(`notifications[${i}].nodeId: is required when scope is "node"`);
       if (n.nodeId && !refs.nodes.has(n.nodeId)) problems.push(`notifications[${i}].nodeId: node ${n.nodeId} is neither in this seed nor in the store`);
@@ -120,6 +125,7 @@ export async function loadSeed(db: Kysely<Database>, seed: Seed, source: string,
       rulesSynchronised: 0, backupJobs: 0, backupEvents: 0, backupEventsSkipped: 0,
     };
     summary.nodes = await upsertNodes(trx, seed.nodes ?? [], times.nodes ?? [], now);
+    Object.assign(summary, await upsertNat(trx, seed, now));
     summary.notificationTemplates = await upsertTemplates(trx, seed.notificationTemplates ?? []);
     summary.notificationTargets = await upsertTargets(trx, seed.notificationTargets ?? []);
     summary.notificationRules = await upsertRules(trx, seed.notificationRules ?? [], refs.templates, now);
@@ -179,7 +185,7 @@ interface References {
 /** What the seed's references may point at: its own items plus what the store already holds. */
 async function references(trx: Trx, seed: Seed): Promise<References> {
   const nodes = new Set((seed.nodes ?? []).map((n) => n.id));
-  const wantedNodes = [...(seed.notifications ?? []).map((n) => n.nodeId), ...(seed.backupJobs ?? []).map((j) => j.nodeId)].filter((id): id is string => !!id && !nodes.has(id));
+  const wantedNodes = [...(seed.notifications ?? []).map((n) => n.nodeId), ...(seed.backupJobs ?? []).map((j) => j.nodeId), ...natNodeIds(seed)].filter((id): id is string => !!id && !nodes.has(id));
   if (wantedNodes.length) for (const r of await trx.selectFrom('nodes').select('id').where('id', 'in', wantedNodes).execute()) nodes.add(r.id);
 
   const templates = new Map<string, { targetType: string; defaultConfig: string }>();

@@ -178,6 +178,59 @@ export const seedSchema = {
     },
     // iSCSI (E13)
     iscsi: iscsiSeedSchema,
+    // firewall NAT (E18): network objects, NAT rules and the WireGuard clients whose FIB an egress interface uses
+    networkObjects: {
+      description: 'network objects (named sets of addresses, CIDRs and host names), upserted by name',
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 200 },
+          description: { type: 'string', maxLength: 2000, default: '' },
+          entries: { type: 'array', maxItems: 4096, items: { type: 'string', minLength: 1, maxLength: 253 }, default: [], description: 'IP addresses, CIDRs or host names' },
+          resolutions: { type: 'array', maxItems: 4096, items: { type: 'string', minLength: 1, maxLength: 64 }, default: [], description: 'the addresses the host names among entries last resolved to' },
+        },
+      },
+    },
+    natRules: {
+      description: "firewall NAT rules of the nodes, upserted by (nodeId, name)",
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['nodeId', 'name', 'type'],
+        properties: {
+          nodeId: { ...nodeId, description: 'the node whose firewall has the rule (in this file or the store)' },
+          name: { type: 'string', minLength: 1, maxLength: 200 },
+          description: { type: 'string', maxLength: 2000, default: '' },
+          enabled: { type: 'boolean', default: true },
+          type: { type: 'string', enum: ['snat', 'dnat', 'binat'] },
+          family: { type: 'string', enum: ['inet', 'inet6', 'any'], default: 'inet' },
+          source: { type: 'string', maxLength: 64, default: '', description: "an IP address or CIDR of the rule's family; '' for none" },
+          sourceObject: { type: 'string', minLength: 1, maxLength: 200, description: 'name of a network object (in this file or the store)' },
+          egressInterfaces: { type: 'array', maxItems: 64, items: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,16}$' }, default: [] },
+          policyRouting: { type: 'boolean', default: false },
+          translateTo: { type: 'string', maxLength: 64, default: '' },
+        },
+      },
+    },
+    wireguardClients: {
+      description: 'WireGuard clients of the nodes (an egress interface routes in its client\'s FIB), upserted by (nodeId, interface)',
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['nodeId', 'name', 'interface'],
+        properties: {
+          nodeId: { ...nodeId, description: 'the node (in this file or the store)' },
+          name: { type: 'string', minLength: 1, maxLength: 200 },
+          interface: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,16}$' },
+          fib: { type: 'integer', minimum: 0, maximum: 65535, default: 0 },
+        },
+      },
+    },
     hosts: {
       description: 'simulated hosts by node id, read by the host simulator (simulator); ignored by the store loader',
       type: 'object',

@@ -416,6 +416,25 @@ export interface WireguardClientsTable {
   fib: ColumnType<number, number | undefined, number>;
 }
 
+/** Which FIBs' routing tables a node reported; `hash` of each table as reported (migration 0066). */
+export interface NodeRouteTablesTable {
+  node_id: string;
+  fib: number;
+  hash: string;
+}
+
+/** A node's usable routes (not reject/blackhole), once per FIB and normalised prefix `network/len`. */
+export interface NodeRoutesTable {
+  node_id: string;
+  fib: number;
+  prefix: string;
+  family: 'inet' | 'inet6';
+  destination: string;
+  gateway: string;
+  flags: string;
+  interface: string;
+}
+
 /** Every table of the store. Later migrations add their tables here too. */
 // ── iSCSI (migration 0060) ──
 
@@ -489,6 +508,9 @@ export interface Database {
   iscsi_portal_groups: IscsiPortalGroupsTable;
   iscsi_targets: IscsiTargetsTable;
   iscsi_luns: IscsiLunsTable;
+  // reported routing tables (migration 0066)
+  node_route_tables: NodeRouteTablesTable;
+  node_routes: NodeRoutesTable;
 }
 
 /** What every query runs on: the connection pool or a transaction of it. */

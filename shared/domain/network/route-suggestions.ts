@@ -1,8 +1,8 @@
 import ipaddr from 'ipaddr.js';
 import { conflict } from '#shared/errors/domain-errors';
 import type { Db } from '#store/tables';
-import type { HostInventory } from '../inventory.ts';
-import { compileTable, familyOf, longestPrefixMatch, nextHopOf, parsePrefix, type AddressFamily, type RouteTable } from './routes.ts';
+import { coveringKeys, familyOf, longestPrefixMatch, nextHopOf, parsePrefix, type AddressFamily, type Prefix, type RouteEntry } from './routes.ts';
+import { hasRouteTable, routesByKey } from './route-projection.ts';
 import { fibOfInterface, findNetworkObject, requireNatRule, type NatRule, type NetworkObject } from './nat-rules.ts';
 
 /** One static return route E18 suggests (the spec's "Firewall NAT route suggestion"). */
@@ -30,13 +30,15 @@ export interface RouteSuggestion {
 export function ineligibility(rule: NatRule): string | null {
   if (rule.type !== 'snat' && rule.type !== 'binat') return `NAT rule ${rule.id} is ${rule.type}: route suggestions need an snat or binat rule`;
   if (!rule.policyRouting) return `NAT rule ${rule.id} has policy routing off`;
-  if (rule.egressInterfaces.length !== 1) return `NAT rule ${rule.id} has ${rule.egressInterfaces.length} egress interfaces: route suggestions need exactly one`;
+  if (rule.egressInterfaces.length !== 1)
+    return `NAT rule ${rule.id} has ${rule.egressInterfaces.length} egress interfaces: route suggestions need exactly one`;
   if (rule.family !== 'inet' && rule.family !== 'inet6') return `NAT rule ${rule.id} has family ${rule.family}: route suggestions need inet or inet6`;
   return null;
 }
 
-interface Candidate {
+export interface Candidate {
   destination: string;
+  prefix: Prefix;
   destinationType: 'host' | 'network';
   sourceHint: string;
 }
@@ -64,7 +66,7 @@ export function candidates(rule: NatRule, object: NetworkObject | null, family: 
     const destination = isHost ? `${prefix[0].toString()}/${full}` : `${networkAddress(prefix[0].toString(), prefix[1])}/${prefix[1]}`;
     if (seen.has(destination)) continue;
     seen.add(destination);
-    out.push({ destination, destinationType: isHost ? 'host' : 'network', sourceHint: hint });
+    out.push({ destination, prefix: parsePrefix(destination, family)!, destinationType: isHost ? 'host' : 'network', sourceHint: hint });
   }
   return out;
 }
@@ -72,20 +74,15 @@ export function candidates(rule: NatRule, object: NetworkObject | null, family: 
 const networkAddress = (addr: string, len: number): string =>
   (ipaddr.parse(addr).kind() === 'ipv4' ? ipaddr.IPv4 : ipaddr.IPv6).networkAddressFromCIDR(`${addr}/${len}`).toString();
 
-/** The routing table of `fib` the node last reported, or 409 when it reported none. */
-function tableOf(inventory: HostInventory | null, nodeId: string, fib: number): RouteTable {
-  const tables = (inventory?.routes as RouteTable[] | undefined) ?? [];
-  const table = tables.find((t) => t.fib === fib);
-  if (!table) throw conflict('routing_table_unavailable', `node ${nodeId} has not reported a routing table for FIB ${fib}`);
-  return table;
-}
-
-/** Builds the suggestions of an eligible rule from its node's routing table (pure: the bench and tests call it directly). */
-export function suggestRoutes(rule: NatRule, object: NetworkObject | null, table: RouteTable): RouteSuggestion[] {
+/**
+ * Builds the suggestions of an eligible rule: each candidate's next hop is its longest-prefix match among
+ * `routes`, the FIB's routes of the rule's family by prefix key (all of them, or at least those under the
+ * candidates' covering keys). No store access.
+ */
+export function suggestRoutes(rule: NatRule, list: Candidate[], fib: number, routes: ReadonlyMap<string, RouteEntry>): RouteSuggestion[] {
   const family = rule.family as AddressFamily;
-  const compiled = compileTable(table.routes.filter((r) => r.family === family));
-  return candidates(rule, object, family).map((c) => {
-    const route = longestPrefixMatch(compiled, parsePrefix(c.destination, family)!);
+  return list.map((c) => {
+    const route = longestPrefixMatch(routes, c.prefix);
     const hop = route ? nextHopOf(route) : { nextHopMode: 'none' as const, gateway: '', gatewayZone: '', interface: '' };
     return {
       name: `nat${rule.id}-return-${c.destination}`,
@@ -96,24 +93,26 @@ export function suggestRoutes(rule: NatRule, object: NetworkObject | null, table
       ...hop,
       sourceHint: c.sourceHint,
       enabled: rule.enabled,
-      fib: table.fib,
+      fib,
     };
   });
 }
 
 /**
  * E18: the static return routes a policy-routed SNAT/BINAT rule needs, with each destination's next hop in
- * the FIB of the rule's egress interface. Read-only: nothing is changed and no task is planned.
+ * the FIB of the rule's egress interface (409 when the node reported no table for that FIB). Only the routes
+ * that could contain a candidate are read: the node's projected table is looked up by the candidates'
+ * covering prefixes. Read-only: nothing is changed and no task is planned.
  */
 export async function natRouteSuggestions(db: Db, id: number): Promise<RouteSuggestion[]> {
   const rule = await requireNatRule(db, id);
   const why = ineligibility(rule);
   if (why) throw conflict('nat_rule_not_eligible', why);
-  const [object, fib, node] = await Promise.all([
-    findNetworkObject(db, rule.sourceObjectId),
-    fibOfInterface(db, rule.nodeId, rule.egressInterfaces[0]),
-    db.selectFrom('nodes').select('inventory').where('id', '=', rule.nodeId).executeTakeFirst(),
-  ]);
-  const table = tableOf((node?.inventory as HostInventory | undefined) ?? null, rule.nodeId, fib);
-  return suggestRoutes(rule, object, table);
+  const family = rule.family as AddressFamily;
+  const [object, fib] = await Promise.all([findNetworkObject(db, rule.sourceObjectId), fibOfInterface(db, rule.nodeId, rule.egressInterfaces[0])]);
+  const list = candidates(rule, object, family);
+  const keys = [...new Set(list.flatMap((c) => coveringKeys(c.prefix)))];
+  const [reported, routes] = await Promise.all([hasRouteTable(db, rule.nodeId, fib), routesByKey(db, rule.nodeId, fib, family, keys)]);
+  if (!reported) throw conflict('routing_table_unavailable', `node ${rule.nodeId} has not reported a routing table for FIB ${fib}`);
+  return suggestRoutes(rule, list, fib, routes);
 }

@@ -44,38 +44,62 @@ export function parsePrefix(text: string, family: AddressFamily): Prefix | null 
   return [parsed, len];
 }
 
-/** Whether prefix `outer` contains every address of prefix `inner` (same family). */
-function covers(outer: Prefix, inner: Prefix): boolean {
-  if (outer[1] > inner[1] || outer[0].kind() !== inner[0].kind()) return false;
-  return (inner[0] as ipaddr.IPv4).match(outer as [ipaddr.IPv4, number]);
+/** Clears the bits of `bytes` (an address, network order) after the first `len`. */
+function clearHostBits(bytes: number[], len: number): void {
+  for (let i = 0; i < bytes.length; i++) {
+    const keep = Math.min(8, Math.max(0, len - 8 * i));
+    bytes[i] &= (0xff << (8 - keep)) & 0xff;
+  }
 }
 
 /**
- * The most specific route of `table` for `target` in its family (longest-prefix match); routes that
- * reject or blackhole traffic (flags R, B) are no next hop. A table can be searched many times: parse
- * it once with {@link compileTable}.
+ * The key of a prefix: its network address (host bits cleared) in ipaddr.js's normal text, then `/len`
+ * (`10.1.2.0/24`, `2001:db8::/64`, `0.0.0.0/0` for an IPv4 default). Routes are stored under it and looked up by it.
  */
-export interface CompiledRoute {
-  prefix: Prefix;
-  entry: RouteEntry;
+export function prefixKey([addr, len]: Prefix): string {
+  const bytes = addr.toByteArray();
+  clearHostBits(bytes, len);
+  return `${ipaddr.fromByteArray(bytes).toString()}/${len}`;
 }
 
-export function compileTable(routes: RouteEntry[]): CompiledRoute[] {
-  const out: CompiledRoute[] = [];
-  for (const entry of routes) {
-    if (/[RB]/.test(entry.flags)) continue;
-    const prefix = parsePrefix(entry.destination, entry.family);
-    if (prefix) out.push({ prefix, entry });
+/**
+ * The keys of every prefix that contains `target`, most specific first: its own length down to /0 (at
+ * most 33 for IPv4, 129 for IPv6). The longest-prefix match of a table is the first of these it holds.
+ */
+export function coveringKeys([addr, len]: Prefix): string[] {
+  const bytes = addr.toByteArray();
+  const out: string[] = [];
+  for (let l = len; l >= 0; l--) {
+    clearHostBits(bytes, l);
+    out.push(`${ipaddr.fromByteArray(bytes).toString()}/${l}`);
   }
   return out;
 }
 
-export function longestPrefixMatch(table: CompiledRoute[], target: Prefix): RouteEntry | null {
-  let best: CompiledRoute | null = null;
-  for (const r of table) {
-    if ((!best || r.prefix[1] > best.prefix[1]) && covers(r.prefix, target)) best = r;
+/**
+ * A table's routes by prefix key, for longest-prefix matching: routes that reject or blackhole traffic
+ * (flags R, B) are no next hop and unreadable destinations are left out; of several routes with one prefix
+ * (link-local `fe80::%em0/64` and `fe80::%em1/64`) the first in netstat's order wins.
+ */
+export function indexRoutes(routes: RouteEntry[]): Map<string, RouteEntry> {
+  const out = new Map<string, RouteEntry>();
+  for (const entry of routes) {
+    if (/[RB]/.test(entry.flags)) continue;
+    const prefix = parsePrefix(entry.destination, entry.family);
+    if (!prefix) continue;
+    const key = prefixKey(prefix);
+    if (!out.has(key)) out.set(key, entry);
   }
-  return best?.entry ?? null;
+  return out;
+}
+
+/** The most specific route for `target` among routes indexed by prefix key (longest-prefix match), or null. */
+export function longestPrefixMatch(routes: ReadonlyMap<string, RouteEntry>, target: Prefix): RouteEntry | null {
+  for (const key of coveringKeys(target)) {
+    const route = routes.get(key);
+    if (route) return route;
+  }
+  return null;
 }
 
 /** How a route reaches its destination: through a gateway address, or directly on the link (`link#N`, an interface name). */

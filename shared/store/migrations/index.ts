@@ -17,6 +17,7 @@ import * as m0055 from './0055_ppt_devices.ts';
 import * as m0060 from './0060_iscsi.ts';
 // firewall NAT (E18)
 import * as m0065 from './0065_firewall_nat.ts';
+import * as m0066 from './0066_node_routes.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0060_iscsi': m0060,
   // firewall NAT (E18)
   '0065_firewall_nat': m0065,
+  '0066_node_routes': m0066,
 };

@@ -2,7 +2,7 @@ import spec from '#spec/agent/heartbeat';
 import { endpoint } from '#http/endpoint';
 import { ok, type Reply } from '#http/envelope';
 import { boundNode } from '#domain/nodes/agent-binding';
-import { touchNode } from '#domain/nodes/registration';
+import { touchNode } from '#domain/nodes/touch';
 import { sweepTasks } from '#shared/jobs/sweeper';
 import type { Input, Output } from './heartbeat.schema.ts';
 

@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
-import { notFound } from '#shared/errors/domain-errors';
 import type { HostInventory } from '#domain/inventory';
 import type { NodeRow, Db } from '#store/tables';
 import { inventoryHash } from './inventory-hash.ts';
 import { inventoryProjections } from './inventory-projections.ts';
-
+import { touchNode } from './touch.ts';
 
 export interface Registration {
   /** the host's UUID */
@@ -51,13 +50,6 @@ export async function registerNode(trx: Db, r: Registration): Promise<{ node: No
   await project(trx, r.id, r.inventory);
   const { inserted, ...node } = row;
   return { node, created: Boolean(inserted) };
-}
-
-/** A heartbeat: the node was heard from now. 404 when it never registered. */
-export async function touchNode(db: Db, nodeId: string): Promise<NodeRow> {
-  const row = await db.updateTable('nodes').set({ last_seen_at: sql<Date>`now()` }).where('id', '=', nodeId).returningAll().executeTakeFirst();
-  if (!row) throw notFound('node_not_registered', `node ${nodeId} has not registered; the agent registers at start (POST /api/agent/register)`);
-  return row;
 }
 
 /** A changed inventory: stored and projected. An unchanged one (same hash) only counts as a sign of life. */

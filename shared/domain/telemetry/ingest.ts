@@ -3,7 +3,7 @@ import type { ArcTelemetryTable, Database, PoolTelemetryTable } from '#store/tab
 import { inTransaction } from '#store/tx';
 import { arcCounterNames, type ArcSample, type TelemetrySample } from './sample.ts';
 import { allocateIds } from './cursors.ts';
-import { touchNode } from '#domain/nodes/registration';
+import { touchNode } from '#domain/nodes/touch';
 
 type Trx = Transaction<Database>;
 

@@ -147,3 +147,16 @@ export function propertyListing(fields: string[], rows: string[][], scripted: bo
   if (scripted) return rows.map((r) => r.join('\t') + '\n').join('');
   return rows.length ? table(fields.map((f) => f.toUpperCase()), rows, fields.map(() => false)) : '';
 }
+
+/** libxo's output option, which FreeBSD tools take as `--libxo json`, `--libxo=json` or `--libxo:json`, apart from the other arguments. */
+export function splitLibxo(argv: string[]): { args: string[]; libxo: string | null } {
+  const args: string[] = [];
+  let libxo: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--libxo') libxo = argv[++i] ?? '';
+    else if (a.startsWith('--libxo=') || a.startsWith('--libxo:')) libxo = a.slice(8);
+    else args.push(a);
+  }
+  return { args, libxo };
+}

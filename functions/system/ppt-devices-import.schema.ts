@@ -1,5 +1,4 @@
-import type { EndpointInput, EndpointSchema } from '#http/spec';
-import { nodeIdSchema } from '#domain/cluster/nodes';
+import { nodeQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { pciDeviceIdSchema, pciDomainSchema } from '#domain/ppt/address';
 
 export const schema = {
@@ -8,12 +7,7 @@ export const schema = {
   role: 'admin',
   method: 'POST',
   route: '/api/system/ppt-devices/import',
-  query: {
-    type: 'object',
-    /** beyond the spec: the node whose device to import (default: the primary node) */
-    properties: { nodeId: nodeIdSchema },
-    additionalProperties: false,
-  },
+  query: nodeQuery,
   body: {
     type: 'object',
     properties: { deviceID: pciDeviceIdSchema, domain: pciDomainSchema },

@@ -1,5 +1,4 @@
-import type { EndpointInput, EndpointSchema } from '#http/spec';
-import { nodeIdSchema } from '#domain/cluster/nodes';
+import { nodeQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { tunableNameSchema, tunableValueSchema } from '#domain/tunables/settings';
 
 export const schema = {
@@ -8,12 +7,7 @@ export const schema = {
   role: 'admin',
   method: 'PUT',
   route: '/api/system/tunables',
-  query: {
-    type: 'object',
-    /** beyond the spec: the node whose tunable to set (default: the primary node) */
-    properties: { nodeId: nodeIdSchema },
-    additionalProperties: false,
-  },
+  query: nodeQuery,
   body: {
     type: 'object',
     properties: { name: tunableNameSchema, value: tunableValueSchema },

@@ -1,6 +1,7 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Role } from '#shared/auth/roles';
 import { id32 } from '#store/ids';
+import { nodeIdSchema } from '#domain/cluster/nodes';
 
 /**
  * The declaration of one endpoint, written once in `functions/<area>/<op>.schema.ts`. The build compiles it
@@ -68,6 +69,9 @@ export const pageQuery = {
   page: { ...id32, default: 1 },
   size: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
 } as const;
+
+/** `?nodeId=`, beyond the spec on host-wide operations: the node to act on (default: the primary node). */
+export const nodeQuery = { type: 'object', properties: { nodeId: nodeIdSchema }, additionalProperties: false } as const;
 
 /** A set of record ids for the bulk operations (E21, E23): non-empty, unique, each 1..2^31−1. */
 export const idSetBody = {

@@ -1,4 +1,4 @@
-import { getopt } from '../format.ts';
+import { getopt, splitLibxo } from '../format.ts';
 import { registerCommand, withUsage, type CommandContext } from '../registry.ts';
 import { runningJails, type SimJail } from './jail-model.ts';
 
@@ -16,15 +16,7 @@ const verboseJson = (j: SimJail) =>
   `"ipv4_addrs": [${j.ip4 ? str(j.ip4) : ''}], "ipv6_addrs": [${j.ip6 ? str(j.ip6) : ''}]}`;
 
 function jls(ctx: CommandContext) {
-  // libxo takes `--libxo json`, `--libxo=json` and `--libxo:json`
-  const args: string[] = [];
-  let libxo: string | null = null;
-  for (let i = 0; i < ctx.args.length; i++) {
-    const a = ctx.args[i];
-    if (a === '--libxo') libxo = ctx.args[++i] ?? '';
-    else if (a.startsWith('--libxo=') || a.startsWith('--libxo:')) libxo = a.slice(8);
-    else args.push(a);
-  }
+  const { args, libxo } = splitLibxo(ctx.args);
   const o = getopt(args, 'dhNnqsvj:');
   let jails = runningJails(ctx.state);
   const only = o.values.get('j');

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { getopt } from '../format.ts';
+import { getopt, splitLibxo } from '../format.ts';
 import { fail, registerCommand, withUsage, type CommandContext } from '../registry.ts';
 import { registerSysctlProvider } from '../sysctl-tree.ts';
 import type { SimHost } from '#shared/seed/host/schema';
@@ -48,14 +48,7 @@ function jsonEntry(r: SimRoute, kidx: number): string {
 }
 
 function netstat(ctx: CommandContext) {
-  const args: string[] = [];
-  let libxo: string | null = null;
-  for (let i = 0; i < ctx.args.length; i++) {
-    const a = ctx.args[i];
-    if (a === '--libxo') libxo = ctx.args[++i] ?? '';
-    else if (a.startsWith('--libxo=') || a.startsWith('--libxo:')) libxo = a.slice(8);
-    else args.push(a);
-  }
+  const { args, libxo } = splitLibxo(ctx.args);
   const o = getopt(args, '46rnWF:f:');
   if (!o.flags.has('r')) return fail('netstat: the simulator answers routing tables only (-r)');
   const fibText = o.values.get('F') ?? '0';

@@ -25,7 +25,15 @@ const stack = await startStack({
   sweepEveryMs: 2000,
   // the filename probe (E8) may reach 127.0.0.2 only, where its tests run source servers; every other loopback
   // address stays refused, so the tests prove the refusals against the real policy
-  functionEnv: { HM_SWEEP_UNSENT_S: '2', HM_PROBE_ALLOW_CIDRS: '127.0.0.2/32' },
+  // failed authentication: the suite's own address 127.0.0.1 is exempt, so tests of 401s never meet the limit; the
+  // limit's tests send from other loopback addresses and meet it after 5 failures
+  functionEnv: {
+    HM_SWEEP_UNSENT_S: '2',
+    HM_PROBE_ALLOW_CIDRS: '127.0.0.2/32',
+    HM_AUTH_FAIL_LIMIT: '5',
+    HM_AUTH_FAIL_WINDOW_S: '60',
+    HM_AUTH_FAIL_EXEMPT_CIDRS: '127.0.0.1/32',
+  },
 });
 writeFileSync(out, JSON.stringify({ apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, storeKind: stack.storeKind, adminToken: stack.adminToken, queueEndpoint: stack.queueEndpoint, queuePrefix: stack.queuePrefix, pid: process.pid }));
 const shutdown = async () => {

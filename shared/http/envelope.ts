@@ -33,7 +33,7 @@ export function successResponse(reply: Reply): APIGatewayProxyResultV2 {
   return { statusCode: reply.statusCode ?? 200, headers: { ...JSON_HEADERS, ...reply.headers }, body: JSON.stringify(body) };
 }
 
-export function errorResponse(statusCode: number, code: string, detail: string, data: unknown = null): APIGatewayProxyResultV2 {
+export function errorResponse(statusCode: number, code: string, detail: string, data: unknown = null, headers: Record<string, string> = {}): APIGatewayProxyResultV2 {
   const body: Envelope = { status: 'error', message: code, error: detail, data };
-  return { statusCode, headers: JSON_HEADERS, body: JSON.stringify(body) };
+  return { statusCode, headers: { ...headers, ...JSON_HEADERS }, body: JSON.stringify(body) };
 }

@@ -16,11 +16,12 @@ export interface RenderedError {
   code: string;
   detail: string;
   data: unknown;
+  headers?: Record<string, string>;
 }
 
 /** The response of a known error (an HttpError or a DomainError); undefined for anything else (a 500). */
 export function renderError(err: unknown): RenderedError | undefined {
-  if (err instanceof HttpError) return { statusCode: err.statusCode, code: err.code, detail: err.detail, data: err.data };
+  if (err instanceof HttpError) return { statusCode: err.statusCode, code: err.code, detail: err.detail, data: err.data, headers: err.headers };
   if (err instanceof DomainError) return { statusCode: STATUS_OF_KIND[err.kind], code: err.code, detail: err.detail, data: err.data };
   return undefined;
 }

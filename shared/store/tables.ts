@@ -17,6 +17,13 @@ export interface ApiTokensTable {
   created_at: CreatedAt;
 }
 
+/** Failed authentications of one source address in its current fixed window. */
+export interface AuthFailuresTable {
+  source: string;
+  window_started_at: ColumnType<Date, Date | string, Date | string>;
+  failures: number;
+}
+
 export interface NodesTable {
   /** the host's UUID */
   id: string;
@@ -471,6 +478,7 @@ export interface IscsiLunsTable {
 
 export interface Database {
   api_tokens: ApiTokensTable;
+  auth_failures: AuthFailuresTable;
   nodes: NodesTable;
   cluster_notes: ClusterNotesTable;
   notifications: NotificationsTable;

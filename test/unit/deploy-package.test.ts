@@ -62,3 +62,10 @@ test('the sweeper is scheduled and the functions may use the node queues', () =>
   const policy = JSON.stringify(resources('AWS::IAM::Role')[0].Properties.Policies);
   for (const action of ['sqs:CreateQueue', 'sqs:SendMessage']) expect(policy).toContain(action);
 });
+
+test('the HTTP API stage throttles every route, and the functions get the failed-authentication limits', () => {
+  const [stage] = resources('AWS::ApiGatewayV2::Stage');
+  expect(stage.Properties.DefaultRouteSettings).toEqual({ DetailedMetricsEnabled: false, ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
+  const [fn] = resources('AWS::Lambda::Function');
+  expect(fn.Properties.Environment.Variables).toMatchObject({ HM_AUTH_FAIL_LIMIT: '10', HM_AUTH_FAIL_WINDOW_S: '60', HM_AUTH_FAIL_EXEMPT_CIDRS: '' });
+});

@@ -52,7 +52,7 @@ export const pipelineLog = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGa
     const err = fromMiddyError(request.error, request.event) ?? mapStoreError(request.error);
     const known = renderError(err);
     if (known) {
-      request.response = errorResponse(known.statusCode, known.code, known.detail, known.data);
+      request.response = errorResponse(known.statusCode, known.code, known.detail, known.data, known.headers);
       logLine(request, known.statusCode, { code: known.code });
     } else {
       request.response = errorResponse(500, 'internal_error', 'an unexpected error occurred; see the server log for the request id');

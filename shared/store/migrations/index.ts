@@ -18,6 +18,8 @@ import * as m0060 from './0060_iscsi.ts';
 // firewall NAT (E18)
 import * as m0065 from './0065_firewall_nat.ts';
 import * as m0066 from './0066_node_routes.ts';
+// limits on failed authentication
+import * as m0075 from './0075_auth_failures.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -45,4 +47,6 @@ export const migrations: Record<string, Migration> = {
   // firewall NAT (E18)
   '0065_firewall_nat': m0065,
   '0066_node_routes': m0066,
+  // limits on failed authentication
+  '0075_auth_failures': m0075,
 };

@@ -1,0 +1,65 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Limits on failed authentication, from the environment:
+ * - `HM_AUTH_FAIL_LIMIT` (default 10): failed credentials one source may send in a window; the next is refused
+ *   with 429 until the window ends.
+ * - `HM_AUTH_FAIL_WINDOW_S` (default 60): the window's length in seconds.
+ * - `HM_AUTH_FAIL_EXEMPT_CIDRS` (default none): comma-separated ranges whose failures are not counted (a trusted
+ *   monitor; the test stack's own address).
+ * A value that does not parse is reported once on stderr and its default used, so a typo never disables the
+ * limit nor takes the API down.
+ */
+export interface FailedAuthSettings {
+  limit: number;
+  windowS: number;
+  exempt: [ipaddr.IPv4 | ipaddr.IPv6, number][];
+}
+
+export const FAILED_AUTH_DEFAULTS = { limit: 10, windowS: 60 } as const;
+
+const reported = new Set<string>();
+function reportOnce(message: string) {
+  if (reported.has(message)) return;
+  reported.add(message);
+  console.error(message);
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return fallback;
+  if (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= max) return Number(raw);
+  reportOnce(`${name}="${raw}" is not an integer 1–${max}; using ${fallback}`);
+  return fallback;
+}
+
+function cidrs(env: NodeJS.ProcessEnv, name: string): FailedAuthSettings['exempt'] {
+  const out: FailedAuthSettings['exempt'] = [];
+  for (const part of (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    try {
+      out.push(ipaddr.parseCIDR(part));
+    } catch {
+      reportOnce(`${name}: "${part}" is not a CIDR range (e.g. 10.0.0.0/8); ignored`);
+    }
+  }
+  return out;
+}
+
+export function failedAuthSettings(env: NodeJS.ProcessEnv = process.env): FailedAuthSettings {
+  return {
+    limit: positiveInt(env, 'HM_AUTH_FAIL_LIMIT', FAILED_AUTH_DEFAULTS.limit, 1_000_000),
+    windowS: positiveInt(env, 'HM_AUTH_FAIL_WINDOW_S', FAILED_AUTH_DEFAULTS.windowS, 86_400),
+    exempt: cidrs(env, 'HM_AUTH_FAIL_EXEMPT_CIDRS'),
+  };
+}
+
+/** Whether a source address lies in an exempt range (an unparsable source never does). */
+export function isExemptSource(source: string, settings: FailedAuthSettings): boolean {
+  if (settings.exempt.length === 0 || !ipaddr.isValid(source)) return false;
+  let addr = ipaddr.parse(source);
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  return settings.exempt.some(([range, bits]) => range.kind() === addr.kind() && addr.match(range, bits));
+}

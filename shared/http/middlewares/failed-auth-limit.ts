@@ -1,0 +1,27 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { tooManyRequests, unauthorized, type HttpError } from '#http/errors';
+import { pruneFailedAuth, recordFailedAuth } from '#shared/auth/failed-auth';
+import { failedAuthSettings } from '#shared/auth/failed-auth-settings';
+import { getDb } from '#store/db';
+
+/** The address the request came from, as the gateway saw it. */
+export const sourceOf = (event: APIGatewayProxyEventV2): string => event.requestContext?.http?.sourceIp || 'unknown';
+
+/**
+ * The error for a refused credential: 401 saying why, or — once the source sent more failed credentials than
+ * the limit allows in the current window — 429 with `Retry-After`. Every failure is counted in the store.
+ */
+export async function failedCredential(event: APIGatewayProxyEventV2, reason: string): Promise<HttpError> {
+  const settings = failedAuthSettings();
+  const db = getDb();
+  const source = sourceOf(event);
+  const verdict = await recordFailedAuth(db, source, settings);
+  // a new window for this source: drop the rows of windows that ended, so the table holds active sources only
+  if (verdict.failures === 1) await pruneFailedAuth(db, settings);
+  if (!verdict.limited) return unauthorized(reason);
+  // AUDIT (429 refused): recordAudit(db, { action: 'auth.rate_limited', source, failures: verdict.failures }) — the audit log's helper goes here
+  return tooManyRequests(
+    `too many failed authentications from ${source}: more than ${settings.limit} in ${settings.windowS} s; retry after ${verdict.retryAfterS} s (a valid token is still accepted)`,
+    verdict.retryAfterS,
+  );
+}

@@ -69,6 +69,9 @@ if (!schemasOnly) {
   }
   mkdirSync('dist', { recursive: true });
   writeFileSync('dist/package.json', '{"type":"module"}\n');
+  // E25's neighbour GET /api/openapi.json reads its document from beside its bundle (functions/meta/openapi.ts)
+  mkdirSync('dist/functions/meta', { recursive: true });
+  writeFileSync('dist/functions/meta/openapi.json', JSON.stringify(JSON.parse(readFileSync('.generated/openapi.json', 'utf8'))));
   const sizes = Object.entries(fn.metafile!.outputs).filter(([f]) => f.endsWith('.js'));
   const biggest = sizes.sort((a, b) => b[1].bytes - a[1].bytes)[0];
   console.log(`built ${modules.length} functions in ${Date.now() - started} ms; largest ${biggest?.[0]} ${(biggest?.[1].bytes / 1024).toFixed(1)} KB`);

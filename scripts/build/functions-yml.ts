@@ -1,7 +1,7 @@
 import YAML from 'yaml';
 import type { FunctionDef } from './routes.ts';
 
-/** A function's serverless.yml entry: its bundle, what invokes it, and a zip of only its bundle and map. */
+/** A function's serverless.yml entry: its bundle, what invokes it, and a zip of only its own files (`<op>.js`, its map, and a data file `<op>.json` the build may write beside it). */
 function entry(fn: FunctionDef): Record<string, unknown> {
   const { schema, trigger } = fn;
   const events = schema
@@ -15,7 +15,7 @@ function entry(fn: FunctionDef): Record<string, unknown> {
     // informational (the handler enforces its compiled spec's role): lets the deployed Lambda and this file say it
     ...(schema ? { tags: { role: schema.role } } : {}),
     events,
-    package: { patterns: [`dist/${fn.module}.js`, `dist/${fn.module}.js.map`] },
+    package: { patterns: [`dist/${fn.module}.*`] },
   };
 }
 

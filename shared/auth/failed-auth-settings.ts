@@ -1,4 +1,4 @@
-import ipaddr from 'ipaddr.js';
+import { BlockList, isIP } from 'node:net';
 
 /**
  * Limits on failed authentication, from the environment:
@@ -13,7 +13,8 @@ import ipaddr from 'ipaddr.js';
 export interface FailedAuthSettings {
   limit: number;
   windowS: number;
-  exempt: [ipaddr.IPv4 | ipaddr.IPv6, number][];
+  /** `[network, prefix length, family]` */
+  exempt: [string, number, 'ipv4' | 'ipv6'][];
 }
 
 export const FAILED_AUTH_DEFAULTS = { limit: 10, windowS: 60 } as const;
@@ -39,11 +40,11 @@ function cidrs(env: NodeJS.ProcessEnv, name: string): FailedAuthSettings['exempt
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
-    try {
-      out.push(ipaddr.parseCIDR(part));
-    } catch {
-      reportOnce(`${name}: "${part}" is not a CIDR range (e.g. 10.0.0.0/8); ignored`);
-    }
+    const [net, bits, extra] = part.split('/');
+    const family = isIP(net ?? '');
+    const prefix = /^\d{1,3}$/.test(bits ?? '') ? Number(bits) : NaN;
+    if (family && extra === undefined && prefix <= (family === 4 ? 32 : 128)) out.push([net!, prefix, family === 4 ? 'ipv4' : 'ipv6']);
+    else reportOnce(`${name}: "${part}" is not a CIDR range (e.g. 10.0.0.0/8); ignored`);
   }
   return out;
 }
@@ -56,10 +57,24 @@ export function failedAuthSettings(env: NodeJS.ProcessEnv = process.env): Failed
   };
 }
 
-/** Whether a source address lies in an exempt range (an unparsable source never does). */
+// node's own CIDR matcher: every function bundle authenticates, so a parsing library here would weigh on all of them
+const lists = new WeakMap<FailedAuthSettings['exempt'], BlockList>();
+function blockListOf(exempt: FailedAuthSettings['exempt']): BlockList {
+  let list = lists.get(exempt);
+  if (!list) {
+    list = new BlockList();
+    for (const [net, prefix, family] of exempt) list.addSubnet(net, prefix, family);
+    lists.set(exempt, list);
+  }
+  return list;
+}
+
+/** Whether a source address lies in an exempt range (an unparsable source never does); `::ffff:a.b.c.d` counts as IPv4. */
 export function isExemptSource(source: string, settings: FailedAuthSettings): boolean {
-  if (settings.exempt.length === 0 || !ipaddr.isValid(source)) return false;
-  let addr = ipaddr.parse(source);
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
-  return settings.exempt.some(([range, bits]) => range.kind() === addr.kind() && addr.match(range, bits));
+  if (settings.exempt.length === 0) return false;
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(source)?.[1];
+  const address = mapped ?? source;
+  const family = isIP(address);
+  if (!family) return false;
+  return blockListOf(settings.exempt).check(address, family === 4 ? 'ipv4' : 'ipv6');
 }

@@ -32,9 +32,9 @@ test('a schema, a catch-all and a schedule become their serverless functions', a
   expect(fns.map((f) => f.name)).toEqual(['meta-not-found', 'tasks-sweep', 'vm-get']);
   const { default: YAML } = await import('yaml');
   expect(YAML.parse(functionsYml(fns))).toEqual({
-    'meta-not-found': { handler: 'dist/functions/meta/not-found.handler', events: [{ httpApi: '*' }], package: { patterns: ['dist/functions/meta/not-found.js', 'dist/functions/meta/not-found.js.map'] } },
-    'tasks-sweep': { handler: 'dist/functions/tasks/sweep.handler', timeout: 60, events: [{ schedule: 'rate(1 minute)' }], package: { patterns: ['dist/functions/tasks/sweep.js', 'dist/functions/tasks/sweep.js.map'] } },
-    'vm-get': { handler: 'dist/functions/vm/get.handler', tags: { role: 'operator' }, events: [{ httpApi: { method: 'GET', path: '/api/vm/{rid}' } }], package: { patterns: ['dist/functions/vm/get.js', 'dist/functions/vm/get.js.map'] } },
+    'meta-not-found': { handler: 'dist/functions/meta/not-found.handler', events: [{ httpApi: '*' }], package: { patterns: ['dist/functions/meta/not-found.*'] } },
+    'tasks-sweep': { handler: 'dist/functions/tasks/sweep.handler', timeout: 60, events: [{ schedule: 'rate(1 minute)' }], package: { patterns: ['dist/functions/tasks/sweep.*'] } },
+    'vm-get': { handler: 'dist/functions/vm/get.handler', tags: { role: 'operator' }, events: [{ httpApi: { method: 'GET', path: '/api/vm/{rid}' } }], package: { patterns: ['dist/functions/vm/get.*'] } },
   });
 });
 

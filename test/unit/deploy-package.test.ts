@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -35,14 +35,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const resources = (type: string) => Object.values(template.Resources).filter((r) => r.Type === type);
 
-test('one zip per function, holding only its bundle, its source map and dist/package.json', async () => {
+test('one zip per function, holding only its bundle, its source map, its data file if it has one, and dist/package.json', async () => {
   const fns = declared();
   expect(fns.length).toBeGreaterThan(30);
   for (const fn of fns) {
     const zip = await JSZip.loadAsync(readFileSync(join(dir, `${fn.name}.zip`)));
     const files = Object.values(zip.files).filter((f) => !f.dir).map((f) => f.name).sort();
-    expect(files).toEqual([fn.bundle, `${fn.bundle}.map`, 'dist/package.json'].sort());
+    const data = fn.bundle.replace(/\.js$/, '.json');
+    expect(files).toEqual([fn.bundle, `${fn.bundle}.map`, ...(existsSync(data) ? [data] : []), 'dist/package.json'].sort());
   }
+  // GET /api/openapi.json reads its document from beside its bundle
+  const openapi = await JSZip.loadAsync(readFileSync(join(dir, 'meta-openapi.zip')));
+  expect(JSON.parse(await openapi.file('dist/functions/meta/openapi.json')!.async('string')).openapi).toBe('3.1.0');
 });
 
 test('a nodejs24.x Lambda per function and an HTTP API route per endpoint, plus the catch-all', () => {

@@ -24,6 +24,16 @@ export const NOT_FOUND_CODE = 127;
 
 const signalCode = (signal: string | null | undefined) => 128 + ((signal && constants.signals[signal as keyof typeof constants.signals]) || 0);
 
+/** SIGKILL to a detached command's whole process group (the command and whatever it started). */
+function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 export class LocalExecutor implements Executor {
   readonly kind = 'local' as const;
   private readonly env: NodeJS.ProcessEnv;
@@ -41,22 +51,34 @@ export class LocalExecutor implements Executor {
   run(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
     const [file, args] = this.argv(argv);
     const timeoutMs = opts.timeoutMs ?? this.opts.defaultTimeoutMs ?? 600_000;
+    // with a cancel signal, its own process group (execFile hands `detached` to spawn), so that a cancel
+    // stops what the command started too
+    const options = { encoding: 'utf8' as const, maxBuffer: this.opts.maxBuffer ?? 64 * 1024 * 1024, timeout: timeoutMs, killSignal: 'SIGKILL' as const, env: this.env, detached: Boolean(opts.signal) };
     return new Promise((resolve, reject) => {
       const child = execFile(
         file,
         args,
-        { encoding: 'utf8', maxBuffer: this.opts.maxBuffer ?? 64 * 1024 * 1024, timeout: timeoutMs, killSignal: 'SIGKILL', env: this.env },
+        options,
         (err, stdout, stderr) => {
           if (!err) return resolve({ code: 0, stdout, stderr });
           const e = err as NodeJS.ErrnoException & { code?: string | number; killed?: boolean; signal?: string | null };
           if (e.code === 'ENOENT') return resolve({ code: NOT_FOUND_CODE, stdout, stderr: `${stderr}${file}: not found\n` });
           if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return reject(new Error(`${argv[0]}: output exceeds the executor's buffer`));
+          if (cancelled) return resolve({ code: signalCode('SIGKILL'), stdout, stderr: `${stderr}${argv[0]}: stopped: the task was cancelled\n` });
           if (e.killed) return resolve({ code: TIMEOUT_CODE, stdout, stderr: `${stderr}${argv[0]}: timed out after ${timeoutMs} ms\n` });
           if (typeof e.code === 'number') return resolve({ code: e.code, stdout, stderr });
           if (e.signal) return resolve({ code: signalCode(e.signal), stdout, stderr });
           reject(err);
         },
       );
+      let cancelled = false;
+      const cancel = () => {
+        cancelled = true;
+        killGroup(child.pid);
+      };
+      if (opts.signal?.aborted) cancel();
+      else opts.signal?.addEventListener('abort', cancel, { once: true });
+      child.once('close', () => opts.signal?.removeEventListener('abort', cancel));
       // a command that exits without reading its input must not fail the run with EPIPE
       child.stdin?.on('error', () => undefined);
       child.stdin?.end(opts.stdin ?? '');
@@ -65,12 +87,13 @@ export class LocalExecutor implements Executor {
 
   start(argv: string[], opts: { timeoutMs?: number } = {}): StartedCommand {
     const [file, args] = this.argv(argv);
-    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: this.env });
+    // its own process group: kill() stops what the command started too
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: this.env, detached: true });
     const timeoutMs = opts.timeoutMs ?? this.opts.defaultTimeoutMs ?? 600_000;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      killGroup(child.pid);
     }, timeoutMs);
     let stderr = '';
     child.stderr.setEncoding('utf8');
@@ -89,6 +112,6 @@ export class LocalExecutor implements Executor {
         else resolve({ code: code ?? signalCode(signal), stderr });
       });
     });
-    return { stdin: child.stdin, stdout: child.stdout, done, kill: () => child.kill('SIGKILL') };
+    return { stdin: child.stdin, stdout: child.stdout, done, kill: () => killGroup(child.pid) };
   }
 }

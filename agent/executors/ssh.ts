@@ -208,6 +208,10 @@ export class SshExecutor implements Executor {
 
   async run(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
     const cmd = this.start(argv, { timeoutMs: opts.timeoutMs });
+    // a cancelled task: the remote command gets KILL and its channel closes
+    const stop = () => cmd.kill();
+    opts.signal?.addEventListener('abort', stop, { once: true });
+    void cmd.done.finally(() => opts.signal?.removeEventListener('abort', stop));
     const chunks: Buffer[] = [];
     cmd.stdout.on('data', (c: Buffer) => chunks.push(c));
     cmd.stdin.end(opts.stdin ?? '');

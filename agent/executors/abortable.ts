@@ -22,8 +22,9 @@ export function abortable(exec: Executor, cancel: AbortSignal): Executor {
       const signal = live();
       if (signal) {
         const kill = () => cmd.kill();
+        const off = () => signal.removeEventListener('abort', kill);
         signal.addEventListener('abort', kill, { once: true });
-        void cmd.done.finally(() => signal.removeEventListener('abort', kill));
+        cmd.done.then(off, off);
       }
       return cmd;
     };

@@ -50,39 +50,60 @@ export class LocalExecutor implements Executor {
 
   run(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
     const [file, args] = this.argv(argv);
+    if (opts.signal) return this.runStoppable(argv, opts, opts.signal);
     const timeoutMs = opts.timeoutMs ?? this.opts.defaultTimeoutMs ?? 600_000;
-    // with a cancel signal, its own process group (execFile hands `detached` to spawn), so that a cancel
-    // stops what the command started too
-    const options = { encoding: 'utf8' as const, maxBuffer: this.opts.maxBuffer ?? 64 * 1024 * 1024, timeout: timeoutMs, killSignal: 'SIGKILL' as const, env: this.env, detached: Boolean(opts.signal) };
     return new Promise((resolve, reject) => {
       const child = execFile(
         file,
         args,
-        options,
+        { encoding: 'utf8', maxBuffer: this.opts.maxBuffer ?? 64 * 1024 * 1024, timeout: timeoutMs, killSignal: 'SIGKILL', env: this.env },
         (err, stdout, stderr) => {
           if (!err) return resolve({ code: 0, stdout, stderr });
           const e = err as NodeJS.ErrnoException & { code?: string | number; killed?: boolean; signal?: string | null };
           if (e.code === 'ENOENT') return resolve({ code: NOT_FOUND_CODE, stdout, stderr: `${stderr}${file}: not found\n` });
           if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return reject(new Error(`${argv[0]}: output exceeds the executor's buffer`));
-          if (cancelled) return resolve({ code: signalCode('SIGKILL'), stdout, stderr: `${stderr}${argv[0]}: stopped: the task was cancelled\n` });
           if (e.killed) return resolve({ code: TIMEOUT_CODE, stdout, stderr: `${stderr}${argv[0]}: timed out after ${timeoutMs} ms\n` });
           if (typeof e.code === 'number') return resolve({ code: e.code, stdout, stderr });
           if (e.signal) return resolve({ code: signalCode(e.signal), stdout, stderr });
           reject(err);
         },
       );
-      let cancelled = false;
-      const cancel = () => {
-        cancelled = true;
-        killGroup(child.pid);
-      };
-      if (opts.signal?.aborted) cancel();
-      else opts.signal?.addEventListener('abort', cancel, { once: true });
-      child.once('close', () => opts.signal?.removeEventListener('abort', cancel));
       // a command that exits without reading its input must not fail the run with EPIPE
       child.stdin?.on('error', () => undefined);
       child.stdin?.end(opts.stdin ?? '');
     });
+  }
+
+  /**
+   * run() for a command a cancel may stop (execFile cannot start a process group): started in its own group,
+   * its output collected; on abort the whole group gets SIGKILL and the result is 137 with a note.
+   */
+  private async runStoppable(argv: string[], opts: RunOptions, signal: AbortSignal): Promise<RunResult> {
+    const cmd = this.start(argv, { timeoutMs: opts.timeoutMs });
+    const max = this.opts.maxBuffer ?? 64 * 1024 * 1024;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let overflow = false;
+    cmd.stdout.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        overflow = true;
+        cmd.kill();
+      } else chunks.push(c);
+    });
+    let cancelled = false;
+    const cancel = () => {
+      cancelled = true;
+      cmd.kill();
+    };
+    if (signal.aborted) cancel();
+    else signal.addEventListener('abort', cancel, { once: true });
+    cmd.stdin.end(opts.stdin ?? '');
+    const { code, stderr } = await cmd.done.finally(() => signal.removeEventListener('abort', cancel));
+    if (overflow) throw new Error(`${argv[0]}: output exceeds the executor's buffer`);
+    const stdout = Buffer.concat(chunks).toString('utf8');
+    if (cancelled) return { code: signalCode('SIGKILL'), stdout, stderr: `${stderr}${argv[0]}: stopped: the task was cancelled\n` };
+    return { code, stdout, stderr };
   }
 
   start(argv: string[], opts: { timeoutMs?: number } = {}): StartedCommand {

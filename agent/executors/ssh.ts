@@ -210,8 +210,9 @@ export class SshExecutor implements Executor {
     const cmd = this.start(argv, { timeoutMs: opts.timeoutMs });
     // a cancelled task: the remote command gets KILL and its channel closes
     const stop = () => cmd.kill();
+    const off = () => opts.signal?.removeEventListener('abort', stop);
     opts.signal?.addEventListener('abort', stop, { once: true });
-    void cmd.done.finally(() => opts.signal?.removeEventListener('abort', stop));
+    cmd.done.then(off, off);
     const chunks: Buffer[] = [];
     cmd.stdout.on('data', (c: Buffer) => chunks.push(c));
     cmd.stdin.end(opts.stdin ?? '');

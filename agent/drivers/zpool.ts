@@ -287,6 +287,11 @@ export async function replaceDevice(exec: Executor, pool: string, oldDevice: str
   await runChecked(exec, ['zpool', 'replace', pool, oldDevice, newDevice]);
 }
 
+/** `zpool detach <pool> <device>` (e.g. the new side of a replacing vdev: the replacement is called off); zpool's own message on failure. */
+export async function detachDevice(exec: Executor, pool: string, device: string): Promise<void> {
+  await runChecked(exec, ['zpool', 'detach', pool, device]);
+}
+
 // ---------------------------------------------------------------- zpool iostat
 
 export interface PoolIostat {

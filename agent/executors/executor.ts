@@ -6,6 +6,8 @@
 export interface RunOptions {
   stdin?: string | Buffer;
   timeoutMs?: number;
+  /** stops the command when aborted (a cancelled task): local process group, remote command over SSH */
+  signal?: AbortSignal;
 }
 
 export interface RunResult {

@@ -24,6 +24,16 @@ export const NOT_FOUND_CODE = 127;
 
 const signalCode = (signal: string | null | undefined) => 128 + ((signal && constants.signals[signal as keyof typeof constants.signals]) || 0);
 
+/** SIGKILL to a detached command's whole process group (the command and whatever it started). */
+function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 export class LocalExecutor implements Executor {
   readonly kind = 'local' as const;
   private readonly env: NodeJS.ProcessEnv;
@@ -40,6 +50,7 @@ export class LocalExecutor implements Executor {
 
   run(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
     const [file, args] = this.argv(argv);
+    if (opts.signal) return this.runStoppable(argv, opts, opts.signal);
     const timeoutMs = opts.timeoutMs ?? this.opts.defaultTimeoutMs ?? 600_000;
     return new Promise((resolve, reject) => {
       const child = execFile(
@@ -63,14 +74,47 @@ export class LocalExecutor implements Executor {
     });
   }
 
+  /**
+   * run() for a command a cancel may stop (execFile cannot start a process group): started in its own group,
+   * its output collected; on abort the whole group gets SIGKILL and the result is 137 with a note.
+   */
+  private async runStoppable(argv: string[], opts: RunOptions, signal: AbortSignal): Promise<RunResult> {
+    const cmd = this.start(argv, { timeoutMs: opts.timeoutMs });
+    const max = this.opts.maxBuffer ?? 64 * 1024 * 1024;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let overflow = false;
+    cmd.stdout.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        overflow = true;
+        cmd.kill();
+      } else chunks.push(c);
+    });
+    let cancelled = false;
+    const cancel = () => {
+      cancelled = true;
+      cmd.kill();
+    };
+    if (signal.aborted) cancel();
+    else signal.addEventListener('abort', cancel, { once: true });
+    cmd.stdin.end(opts.stdin ?? '');
+    const { code, stderr } = await cmd.done.finally(() => signal.removeEventListener('abort', cancel));
+    if (overflow) throw new Error(`${argv[0]}: output exceeds the executor's buffer`);
+    const stdout = Buffer.concat(chunks).toString('utf8');
+    if (cancelled) return { code: signalCode('SIGKILL'), stdout, stderr: `${stderr}${argv[0]}: stopped: the task was cancelled\n` };
+    return { code, stdout, stderr };
+  }
+
   start(argv: string[], opts: { timeoutMs?: number } = {}): StartedCommand {
     const [file, args] = this.argv(argv);
-    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: this.env });
+    // its own process group: kill() stops what the command started too
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: this.env, detached: true });
     const timeoutMs = opts.timeoutMs ?? this.opts.defaultTimeoutMs ?? 600_000;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      killGroup(child.pid);
     }, timeoutMs);
     let stderr = '';
     child.stderr.setEncoding('utf8');
@@ -89,6 +133,6 @@ export class LocalExecutor implements Executor {
         else resolve({ code: code ?? signalCode(signal), stderr });
       });
     });
-    return { stdin: child.stdin, stdout: child.stdout, done, kill: () => child.kill('SIGKILL') };
+    return { stdin: child.stdin, stdout: child.stdout, done, kill: () => killGroup(child.pid) };
   }
 }

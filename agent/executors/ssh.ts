@@ -208,6 +208,11 @@ export class SshExecutor implements Executor {
 
   async run(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
     const cmd = this.start(argv, { timeoutMs: opts.timeoutMs });
+    // a cancelled task: the remote command gets KILL and its channel closes
+    const stop = () => cmd.kill();
+    const off = () => opts.signal?.removeEventListener('abort', stop);
+    opts.signal?.addEventListener('abort', stop, { once: true });
+    cmd.done.then(off, off);
     const chunks: Buffer[] = [];
     cmd.stdout.on('data', (c: Buffer) => chunks.push(c));
     cmd.stdin.end(opts.stdin ?? '');

@@ -15,8 +15,13 @@ export interface JobContext {
   peers?: PeerHost[];
   /** reports phase and 0–100 progress (and optionally a line of output) to the control plane */
   progress(phase: string, percent: number, output?: string): Promise<void>;
-  /** aborted when the agent is shutting down hard */
+  /** aborted when the agent is shutting down hard, or the task was cancelled */
   signal: AbortSignal;
+  /**
+   * aborted when an operator cancelled the task: the command running then is stopped, and a job with an
+   * undo step runs it (commands run after the abort are not stopped); the task then ends `cancelled`
+   */
+  cancelled?: AbortSignal;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { leafVdevs, poolStatus, replaceDevice, resilverProgress, type ZpoolStatus } from '../drivers/zpool.ts';
+import { detachDevice, leafVdevs, poolStatus, replaceDevice, resilverProgress, type ZpoolStatus } from '../drivers/zpool.ts';
 import { sleep } from '../runtime/backoff.ts';
 import type { JobHandler } from './job.ts';
 
@@ -13,9 +13,32 @@ const named = (s: ZpoolStatus, device: string) => leafVdevs(s).filter((v) => v.n
  * reported as task progress. Ends successfully only when the new device is in the pool and ONLINE; a resilver
  * that finished with errors, or a new device that did not come online, fails the task with what zpool shows.
  * A replacement that is already under way (the same task delivered again after a restart) is followed, not
- * started twice.
+ * started twice. Cancelled while the resilver runs, the new device is detached again when zpool allows it
+ * (the old device stays in the pool); zpool's refusal is reported with the cancellation.
  */
 export const poolReplaceDevice: JobHandler<'pool.replace-device'> = async (ctx, p) => {
+  try {
+    return await replaceAndFollow(ctx, p);
+  } catch (err) {
+    if (!ctx.cancelled?.aborted) throw err;
+    throw new Error(`${(err as Error).message}; ${await undoReplacement(ctx.exec, p)}`);
+  }
+};
+
+/** The undo step of a cancelled replacement: detach the new device if it is still (being) attached. */
+async function undoReplacement(exec: Parameters<JobHandler>[0]['exec'], p: { pool: string; new: string }): Promise<string> {
+  try {
+    const status = await poolStatus(exec, p.pool);
+    if (!named(status, p.new).length) return `undone: ${p.new} is not in pool ${p.pool}`;
+    if (!resilverProgress(status).replacing) return `not undone: the replacement of ${p.new} had already completed`;
+    await detachDevice(exec, p.pool, p.new);
+    return `undone: ${p.new} detached from ${p.pool}`;
+  } catch (e) {
+    return `not undone: ${(e as Error).message}`;
+  }
+}
+
+const replaceAndFollow: JobHandler<'pool.replace-device'> = async (ctx, p) => {
   const before = await poolStatus(ctx.exec, p.pool);
   const underWay = named(before, p.new).length > 0 && resilverProgress(before).replacing;
   if (!underWay) {
@@ -24,6 +47,7 @@ export const poolReplaceDevice: JobHandler<'pool.replace-device'> = async (ctx, 
   }
   let reported = -1;
   for (;;) {
+    if (ctx.cancelled?.aborted) throw new Error(`stopped while ${p.pool} was resilvering onto ${p.new}`);
     if (ctx.signal.aborted) throw new Error(`the agent stopped while ${p.pool} was resilvering onto ${p.new}`);
     const status = await poolStatus(ctx.exec, p.pool);
     const progress = resilverProgress(status);

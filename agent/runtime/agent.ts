@@ -142,7 +142,8 @@ export class Agent {
 
   private async heartbeat(): Promise<void> {
     try {
-      await this.api.heartbeat();
+      const hb = await this.api.heartbeat();
+      for (const id of hb.cancel ?? []) this.runner.cancel(id);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'node_not_registered') {
         this.log('warn', 'the control plane forgot this node; registering again');

@@ -1,3 +1,4 @@
+import { abortable } from '../executors/abortable.ts';
 import type { Executor } from '../executors/executor.ts';
 import { CommandError } from '../executors/executor.ts';
 import type { JobContext } from '../jobs/job.ts';
@@ -36,6 +37,9 @@ function peerOf(peers: PeerHost[], nodeId: string): PeerHost {
 
 /** Runs one task: start (idempotent by id) → job handler → finish (spooled, retried until it lands). */
 export class TaskRunner {
+  /** the running tasks' cancel switches */
+  private readonly cancels = new Map<number, AbortController>();
+
   constructor(
     private readonly api: AgentClient,
     private readonly exec: Executor,
@@ -49,7 +53,26 @@ export class TaskRunner {
     private readonly peers?: (peer: PeerHost) => Executor,
   ) {}
 
+  /** An operator cancelled the task (told by a heartbeat or a progress answer): stop it if it runs here. */
+  cancel(taskId: number): boolean {
+    const c = this.cancels.get(taskId);
+    if (!c || c.signal.aborted) return false;
+    this.log('warn', 'task cancelled by the control plane; stopping it', { taskId });
+    c.abort();
+    return true;
+  }
+
   async run(item: WorkItem): Promise<RunOutcome> {
+    const cancel = new AbortController();
+    this.cancels.set(item.taskId, cancel);
+    try {
+      return await this.runTask(item, cancel);
+    } finally {
+      this.cancels.delete(item.taskId);
+    }
+  }
+
+  private async runTask(item: WorkItem, cancel: AbortController): Promise<RunOutcome> {
     const { taskId } = item;
     let start: StartAnswer;
     try {
@@ -72,18 +95,21 @@ export class TaskRunner {
     this.log('info', 'task started', { taskId, kind, resource: start.task.resource, attempt });
     const began = Date.now();
     let pendingOutput = '';
+    if (start.task.cancelRequestedAt) cancel.abort();
     const ctx: JobContext = {
-      exec: this.exec,
+      exec: abortable(this.exec, cancel.signal),
       task: { id: taskId, kind, resource: start.task.resource, nodeId: start.task.nodeId, attempt },
-      peer: this.peers ? (nodeId) => this.peers!(peerOf(peers, nodeId)) : undefined,
+      peer: this.peers ? (nodeId) => abortable(this.peers!(peerOf(peers, nodeId)), cancel.signal) : undefined,
       peers,
-      signal: this.hardSignal,
+      signal: AbortSignal.any([this.hardSignal, cancel.signal]),
+      cancelled: cancel.signal,
       progress: async (phase, percent, output) => {
         pendingOutput = tail(pendingOutput + (output ? (output.endsWith('\n') ? output : `${output}\n`) : ''));
         const body = { attempt, phase: phase.slice(0, 200), progress: Math.max(0, Math.min(100, Math.round(percent))), ...(pendingOutput ? { output: pendingOutput } : {}) };
         try {
-          await this.api.progress(taskId, body, { attempts: 3, baseMs: 200, maxMs: 1000, signal: this.hardSignal });
+          const view = await this.api.progress(taskId, body, { attempts: 3, baseMs: 200, maxMs: 1000, signal: this.hardSignal });
           pendingOutput = '';
+          if (view.cancelRequestedAt) this.cancel(taskId);
         } catch (err) {
           // progress is best effort; undelivered output rides along with the next report
           this.log('warn', 'progress report failed', { taskId, cause: (err as Error).message });
@@ -105,6 +131,8 @@ export class TaskRunner {
         if (err instanceof CommandError) pendingOutput = tail(pendingOutput + [err.result.stdout, err.result.stderr].filter(Boolean).join('\n'));
       }
     }
+    // stopped on an operator's request (a job that finished before it noticed keeps its success)
+    if (cancel.signal.aborted && body.status === 'failed') body = { ...body, status: 'cancelled', error: `cancelled: ${body.error}` };
     if (pendingOutput) body.output = pendingOutput;
     this.log(body.status === 'success' ? 'info' : 'warn', 'task ended', { taskId, status: body.status, error: body.error, ms: Date.now() - began });
     return (await this.finish(taskId, body)) ? 'done' : 'abandoned';

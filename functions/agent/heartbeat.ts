@@ -4,6 +4,7 @@ import { ok, type Reply } from '#http/envelope';
 import { boundNode } from '#domain/nodes/agent-binding';
 import { touchNode } from '#domain/nodes/touch';
 import { sweepTasks } from '#shared/jobs/sweeper';
+import { cancelRequestedTasks } from '#shared/jobs/cancel';
 import type { Input, Output } from './heartbeat.schema.ts';
 
 export const handler = endpoint<Input>(spec, async (_input, { db, principal }): Promise<Reply<Output>> => {
@@ -14,5 +15,6 @@ export const handler = endpoint<Input>(spec, async (_input, { db, principal }): 
     console.log(JSON.stringify({ level: 'warn', msg: 'heartbeat sweep failed', nodeId: node.id, cause: err.message }));
     return null;
   });
-  return ok('heartbeat_recorded', { nodeId: node.id, lastSeenAt: new Date(node.last_seen_at!).toISOString(), resent: swept?.sent ?? [] });
+  const cancel = await cancelRequestedTasks(db, node.id);
+  return ok('heartbeat_recorded', { nodeId: node.id, lastSeenAt: new Date(node.last_seen_at!).toISOString(), resent: swept?.sent ?? [], cancel });
 });

@@ -1,5 +1,6 @@
 import { pageQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
+import { TASK_STATUSES } from '#shared/jobs/protocol';
 
 export const schema = {
   summary: 'Tasks, newest first, filtered by resource key, status, node or kind',
@@ -10,7 +11,7 @@ export const schema = {
     type: 'object',
     properties: {
       resource: { type: 'string', minLength: 1, maxLength: 300 },
-      status: { type: 'string', enum: ['queued', 'running', 'success', 'failed', 'interrupted'] },
+      status: { type: 'string', enum: TASK_STATUSES },
       nodeId: nodeIdSchema,
       kind: { type: 'string', minLength: 1, maxLength: 100 },
       ...pageQuery,

@@ -65,11 +65,15 @@ export interface Registered {
   reapply: Array<{ taskId: number; kind: string; resource: string; payload: unknown }>;
 }
 
-/** The answer to a heartbeat: `resent` are the node's queued tasks the sweep sent again. */
+/**
+ * The answer to a heartbeat: `resent` are the node's queued tasks the sweep sent again; `cancel` are its
+ * running tasks an operator cancelled: the agent stops them, undoes what it can and reports `cancelled`.
+ */
 export interface HeartbeatRecorded {
   nodeId: string;
   lastSeenAt: string;
   resent: number[];
+  cancel: number[];
 }
 
 export interface StaleTasksInterrupted {

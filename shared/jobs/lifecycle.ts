@@ -9,7 +9,8 @@ import { getTask } from './tasks.ts';
 /**
  * The task transitions an agent reports, each idempotent so that retried reports are harmless:
  *   queued → running (start; attempts + 1) → success | failed (finish);
- *   running → interrupted (the node's agent restarted, or the node went silent — see sweeper.ts).
+ *   running → interrupted (the node's agent restarted, or the node went silent — see sweeper.ts);
+ *   running → cancelled (finish, only after an operator asked for it — see cancel.ts).
  * A finish for an `interrupted` task of the same attempt is still accepted: the work did complete, and its
  * report was only late (an agent that could not reach the API for a while).
  */
@@ -55,7 +56,11 @@ export async function finishTask(trx: Db, nodeId: string, taskId: number, r: Fin
   if (task.status !== 'running' && task.status !== 'interrupted') {
     throw conflict('task_already_finished', `task ${taskId} already ended ${task.status}`);
   }
-  const error = r.status === 'failed' ? (r.error?.trim() || 'the task failed without a message') : '';
+  if (r.status === 'cancelled' && !task.cancel_requested_at) {
+    throw conflict('task_not_cancelling', `task ${taskId} was not asked to cancel; report success or failed`);
+  }
+  const error =
+    r.status === 'failed' ? r.error?.trim() || 'the task failed without a message' : r.status === 'cancelled' ? r.error?.trim() || `cancelled by ${task.cancel_requested_by}` : '';
   const done = await trx
     .updateTable('tasks')
     .set({
@@ -63,7 +68,7 @@ export async function finishTask(trx: Db, nodeId: string, taskId: number, r: Fin
       error,
       result: r.result === undefined ? null : JSON.stringify(r.result),
       output: appendOutput(r.output),
-      phase: r.status === 'success' ? 'done' : 'failed',
+      phase: r.status === 'success' ? 'done' : r.status,
       progress: r.status === 'success' ? 100 : sql<number>`progress`,
       finished_at: sql<Date>`now()`,
       updated_at: sql<Date>`now()`,

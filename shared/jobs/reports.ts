@@ -25,7 +25,8 @@ export const finishReportSchema = {
   type: 'object',
   properties: {
     attempt,
-    status: { type: 'string', enum: ['success', 'failed'] },
+    /** `cancelled` only for a task whose cancellation was asked for (the job stopped, and undid what it could) */
+    status: { type: 'string', enum: ['success', 'failed', 'cancelled'] },
     error: { type: 'string', maxLength: 65536 },
     output: { type: 'string', maxLength: 262144 },
     /** the job's JSON result, stored on the task */

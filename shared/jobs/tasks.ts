@@ -123,6 +123,8 @@ export interface TaskView {
   requestedBy: string;
   exclusive: boolean;
   attempts: number;
+  /** a running task whose cancellation was asked for: its agent is stopping it */
+  cancelRequestedAt: string | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -144,6 +146,7 @@ export function toTaskView(t: TaskRow): TaskView {
     requestedBy: t.requested_by,
     exclusive: t.exclusive,
     attempts: t.attempts,
+    cancelRequestedAt: iso(t.cancel_requested_at),
     createdAt: iso(t.created_at)!,
     startedAt: iso(t.started_at),
     finishedAt: iso(t.finished_at),

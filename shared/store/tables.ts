@@ -299,7 +299,7 @@ export interface TelemetryNodesTable {
 // ── tasks (migration 0010) ──
 
 /** The values of `tasks.status` (the job protocol, shared/jobs/protocol.ts, names their transitions). */
-export const TASK_STATUSES = ['queued', 'running', 'success', 'failed', 'interrupted'] as const;
+export const TASK_STATUSES = ['queued', 'running', 'success', 'failed', 'interrupted', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export interface TasksTable {
@@ -325,6 +325,9 @@ export interface TasksTable {
   /** sends tried, failed ones included, and the last failure (migration 0016) */
   send_attempts: ColumnType<number, number | undefined, number>;
   send_error: ColumnType<string, string | undefined, string>;
+  /** a running task's agent is to stop it, and who asked (migration 0080) */
+  cancel_requested_at: NullableTimestamp;
+  cancel_requested_by: ColumnType<string, string | undefined, string>;
   created_at: CreatedAt;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;

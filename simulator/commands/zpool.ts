@@ -1,12 +1,12 @@
 import type { SimHost, SimPool } from '#shared/seed/host/schema';
 import { BadPropertyError, getopt, nicenum, phaseOf, propertyListing, rawTime, table, wobble } from '../format.ts';
 import { fail, registerSubcommand, registerTicker, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
-import { deviceOwner, devName, findLeaf, leafSize, newGuid, poolFree, sectionVdevs, type VNode } from '../pool-model.ts';
+import { deviceOwner, devName, findLeaf, leafSize, newGuid, poolFree, sectionVdevs, walk, type VNode } from '../pool-model.ts';
 import { LIST_DEFAULT, POOL_PROPS, canonicalPoolProp, propValue } from './zpool-props.ts';
 import { isHealthy, renderStatus } from './zpool-status.ts';
 
 /**
- * zpool list / get / status / replace / iostat, in OpenZFS 2.2's formats on FreeBSD 14.
+ * zpool list / get / status / replace / detach / iostat, in OpenZFS 2.2's formats on FreeBSD 14.
  * Messages are zpool's own (see test/fixtures/freebsd/zpool-*.txt and SOURCES.md).
  */
 
@@ -125,6 +125,40 @@ function replace(ctx: CommandContext): CommandOutput {
   // a raidz member gets its share of the vdev's data; a mirror member or a lone disk all of it
   const share = old.parent?.type.startsWith('raidz') ? old.parent.children!.length : 1;
   startResilver(pool, ctx.now, ctx.settings.resilverMs, share);
+  return { code: 0 };
+}
+
+// ---- zpool detach pool device
+// libzfs zpool_vdev_detach: `cannot detach <dev>` + `no such device in pool` (EZFS_NODEVICE), `only applicable
+// to mirror and replacing vdevs` (ENOTSUP), `no valid replicas` (EBUSY). Detaching the new side of a replacing
+// vdev cancels the replacement: the old device stays, and the resilver is canceled.
+function detach(ctx: CommandContext): CommandOutput {
+  const o = getopt(ctx.args, '');
+  const [poolName, devArg] = o.operands;
+  if (!poolName) return fail('missing pool name argument', 2);
+  if (!devArg) return fail('missing <device> specification', 2);
+  if (o.operands.length > 2) return fail('too many arguments', 2);
+  const pool = ctx.state.pools.find((p) => p.name === poolName);
+  if (!pool) return fail(noSuchPool(poolName));
+  const cannot = `cannot detach ${devArg}`;
+  const loc = findLeaf(pool, devArg);
+  if (!loc) return fail(`${cannot}: no such device in pool`);
+  const parent = loc.parent;
+  if (!parent || (parent.type !== 'mirror' && parent.type !== 'replacing')) return fail(`${cannot}: only applicable to mirror and replacing vdevs`);
+  const healthy = parent.children!.filter((c, i) => i !== loc.index && (c.state ?? 'ONLINE') === 'ONLINE' && !c.resilvering);
+  if (!healthy.length) return fail(`${cannot}: no valid replicas`);
+  parent.children!.splice(loc.index, 1);
+  if (parent.children!.length === 1) {
+    // a mirror or replacing vdev of one device collapses to that device
+    for (const l of walk(pool)) {
+      if (l.node !== parent) continue;
+      const list = l.parent ? l.parent.children! : sectionVdevs(pool, l.section);
+      list[l.index] = parent.children![0];
+      break;
+    }
+  }
+  const replacing = [...walk(pool)].some((l) => l.node.type === 'replacing');
+  if (pool.scan?.function === 'resilver' && pool.scan.state === 'scanning' && !replacing) pool.scan = { ...pool.scan, state: 'canceled', endMs: ctx.now };
   return { code: 0 };
 }
 
@@ -260,6 +294,7 @@ const USAGE = {
   get: '\tget [-Hp] [-o "all" | field[,...]] <"all" | property[,...]> <pool> ...',
   status: '\tstatus [-c [script1,script2,...]] [-DegiLpPstvx] [-T d|u] [pool] ... [interval [count]]',
   replace: '\treplace [-fsw] [-o property=value] <pool> <device> [new-device]',
+  detach: '\tdetach <pool> <device>',
   iostat: '\tiostat [[[-c [script1,script2,...][-lq]]|[-rw]] [-T d | u] [-ghHLpPvy]\n\t    [[pool ...]|[pool vdev ...]|[vdev ...]] [[-n] interval [count]]',
 };
 
@@ -267,4 +302,5 @@ registerSubcommand('zpool', 'list', withUsage(list, USAGE.list));
 registerSubcommand('zpool', 'get', withUsage(get, USAGE.get));
 registerSubcommand('zpool', 'status', withUsage(status, USAGE.status));
 registerSubcommand('zpool', 'replace', withUsage(replace, USAGE.replace));
+registerSubcommand('zpool', 'detach', withUsage(detach, USAGE.detach));
 registerSubcommand('zpool', 'iostat', withUsage(iostat, USAGE.iostat));

@@ -20,6 +20,8 @@ import * as m0065 from './0065_firewall_nat.ts';
 import * as m0066 from './0066_node_routes.ts';
 // limits on failed authentication
 import * as m0075 from './0075_auth_failures.ts';
+// task cancellation
+import * as m0080 from './0080_task_cancellation.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -49,4 +51,6 @@ export const migrations: Record<string, Migration> = {
   '0066_node_routes': m0066,
   // limits on failed authentication
   '0075_auth_failures': m0075,
+  // task cancellation
+  '0080_task_cancellation': m0080,
 };

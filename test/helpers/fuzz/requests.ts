@@ -53,8 +53,11 @@ export function encode(s: string): string {
 
 const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '');
 
-/** Ids in the spellings a server must not take for the canonical one, or must refuse cleanly. */
-const ID_SPELLINGS = ['101', '0', '-1', '00101', '0x65', '1e2', '101.0', '9'.repeat(30), 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', '00000000000000000000000000000000', '🐚', '%', 'a/b'];
+/**
+ * Ids in the spellings a server must not take for the canonical one (jail 101, which other tests' nodes hold), or
+ * must refuse cleanly.
+ */
+const ID_SPELLINGS = ['2147483647', '0', '-1', '00101', '0x65', '1e2', '101.0', '9'.repeat(30), 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', '00000000000000000000000000000000', '🐚', '%', 'a/b'];
 
 // NUL and lone surrogates cannot reach a function in a path: the emulator's router refuses them itself (as API
 // Gateway does), in its own format; the in-process checks of the storable-input test cover that path

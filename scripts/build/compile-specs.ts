@@ -9,7 +9,11 @@ import type { RouteDef } from './routes.ts';
 
 const OUT = '.generated/spec';
 
-/** ajv's standalone code still `require`s runtime helpers; turn those into imports so it is plain ESM. */
+/**
+ * ajv's standalone code still `require`s runtime helpers (and reads their `.default`); turn those into imports so
+ * it is plain ESM. Node hands a CommonJS module's default import over as `module.exports`, while CommonJS
+ * transpilers (jest's, running validators in-process) hand over `exports.default`: both are accepted.
+ */
 function toEsm(code: string): string {
   const deps = new Map<string, string>();
   const body = code.replace(/require\("([^"]+)"\)/g, (_, mod: string) => {
@@ -17,7 +21,8 @@ function toEsm(code: string): string {
     if (!deps.has(spec)) deps.set(spec, `__dep${deps.size}`);
     return deps.get(spec)!;
   });
-  return [...deps].map(([m, v]) => `import ${v} from ${JSON.stringify(m)};`).join('\n') + '\n' + body;
+  const imports = [...deps].map(([m, v]) => `import ${v}_m from ${JSON.stringify(m)};const ${v} = "default" in Object(${v}_m) ? ${v}_m : { default: ${v}_m };`);
+  return imports.join('\n') + '\n' + body;
 }
 
 function compile(schema: object, opts: Options): string {

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import validator, { type Options as ValidatorOptions } from '@middy/validator';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import type { Kysely } from 'kysely';
 import type { Reply } from '#http/envelope';
 import type { CompiledSpec } from '#http/spec';
@@ -26,14 +26,42 @@ export interface HandlerContext {
 
 export type EndpointFn<I> = (input: I, ctx: HandlerContext) => Promise<Reply>;
 
+// The middlewares type the event differently (raw vs parsed body); the chain is one runtime order.
+type AnyMiddleware = middy.MiddlewareObj<any, any, Error, any>;
+
+/** One stage of the pipeline, named so a test can show what the pipeline is worth without it. */
+export interface Stage {
+  name: 'log' | 'storable-request' | 'authenticate' | 'body-limit' | 'json-body' | 'storable-body' | 'validate';
+  middleware: AnyMiddleware;
+}
+
 /**
- * Wraps a handler in the pipeline: log+envelope → storable headers/path/query → auth → body limit → JSON →
- * storable body → validation → handler.
- * The handler receives validated input typed from its schema and returns a Reply. Validation runs the
- * validators the build compiled (ajv standalone), so nothing compiles a schema at cold start. An endpoint
- * without a body schema takes no body: whatever arrives is neither parsed nor handed on.
+ * The pipeline's stages in the order they run: log+envelope → storable headers/path/query → auth → body limit →
+ * JSON → storable body → validation. Validation runs the validators the build compiled (ajv standalone), so
+ * nothing compiles a schema at cold start. An endpoint without a body schema takes no body: whatever arrives is
+ * neither parsed nor handed on.
  */
+export function pipelineStages(spec: CompiledSpec): Stage[] {
+  const stages: Stage[] = [
+    { name: 'log', middleware: pipelineLog() },
+    { name: 'storable-request', middleware: storableRequest(spec) as AnyMiddleware },
+    { name: 'authenticate', middleware: authenticate(spec.role) as AnyMiddleware },
+    { name: 'body-limit', middleware: bodyLimit(spec.bodyLimit) as AnyMiddleware },
+  ];
+  if (spec.takesBody) stages.push({ name: 'json-body', middleware: httpJsonBodyParser() as AnyMiddleware }, { name: 'storable-body', middleware: storableBody() as AnyMiddleware });
+  const eventSchema = eventValidator(spec);
+  // its types ask for an Ajv instance; at runtime it calls the compiled validate function, which this is
+  if (eventSchema) stages.push({ name: 'validate', middleware: validator({ eventSchema: eventSchema as unknown as ValidatorOptions['eventSchema'] }) as AnyMiddleware });
+  return stages;
+}
+
+/** Wraps a handler in the pipeline; the handler receives validated input typed from its schema and returns a Reply. */
 export function endpoint<I extends { path: unknown; query: unknown; body: unknown }>(spec: CompiledSpec, fn: EndpointFn<I>) {
+  return withStages(spec, fn, pipelineStages(spec));
+}
+
+/** A handler behind the given stages, in their order. */
+export function withStages<I extends { path: unknown; query: unknown; body: unknown }>(spec: CompiledSpec, fn: EndpointFn<I>, stages: Stage[]) {
   const base = async (event: ParsedBodyEvent, context: HmContext) => {
     const raw = event as unknown as APIGatewayProxyEventV2;
     const input = { path: event.pathParameters ?? {}, query: event.queryStringParameters ?? {}, body: spec.takesBody ? event.body : undefined } as I;
@@ -44,16 +72,8 @@ export function endpoint<I extends { path: unknown; query: unknown; body: unknow
       requestId: context.awsRequestId ?? raw.requestContext?.requestId,
     })) as unknown as APIGatewayProxyResultV2;
   };
-  // The middlewares type the event differently (raw vs parsed body); the chain is one runtime order.
-  type Any = middy.MiddlewareObj<any, any, Error, any>;
-  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, HmContext>()
-    .use(pipelineLog())
-    .use(storableRequest(spec) as Any)
-    .use(authenticate(spec.role) as Any)
-    .use(bodyLimit(spec.bodyLimit) as Any);
-  if (spec.takesBody) chain.use(httpJsonBodyParser() as Any).use(storableBody() as Any);
-  const eventSchema = eventValidator(spec);
-  // its types ask for an Ajv instance; at runtime it calls the compiled validate function, which this is
-  if (eventSchema) chain.use(validator({ eventSchema: eventSchema as unknown as ValidatorOptions['eventSchema'] }) as Any);
+  // callers hand over a Lambda Context; the log stage adds `hm` to it before any other stage runs
+  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, Context>();
+  for (const stage of stages) chain.use(stage.middleware);
   return chain.handler(base as any);
 }

@@ -1,0 +1,61 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '#store/tables';
+
+/** A response as the fuzzer saw it. */
+export interface FuzzResponse {
+  status: number;
+  text: string;
+}
+
+/**
+ * What every response must be, whatever came in: never a 5xx; exactly the envelope {status, message, error,
+ * data}; on an error `status: "error"`, a reason, and `data` null (the one exception is a 409 whose spec entry
+ * gives it data — `dataOnConflict`).
+ */
+export function envelopeProblems(res: FuzzResponse, dataOnConflict = false): string[] {
+  const out: string[] = [];
+  if (res.status >= 500) out.push(`answered ${res.status}`);
+  let body: any;
+  try {
+    body = JSON.parse(res.text);
+  } catch {
+    return [...out, `body is not JSON: ${res.text.slice(0, 200)}`];
+  }
+  const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).sort().join(',') : typeof body;
+  if (keys !== 'data,error,message,status') return [...out, `not the envelope (members ${keys})`];
+  if (typeof body.message !== 'string' || !body.message) out.push('message is not a non-empty string');
+  if (res.status >= 400) {
+    if (body.status !== 'error') out.push(`status "${body.status}" on a ${res.status}`);
+    if (typeof body.error !== 'string' || !body.error) out.push('an error without a reason');
+    if (body.data !== null && !(res.status === 409 && dataOnConflict)) out.push(`data ${JSON.stringify(body.data).slice(0, 200)} on a ${res.status}`);
+  } else {
+    if (body.status !== 'success') out.push(`status "${body.status}" on a ${res.status}`);
+    if (body.error !== '') out.push('error is not "" on a success');
+  }
+  return out;
+}
+
+/**
+ * Row counts of every table the API writes, in one query. Telemetry tables are left out: the agent that runs
+ * the accepted tasks posts samples on its own schedule.
+ */
+export async function rowCounter(db: Kysely<Database>): Promise<() => Promise<Record<string, number>>> {
+  const { rows } = await sql<{ name: string }>`
+    SELECT table_name AS name FROM information_schema.tables
+    WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT LIKE '%telemetry%' AND table_name NOT LIKE 'kysely%'
+    ORDER BY table_name`.execute(db);
+  const query = sql.join(rows.map((r) => sql`SELECT ${r.name}::text AS name, count(*)::int AS n FROM ${sql.table(r.name)}`), sql` UNION ALL `);
+  return async () => {
+    const counted = await sql<{ name: string; n: number }>`${query}`.execute(db);
+    return Object.fromEntries(counted.rows.map((r) => [r.name, Number(r.n)]));
+  };
+}
+
+/** The tables whose counts differ, as `table: before → after`. */
+export function countChanges(before: Record<string, number>, after: Record<string, number>): string[] {
+  return Object.keys({ ...before, ...after })
+    .filter((t) => before[t] !== after[t])
+    .map((t) => `${t}: ${before[t]} → ${after[t]}`);
+}
+
+export const FINAL_TASK_STATUSES = ['success', 'failed', 'interrupted', 'cancelled'];

@@ -3,13 +3,14 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { forbidden, unauthorized } from '#http/errors';
 import { roleAllows, type Role } from '#shared/auth/roles';
 import { verifyToken } from '#shared/auth/tokens';
+import { touchToken } from '#shared/auth/last-use';
 import { getDb } from '#store/db';
 import type { HmContext } from './pipeline-log.ts';
 
 /**
  * Bearer-token auth: each request carries `Authorization: Bearer <token>`; a missing, malformed, unknown,
  * expired or revoked token is 401, a role that does not reach the endpoint's is 403. A middleware (not a
- * gateway authorizer) so that 401/403 are envelopes too.
+ * gateway authorizer) so that 401/403 are envelopes too. An accepted token's last use is noted.
  */
 export const authenticate = (required: Role): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, HmContext> => ({
   before: async (request) => {
@@ -20,6 +21,7 @@ export const authenticate = (required: Role): middy.MiddlewareObj<APIGatewayProx
     const check = await verifyToken(getDb(), m[1]);
     if (!check.ok) throw unauthorized(check.reason);
     request.context.hm.principal = check.principal;
+    await touchToken(getDb(), check.principal.tokenId);
     if (!roleAllows(check.principal.role, required)) {
       throw forbidden(required === 'agent' ? 'only agent tokens may call this endpoint' : `this operation requires the ${required} role; the token has ${check.principal.role}`);
     }

@@ -18,6 +18,8 @@ import * as m0060 from './0060_iscsi.ts';
 // firewall NAT (E18)
 import * as m0065 from './0065_firewall_nat.ts';
 import * as m0066 from './0066_node_routes.ts';
+// audit log (issue 13)
+import * as m0070 from './0070_audit_log.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -45,4 +47,6 @@ export const migrations: Record<string, Migration> = {
   // firewall NAT (E18)
   '0065_firewall_nat': m0065,
   '0066_node_routes': m0066,
+  // audit log (issue 13)
+  '0070_audit_log': m0070,
 };

@@ -1,5 +1,5 @@
 import { id32, pageQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
-import { OUTCOME_PATTERN } from '#domain/audit/list';
+import { OUTCOME_PATTERN, TIME_PATTERN } from '#domain/audit/list';
 
 export const schema = {
   summary: 'The audit log, newest first: every mutation and every refused request (401, 403, 429), filtered by token, resource, route, outcome and time',
@@ -13,8 +13,8 @@ export const schema = {
       resource: { type: 'string', minLength: 1, maxLength: 300 },
       route: { type: 'string', minLength: 1, maxLength: 300 },
       outcome: { type: 'string', pattern: OUTCOME_PATTERN },
-      from: { type: 'string', format: 'date-time' },
-      to: { type: 'string', format: 'date-time' },
+      from: { type: 'string', pattern: TIME_PATTERN },
+      to: { type: 'string', pattern: TIME_PATTERN },
       ...pageQuery,
     },
     additionalProperties: false,

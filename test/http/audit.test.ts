@@ -134,6 +134,9 @@ describe('audit log', () => {
     const from = await call('GET', '/audit?from=yesterday');
     expectEnvelope(from, 400, 'validation_failed');
     expect(from.body.error).toContain('from');
+    const month = await call('GET', `/audit?to=${encodeURIComponent('2026-13-01T00:00:00Z')}`);
+    expectEnvelope(month, 400, 'validation_failed');
+    expect(month.body.error).toContain('query.to');
     const order = await call('GET', `/audit?from=${encodeURIComponent('2026-02-01T00:00:00Z')}&to=${encodeURIComponent('2026-01-01T00:00:00Z')}`);
     expectEnvelope(order, 400, 'validation_failed');
     expect(order.body.error).toContain('query.to');

@@ -29,6 +29,9 @@ export interface AuditView {
   request_id: string;
 }
 
+/** The form of `from` and `to`: an ISO 8601 date-time with its zone (`2026-01-31T12:00:00Z`, `…+02:00`). */
+export const TIME_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2})$';
+
 /** The form of `outcome`: an exact status (`403`) or a class (`4xx`). */
 export const OUTCOME_PATTERN = '^[1-5]([0-9]{2}|xx)$';
 
@@ -42,6 +45,8 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The audit log, newest first, filtered by token, resource, route, outcome and time range (`from` inclusive, `to` exclusive). */
 export async function listAudit(db: Db, f: AuditFilter): Promise<{ data: AuditView[]; total: number }> {
+  const bad = (['from', 'to'] as const).filter((k) => f[k] !== undefined && Number.isNaN(new Date(f[k]!).getTime()));
+  if (bad.length) throw new ValidationError(bad.map((k) => ({ field: `query.${k}`, problem: 'is not a valid date-time' })));
   if (f.from && f.to && new Date(f.from) >= new Date(f.to)) throw new ValidationError([{ field: 'query.to', problem: 'must be later than query.from' }]);
   let q = db.selectFrom('audit_log');
   if (f.tokenId !== undefined) q = q.where('token_id', '=', f.tokenId);

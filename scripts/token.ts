@@ -25,7 +25,8 @@ create   prints the new token's secret once (it cannot be shown again)
            --node     required for --role agent: the node id (host UUID) the agent speaks for
            --secret   install this secret (e.g. from generate) instead of a random one; a secret that
                       was revoked is refused (revocation is final)
-list     every token: id, name, role, node, created, expires, state (active, expired, revoked); never secrets
+list     every token: id, name, role, node, created, expires, last used (to the minute), state (active,
+         expired, revoked); never secrets
 revoke   revokes the active tokens with that id or name; requests with them then get 401
 generate prints a fresh well-formed secret (hm_ + 43 base64url characters) and stores nothing; e.g. for
          HM_ADMIN_TOKEN=… npm start, or create --secret
@@ -75,7 +76,7 @@ async function create(opts: { role?: string; name?: string; expires?: string; no
 async function list(json: boolean) {
   const store = await openCliStore();
   try {
-    const rows = await store.db.selectFrom('api_tokens').select(['id', 'name', 'role', 'node_id', 'created_at', 'expires_at', 'revoked_at']).orderBy('id').execute();
+    const rows = await store.db.selectFrom('api_tokens').select(['id', 'name', 'role', 'node_id', 'created_at', 'expires_at', 'revoked_at', 'last_used_at']).orderBy('id').execute();
     const now = new Date();
     const out = rows.map((r) => ({
       id: r.id,
@@ -84,11 +85,12 @@ async function list(json: boolean) {
       node: r.node_id ?? '',
       created: r.created_at.toISOString(),
       expires: r.expires_at?.toISOString() ?? 'never',
+      last_used: r.last_used_at?.toISOString() ?? 'never',
       state: r.revoked_at ? `revoked ${r.revoked_at.toISOString()}` : r.expires_at && r.expires_at <= now ? 'expired' : 'active',
     }));
     if (json) return console.log(JSON.stringify(out, null, 2));
     if (!out.length) return console.log(`no tokens in ${store.where}`);
-    const cols = ['id', 'name', 'role', 'node', 'created', 'expires', 'state'] as const;
+    const cols = ['id', 'name', 'role', 'node', 'created', 'expires', 'last_used', 'state'] as const;
     const width = Object.fromEntries(cols.map((c) => [c, Math.max(c.length, ...out.map((o) => String(o[c]).length))]));
     const line = (o: Record<string, unknown>) => cols.map((c) => String(o[c]).padEnd(width[c])).join('  ').trimEnd();
     console.log(line(Object.fromEntries(cols.map((c) => [c, c.toUpperCase()]))));

@@ -6,12 +6,14 @@ import type { Kysely } from 'kysely';
 import type { Reply } from '#http/envelope';
 import type { CompiledSpec } from '#http/spec';
 import type { Principal } from '#shared/auth/tokens';
+import { runAudited } from '#store/audit-scope';
 import { getDb } from '#store/db';
 import type { Database } from '#store/tables';
+import { audit, auditPrincipal, type AuditedContext } from './middlewares/audit.ts';
 import { authenticate } from './middlewares/authenticate.ts';
 import { eventValidator } from './event-validator.ts';
 import { bodyLimit } from './middlewares/body-limit.ts';
-import { pipelineLog, type HmContext } from './middlewares/pipeline-log.ts';
+import { pipelineLog } from './middlewares/pipeline-log.ts';
 import { storableBody, storableRequest } from './middlewares/storable-input.ts';
 
 /** The event once the JSON parser has run: `body` is whatever the JSON held. */
@@ -31,18 +33,20 @@ type AnyMiddleware = middy.MiddlewareObj<any, any, Error, any>;
 
 /** One stage of the pipeline, named so a test can show what the pipeline is worth without it. */
 export interface Stage {
-  name: 'log' | 'storable-request' | 'authenticate' | 'body-limit' | 'json-body' | 'storable-body' | 'validate';
+  name: 'audit' | 'log' | 'storable-request' | 'authenticate' | 'body-limit' | 'json-body' | 'storable-body' | 'validate';
   middleware: AnyMiddleware;
 }
 
 /**
- * The pipeline's stages in the order they run: log+envelope → storable headers/path/query → auth → body limit →
- * JSON → storable body → validation. Validation runs the validators the build compiled (ajv standalone), so
- * nothing compiles a schema at cold start. An endpoint without a body schema takes no body: whatever arrives is
- * neither parsed nor handed on.
+ * The pipeline's stages in the order they run: audit → log+envelope → storable headers/path/query → auth →
+ * body limit → JSON → storable body → validation. Validation runs the validators the build compiled (ajv
+ * standalone), so nothing compiles a schema at cold start. An endpoint without a body schema takes no body:
+ * whatever arrives is neither parsed nor handed on. A mutation's handler runs in the request's audit scope:
+ * its first committed transaction records the audit row (shared/http/middlewares/audit.ts).
  */
 export function pipelineStages(spec: CompiledSpec): Stage[] {
   const stages: Stage[] = [
+    { name: 'audit', middleware: audit() as AnyMiddleware },
     { name: 'log', middleware: pipelineLog() },
     { name: 'storable-request', middleware: storableRequest(spec) as AnyMiddleware },
     { name: 'authenticate', middleware: authenticate(spec.role) as AnyMiddleware },
@@ -62,15 +66,18 @@ export function endpoint<I extends { path: unknown; query: unknown; body: unknow
 
 /** A handler behind the given stages, in their order. */
 export function withStages<I extends { path: unknown; query: unknown; body: unknown }>(spec: CompiledSpec, fn: EndpointFn<I>, stages: Stage[]) {
-  const base = async (event: ParsedBodyEvent, context: HmContext) => {
+  const base = async (event: ParsedBodyEvent, context: AuditedContext) => {
     const raw = event as unknown as APIGatewayProxyEventV2;
     const input = { path: event.pathParameters ?? {}, query: event.queryStringParameters ?? {}, body: spec.takesBody ? event.body : undefined } as I;
-    return (await fn(input, {
-      db: getDb(),
-      principal: context.hm.principal!,
-      event: raw,
-      requestId: context.awsRequestId ?? raw.requestContext?.requestId,
-    })) as unknown as APIGatewayProxyResultV2;
+    const run = () =>
+      fn(input, {
+        db: getDb(),
+        principal: context.hm.principal!,
+        event: raw,
+        requestId: context.awsRequestId ?? raw.requestContext?.requestId,
+      });
+    auditPrincipal(context);
+    return (await (context.audit ? runAudited(context.audit, run) : run())) as unknown as APIGatewayProxyResultV2;
   };
   // callers hand over a Lambda Context; the log stage adds `hm` to it before any other stage runs
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, Context>();

@@ -2,6 +2,7 @@ import { conflict, invalid, notFound } from '#shared/errors/domain-errors';
 import type { TaskRow, Db } from '#store/tables';
 import { iso, offsetOf, type PageRequest } from '#store/paging';
 import { ACTIVE_STATUSES, type TaskKind, type TaskPayloads, type TaskStatus } from './protocol.ts';
+import { noteAuditedTask } from '#store/audit-scope';
 
 
 /** Who asked for a task: a token's principal, or the control plane itself (a plain name such as `agent-start`). */
@@ -94,7 +95,10 @@ export async function createTask<K extends TaskKind>(trx: Db, spec: NewTask<K>):
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (row) return row;
+  if (row) {
+    noteAuditedTask(row.id, row.resource);
+    return row;
+  }
   if (key !== null) {
     const existing = await findIdempotentTask(trx, by, key, spec.requestRef);
     if (existing) return existing;

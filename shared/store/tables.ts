@@ -15,6 +15,8 @@ export interface ApiTokensTable {
   expires_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
   created_at: CreatedAt;
+  /** when the token was last accepted, to the minute (migration 0070) */
+  last_used_at: ColumnType<Date | null, never, Date | string | null>;
 }
 
 /** Failed authentications of one source address in its current fixed window. */
@@ -479,6 +481,25 @@ export interface IscsiLunsTable {
   created_at: CreatedAt;
 }
 
+// ── audit log (migration 0070) ──
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: CreatedAt;
+  token_id: number | null;
+  token_name: ColumnType<string, string | undefined, string>;
+  role: ColumnType<string, string | undefined, string>;
+  source_ip: ColumnType<string, string | undefined, string>;
+  method: string;
+  /** the route template, e.g. `POST /api/jail/{ctid}/migrate` has route `/api/jail/{ctid}/migrate` */
+  route: string;
+  resource: ColumnType<string, string | undefined, string>;
+  /** the HTTP status answered; null while the request that committed the change has not answered yet */
+  status: number | null;
+  task_id: number | null;
+  request_id: ColumnType<string, string | undefined, string>;
+}
+
 export interface Database {
   api_tokens: ApiTokensTable;
   auth_failures: AuthFailuresTable;
@@ -522,6 +543,8 @@ export interface Database {
   // reported routing tables (migration 0066)
   node_route_tables: NodeRouteTablesTable;
   node_routes: NodeRoutesTable;
+  // audit log (migration 0070)
+  audit_log: AuditLogTable;
 }
 
 /** What every query runs on: the connection pool or a transaction of it. */

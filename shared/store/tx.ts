@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#store/tables';
 import { conflict, unavailable } from '#shared/errors/domain-errors';
+import { auditCommitted, auditInTransaction, beginAuditAttempt } from '#store/audit-scope';
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
 // 57014: a server-side statement_timeout (or cancel) — like a client-side query timeout, the store did not answer in time
@@ -19,11 +20,22 @@ export function isConnectionError(err: unknown): boolean {
  * Runs `fn` as one SERIALIZABLE transaction, retried on serialization conflicts. PostgreSQL is the
  * cluster's consensus layer: a conflict that survives the retries is a conflict
  * cluster_leadership_changed; an unreachable store is unavailable, cluster_consensus_unavailable.
+ * Inside an audited request (a mutation, shared/store/audit-scope.ts) its first transaction records the audit row.
  */
 export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().setIsolationLevel('serializable').execute(fn);
+      beginAuditAttempt();
+      // within an audited request, the first transaction also writes the request's audit row
+      const { result, auditId } = await db
+        .transaction()
+        .setIsolationLevel('serializable')
+        .execute(async (trx) => {
+          const result = await fn(trx);
+          return { result, auditId: await auditInTransaction(trx) };
+        });
+      auditCommitted(auditId);
+      return result;
     } catch (err) {
       const code = codeOf(err);
       if (code && RETRYABLE.has(code)) {

@@ -19,7 +19,7 @@ export async function failedCredential(event: APIGatewayProxyEventV2, reason: st
   // a new window for this source: drop the rows of windows that ended, so the table holds active sources only
   if (verdict.failures === 1) await pruneFailedAuth(db, settings);
   if (!verdict.limited) return unauthorized(reason);
-  // AUDIT (429 refused): recordAudit(db, { action: 'auth.rate_limited', source, failures: verdict.failures }) — the audit log's helper goes here
+  // the 429 is recorded in the audit log by the pipeline's audit step, like every refusal
   return tooManyRequests(
     `too many failed authentications from ${source}: more than ${settings.limit} in ${settings.windowS} s; retry after ${verdict.retryAfterS} s (a valid token is still accepted)`,
     verdict.retryAfterS,

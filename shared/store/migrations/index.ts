@@ -22,6 +22,8 @@ import * as m0066 from './0066_node_routes.ts';
 import * as m0075 from './0075_auth_failures.ts';
 // task cancellation
 import * as m0080 from './0080_task_cancellation.ts';
+// audit log (issue 13)
+import * as m0070 from './0070_audit_log.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -53,4 +55,6 @@ export const migrations: Record<string, Migration> = {
   '0075_auth_failures': m0075,
   // task cancellation
   '0080_task_cancellation': m0080,
+  // audit log (issue 13)
+  '0070_audit_log': m0070,
 };

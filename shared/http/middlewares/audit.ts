@@ -1,0 +1,78 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { completeAudit, recordAudit } from '#store/audit';
+import type { AuditScope } from '#store/audit-scope';
+import { getDb } from '#store/db';
+import type { HmContext } from './pipeline-log.ts';
+
+/** Requests that change nothing: audited only when refused. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Refusals audited on every route: no or a bad token, a role too low, too many failed attempts. */
+const REFUSED = new Set([401, 403, 429]);
+
+export type AuditedContext = HmContext & { audit?: AuditScope };
+type Req = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, AuditedContext>;
+
+/** The target named by the path's parameters and the `nodeId` query (`ctid:101 node:<uuid>`); a task's resource key replaces it. */
+function resourceOf(event: APIGatewayProxyEventV2): string {
+  const parts = Object.entries(event.pathParameters ?? {}).map(([k, v]) => `${k}:${v}`);
+  const node = event.queryStringParameters?.nodeId;
+  if (node) parts.push(`node:${node}`);
+  return parts.join(' ');
+}
+
+const taskIdOf = (response: APIGatewayProxyResultV2 | null | undefined): number | null => {
+  const location = (response as { headers?: Record<string, unknown> })?.headers?.Location;
+  const m = typeof location === 'string' ? /^\/api\/tasks\/(\d+)$/.exec(location) : null;
+  return m ? Number(m[1]) : null;
+};
+
+async function finish(request: Req): Promise<void> {
+  const scope = request.context.audit;
+  const status = (request.response as { statusCode?: number } | undefined)?.statusCode;
+  if (!scope || status === undefined) return;
+  const mutation = !READS.has(scope.entry.method);
+  if (!mutation && !REFUSED.has(status)) return;
+  const principal = request.context.hm?.principal;
+  const who = principal ? { tokenId: principal.tokenId, tokenName: principal.name, role: principal.role } : {};
+  try {
+    if (scope.recordedId !== undefined) await completeAudit(getDb(), scope.recordedId, status, taskIdOf(request.response));
+    else await recordAudit(getDb(), { ...scope.entry, ...who, status, taskId: taskIdOf(request.response) });
+  } catch (e) {
+    // the answer stands (a committed change is not undone by a failed audit write); the failure is logged
+    console.log(JSON.stringify({ level: 'error', msg: 'audit write failed', requestId: scope.entry.requestId, route: scope.entry.route, cause: (e as Error)?.message }));
+  }
+}
+
+/**
+ * Outermost middleware: opens the request's audit scope (the handler runs inside it, so the first
+ * transaction it commits records the row with the change — shared/store/audit-scope.ts), and once the answer
+ * is rendered sets the row's status. A mutation that committed nothing (refused, invalid, failed) and a
+ * refused read get their row then. Only identifiers are kept: never the Authorization header or a body.
+ */
+export const audit = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, AuditedContext> => ({
+  before: (request) => {
+    const { event, context } = request;
+    request.context.audit = {
+      entry: {
+        tokenId: null,
+        tokenName: '',
+        role: '',
+        sourceIp: event.requestContext?.http?.sourceIp ?? '',
+        method: (event.requestContext?.http?.method ?? '').toUpperCase(),
+        route: event.routeKey && event.routeKey !== '$default' ? event.routeKey.replace(/^\S+\s+/, '') : (event.rawPath ?? ''),
+        resource: resourceOf(event),
+        requestId: context.awsRequestId ?? event.requestContext?.requestId ?? '',
+      },
+      attemptTasks: [],
+    };
+  },
+  after: finish,
+  onError: finish,
+});
+
+/** Once authenticated, the scope names the caller (the row written inside the transaction needs it). */
+export function auditPrincipal(context: AuditedContext): void {
+  const p = context.hm?.principal;
+  if (context.audit && p) Object.assign(context.audit.entry, { tokenId: p.tokenId, tokenName: p.name, role: p.role });
+}

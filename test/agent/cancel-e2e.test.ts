@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
-import { getTaskRow, probeTask, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
+import { getTaskRow, probeTask, hostKeyFile, startTestAgent, testHost, testJailHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
 import { startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { findSimJail } from '#simulator/commands/jail-model';
@@ -30,20 +30,6 @@ const datasetsOf = (agent: TestAgent) => sim(agent).state((s) => s.datasets.map(
 const filesOf = (agent: TestAgent) => sim(agent).state((s) => (s as SimHost & { files?: Record<string, unknown> }).files ?? {});
 const cancel = (id: number) => call('POST', `/tasks/${id}/cancel`, { token: operator });
 
-function jailHost(jails: SimHost['jails'], files?: SimHost['files']): SimHost {
-  return testHost({
-    ...(files ? { files } : {}),
-    cpus: 4,
-    pools: [{ name: 'zroot', vdevs: [{ type: 'disk', name: 'ada0' }], allocatedBytes: 40 * 2 ** 30 }],
-    datasets: [
-      { name: 'zroot', type: 'filesystem', usedBytes: 40 * 2 ** 30, mountpoint: 'none' },
-      { name: 'zroot/jails', type: 'filesystem', usedBytes: 10 * 2 ** 30, mountpoint: '/zroot/jails' },
-      ...(jails ?? []).map((j) => ({ name: j.dataset!, type: 'filesystem' as const, usedBytes: 2 ** 30, mountpoint: `/${j.dataset}` })),
-    ],
-    jails,
-  });
-}
-
 const poolHost = () =>
   testHost({
     disks: ['ada0', 'ada1', 'ada2', 'ada3'].map((name) => ({ name, sizeBytes: 100 * GB })),
@@ -59,9 +45,9 @@ beforeAll(async () => {
   sshd = await startSshd();
   operator = await tokenFor('operator');
   ctid = await freeGuestId();
-  target = await startTestAgent({ host: jailHost([], { '/etc/ssh/ssh_host_ed25519_key.pub': { content: readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8'), mode: '0644' } }), args: ['--node-ip', '127.0.0.1'] });
+  target = await startTestAgent({ host: testJailHost([], hostKeyFile(readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8'))), args: ['--node-ip', '127.0.0.1'] });
   source = await startTestAgent({
-    host: jailHost([{ ctid, name: 'big', dataset: 'zroot/jails/big', state: 'running' }]),
+    host: testJailHost([{ ctid, name: 'big', dataset: 'zroot/jails/big', state: 'running' }]),
     args: [
       '--node-ip', '127.0.0.1',
       '--peer-ssh-port', String(sshd.port),

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
-import { getTaskRow, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
+import { getTaskRow, hostKeyFile, startTestAgent, testJailHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
 import { startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { findSimJail } from '#simulator/commands/jail-model';
@@ -32,22 +32,6 @@ const datasetsOf = (agent: TestAgent) => sim(agent).state((s) => s.datasets.map(
 const guest = (id: number) => testDb().selectFrom('guests').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** the host's sshd public key, where ssh-keygen -l reads it at registration */
-const hostKeyFile = (pub: string) => ({ '/etc/ssh/ssh_host_ed25519_key.pub': { content: pub, mode: '0644' } });
-
-function jailHost(jails: SimHost['jails'], files?: SimHost['files']): SimHost {
-  return testHost({
-    ...(files ? { files } : {}),
-    cpus: 4,
-    pools: [{ name: 'zroot', vdevs: [{ type: 'disk', name: 'ada0' }], allocatedBytes: 40 * 2 ** 30 }],
-    datasets: [
-      { name: 'zroot', type: 'filesystem', usedBytes: 40 * 2 ** 30, mountpoint: 'none' },
-      { name: 'zroot/jails', type: 'filesystem', usedBytes: 10 * 2 ** 30, mountpoint: '/zroot/jails' },
-      ...(jails ?? []).map((j) => ({ name: j.dataset!, type: 'filesystem' as const, usedBytes: j.name === 'big' ? 2 ** 30 : MiB, mountpoint: `/${j.dataset}` })),
-    ],
-    jails,
-  });
-}
-
 async function admit(agent: TestAgent) {
   await waitUntil(`node ${agent.nodeId} registered`, () => testDb().selectFrom('nodes').select('id').where('id', '=', agent.nodeId).executeTakeFirst());
   await testDb().updateTable('nodes').set({ status: 'member' }).where('id', '=', agent.nodeId).execute();
@@ -60,10 +44,10 @@ beforeAll(async () => {
   ids.db = await freeGuestId();
   ids.big = await freeGuestId();
   // B's host key is the one sshd presents: what the source pins when it connects to B
-  b = await startTestAgent({ host: jailHost([], hostKeyFile(readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8'))), args: ['--node-ip', '127.0.0.1'] });
+  b = await startTestAgent({ host: testJailHost([], hostKeyFile(readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8'))), args: ['--node-ip', '127.0.0.1'] });
   const other = join(sshd.dir, 'other_key');
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'other', '-f', other]);
-  c = await startTestAgent({ host: jailHost([], hostKeyFile(readFileSync(`${other}.pub`, 'utf8'))), args: ['--node-ip', '127.0.0.1'] });
+  c = await startTestAgent({ host: testJailHost([], hostKeyFile(readFileSync(`${other}.pub`, 'utf8'))), args: ['--node-ip', '127.0.0.1'] });
   const peer = [
     '--peer-ssh-port', String(sshd.port),
     '--peer-ssh-user', sshd.username,
@@ -72,7 +56,7 @@ beforeAll(async () => {
     '--peer-ssh-prefix', `env -C ${ROOT} HM_SIM_STATE=${b.statePath} ${process.execPath} --import tsx simulator/cli.ts`,
   ];
   a = await startTestAgent({
-    host: jailHost([
+    host: testJailHost([
       { ctid: ids.web, name: 'web', dataset: 'zroot/jails/web', state: 'running', hooks: { poststart: { enabled: true, script: 'logger web up' } }, memoryBytes: 256 * MiB },
       { ctid: ids.db, name: 'db', dataset: 'zroot/jails/db', state: 'stopped' },
       { ctid: ids.big, name: 'big', dataset: 'zroot/jails/big', state: 'running' },

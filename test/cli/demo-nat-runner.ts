@@ -5,14 +5,9 @@
  * the simulator seeded with the demo host), then E18 for every seeded NAT rule. Prints rule name → the
  * suggestions or the error, as JSON. Run as its own process by test/cli/demo-nat.test.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDb } from '#store/db';
-import { migrateToLatest } from '#store/migrate';
 import { inTransaction } from '#store/tx';
 import { seedDemoIfEmpty } from '#shared/seed/load';
-import { scratchDatabase } from '#scripts/stack/store';
 import { DEMO_NODE_ID, DEMO_SEED_FILE, seedHost } from '#scripts/stack/local-agent';
 import { SimulatorExecutor } from '#simulator/executor';
 import { routeTables } from '#agent/drivers/netstat';
@@ -21,14 +16,9 @@ import { listNatRules } from '#domain/network/nat-rules';
 import { natRouteSuggestions } from '#domain/network/route-suggestions';
 import { DomainError } from '#shared/errors/domain-errors';
 import type { HostInventory } from '#domain/inventory';
+import { printFromEmptyStore } from './empty-store.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'hm-demo-nat-'));
-const store = process.env.TEST_DATABASE_URL
-  ? await scratchDatabase(process.env.TEST_DATABASE_URL)
-  : await (await import('#scripts/stack/pglite')).startEmbeddedStore({ dataDir: join(dir, 'pglite') });
-const db = createDb(store.url, 2);
-try {
-  await migrateToLatest(db);
+await printFromEmptyStore(async (db, dir) => {
   await seedDemoIfEmpty(db);
   const host = seedHost(DEMO_SEED_FILE, DEMO_NODE_ID)!;
   const routes = await routeTables(new SimulatorExecutor({ statePath: join(dir, 'host.json'), seed: host }));
@@ -43,9 +33,5 @@ try {
       out[rule.name] = { nodeId: rule.nodeId, error: err.code, detail: err.detail };
     }
   }
-  console.log(JSON.stringify(out));
-} finally {
-  await db.destroy();
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-}
+  return out;
+});

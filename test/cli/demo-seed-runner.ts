@@ -3,26 +3,15 @@
  * TEST_DATABASE_URL) through `seedDemoIfEmpty`, twice, and prints what the store then holds as JSON.
  * Run as its own process by test/cli/seed.test.ts: the shared test store is never empty.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createDb } from '#store/db';
-import { migrateToLatest } from '#store/migrate';
 import { seedDemoIfEmpty } from '#shared/seed/load';
-import { scratchDatabase } from '#scripts/stack/store';
+import { printFromEmptyStore } from './empty-store.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'hm-demo-'));
-const store = process.env.TEST_DATABASE_URL
-  ? await scratchDatabase(process.env.TEST_DATABASE_URL)
-  : await (await import('#scripts/stack/pglite')).startEmbeddedStore({ dataDir: join(dir, 'pglite') });
-const db = createDb(store.url, 2);
-try {
-  await migrateToLatest(db);
+await printFromEmptyStore(async (db) => {
   const first = await seedDemoIfEmpty(db);
   const second = await seedDemoIfEmpty(db);
   const count = async (t: 'nodes' | 'cluster_notes' | 'notifications' | 'notification_templates' | 'notification_targets' | 'notification_rules' | 'backup_jobs' | 'backup_events') =>
     Number((await db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const out = {
+  return {
     first,
     second,
     nodes: await db.selectFrom('nodes').select(['id', 'name', 'ip', 'status']).orderBy('name').execute(),
@@ -37,9 +26,4 @@ try {
     events: await db.selectFrom('backup_events').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').orderBy('status').execute(),
     counted: Number((await db.selectFrom('backup_event_counts').select((eb) => eb.fn.sum<number>('n').as('n')).executeTakeFirstOrThrow()).n),
   };
-  console.log(JSON.stringify(out));
-} finally {
-  await db.destroy();
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-}
+});

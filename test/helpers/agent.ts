@@ -47,6 +47,24 @@ export function testHost(overrides: Partial<SimHost> = {}): SimHost {
   };
 }
 
+/** The simulated host's sshd key file, so its agent registers that key's fingerprint (peers pin it). */
+export const hostKeyFile = (pub: string): SimHost['files'] => ({ '/etc/ssh/ssh_host_ed25519_key.pub': { content: pub, mode: '0644' } });
+
+/** A host for jails: pool zroot on ada0, zroot/jails, and a dataset per jail (1 MiB used; 1 GiB for a jail named `big`). */
+export function testJailHost(jails: SimHost['jails'], files?: SimHost['files']): SimHost {
+  return testHost({
+    ...(files ? { files } : {}),
+    cpus: 4,
+    pools: [{ name: 'zroot', vdevs: [{ type: 'disk', name: 'ada0' }], allocatedBytes: 40 * 2 ** 30 }],
+    datasets: [
+      { name: 'zroot', type: 'filesystem', usedBytes: 40 * 2 ** 30, mountpoint: 'none' },
+      { name: 'zroot/jails', type: 'filesystem', usedBytes: 10 * 2 ** 30, mountpoint: '/zroot/jails' },
+      ...(jails ?? []).map((j) => ({ name: j.dataset!, type: 'filesystem' as const, usedBytes: j.name === 'big' ? 2 ** 30 : 2 ** 20, mountpoint: `/${j.dataset}` })),
+    ],
+    jails,
+  });
+}
+
 /** A node row as a registered agent would leave it (for tests without an agent process). */
 export async function insertNode(id = randomUUID(), fields: { status?: string; lastSeenAt?: Date | null; heartbeatIntervalS?: number } = {}): Promise<string> {
   await testDb()

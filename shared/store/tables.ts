@@ -114,6 +114,19 @@ export interface BackupJobsTable {
   enabled: boolean;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  /** the source is a guest's datasets (resolved at each run) when set, else `source_dataset` (migration 0085) */
+  guest_type: ColumnType<'jail' | 'vm' | null, 'jail' | 'vm' | null | undefined, 'jail' | 'vm' | null>;
+  guest_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** target: a member node's dataset (`target_node_id`), or an SSH endpoint with a pinned host key */
+  target_node_id: ColumnType<string | null, string | null | undefined, string | null>;
+  target_dataset: ColumnType<string, string | undefined, string>;
+  target_ssh_user: ColumnType<string | null, string | null | undefined, string | null>;
+  target_ssh_host: ColumnType<string | null, string | null | undefined, string | null>;
+  target_ssh_port: ColumnType<number | null, number | null | undefined, number | null>;
+  /** `<type> <base64>` as in known_hosts */
+  target_ssh_host_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** job snapshots kept on each side */
+  retention: ColumnType<number, number | undefined, number>;
 }
 
 export interface BackupEventsTable {

@@ -24,6 +24,8 @@ import * as m0075 from './0075_auth_failures.ts';
 import * as m0080 from './0080_task_cancellation.ts';
 // audit log (issue 13)
 import * as m0070 from './0070_audit_log.ts';
+// backup jobs that run (issue 11)
+import * as m0085 from './0085_backup_job_targets.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -57,4 +59,6 @@ export const migrations: Record<string, Migration> = {
   '0080_task_cancellation': m0080,
   // audit log (issue 13)
   '0070_audit_log': m0070,
+  // backup jobs that run (issue 11)
+  '0085_backup_job_targets': m0085,
 };

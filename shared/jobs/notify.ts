@@ -1,20 +1,43 @@
 import type { TaskRow, Db } from '#store/tables';
 
+/** What a notification says and what it is about; rules match `kind`, `nodeId` and `subject`. */
+export interface RaisedNotification {
+  /** e.g. `task_failed`, `certificate_failed`, `backup_failed`, `node_offline` */
+  kind: string;
+  title: string;
+  body: string;
+  severity: 'info' | 'warning' | 'error';
+  /** `global` ones are what E24 dismisses; `node` ones concern one node */
+  scope: 'global' | 'node';
+  nodeId: string | null;
+  /** the object it is about, for rules and messages: a task (id, kind, status), a certificate, a backup job … */
+  subject?: { type: string; id: number | string; kind?: string; status?: string };
+}
+
+/**
+ * Raises a notification inside the caller's transaction: the one way every capability raises one, so delivery
+ * (the outbox) is written with it or not at all.
+ */
+export async function raiseNotification(trx: Db, n: RaisedNotification): Promise<void> {
+  await trx
+    .insertInto('notifications')
+    .values({ kind: n.kind, title: n.title, body: n.body, severity: n.severity, scope: n.scope, node_id: n.nodeId })
+    .execute();
+}
+
 /**
  * A task that ends `failed` (or is cut off, `interrupted`) raises a global notification, counted by E25 and
  * dismissed by E24: the operator who queued the work may long be gone when it fails.
  */
 export async function notifyTaskEnded(trx: Db, task: Pick<TaskRow, 'id' | 'kind' | 'node_id' | 'resource' | 'status' | 'error'>): Promise<void> {
   if (task.status !== 'failed' && task.status !== 'interrupted') return;
-  await trx
-    .insertInto('notifications')
-    .values({
-      kind: task.status === 'failed' ? 'task_failed' : 'task_interrupted',
-      title: `Task ${task.id} (${task.kind} on ${task.resource}) ${task.status}`,
-      body: task.error,
-      severity: task.status === 'failed' ? 'error' : 'warning',
-      scope: 'global',
-      node_id: task.node_id,
-    })
-    .execute();
+  await raiseNotification(trx, {
+    kind: task.status === 'failed' ? 'task_failed' : 'task_interrupted',
+    title: `Task ${task.id} (${task.kind} on ${task.resource}) ${task.status}`,
+    body: task.error,
+    severity: task.status === 'failed' ? 'error' : 'warning',
+    scope: 'global',
+    nodeId: task.node_id,
+    subject: { type: 'task', id: task.id, kind: task.kind, status: task.status },
+  });
 }

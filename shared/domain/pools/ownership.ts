@@ -1,5 +1,5 @@
 import type { Db } from '#store/tables';
-
+import { raiseNotification } from '#shared/jobs/notify';
 
 const reportedGuids = (inventory: unknown): string[] => {
   const pools = (inventory as { pools?: Array<{ guid?: unknown }> } | null)?.pools;
@@ -29,15 +29,12 @@ export async function foreignPoolGuids(db: Db, nodeId: string, guids: string[]):
 export async function reportRefusedPools(db: Db, nodeId: string, refused: string[]): Promise<void> {
   if (!refused.length) return;
   console.log(JSON.stringify({ level: 'warn', msg: 'inventory pools refused: GUID held by another node', nodeId, guids: refused }));
-  await db
-    .insertInto('notifications')
-    .values({
-      kind: 'pool_guid_refused',
-      title: `Node ${nodeId} reported pool GUIDs held by another node`,
-      body: `ignored pool GUIDs ${refused.join(', ')}: each is held by another node that still reports it`,
-      severity: 'warning',
-      scope: 'node',
-      node_id: nodeId,
-    })
-    .execute();
+  await raiseNotification(db, {
+    kind: 'pool_guid_refused',
+    title: `Node ${nodeId} reported pool GUIDs held by another node`,
+    body: `ignored pool GUIDs ${refused.join(', ')}: each is held by another node that still reports it`,
+    severity: 'warning',
+    scope: 'node',
+    nodeId,
+  });
 }

@@ -107,4 +107,6 @@ export const resourceKey = {
   host: (nodeId: string) => `host:${nodeId}`,
   /** a node's whole iSCSI configuration (`/etc/ctl.conf`) */
   iscsi: (nodeId: string) => `iscsi:${nodeId}`,
+  /** a backup job: its scheduled runs and its restores, one at a time */
+  backupJob: (id: number) => `backup-job:${id}`,
 };

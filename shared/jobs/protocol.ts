@@ -62,6 +62,9 @@ export type RestoreSource =
   | { kind: 'node'; nodeId: string; dataset: string }
   | { kind: 'ssh'; user: string; host: string; port: number; dataset: string; hostKeys: string[] };
 
+/** The peer id (JobContext.peer) a restore reaches an SSH-endpoint source by. */
+export const sshPeerId = (s: { user: string; host: string; port: number }) => `ssh:${s.user}@${s.host}:${s.port}`;
+
 export interface BackupRestorePayload {
   jobId: number;
   /** the backup event (mode `restore`) the task moves */

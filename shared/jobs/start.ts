@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { TaskRow, Db } from '#store/tables';
 import { nodeTask, type TaskOutcome } from './lifecycle.ts';
 import { notifyTaskEnded } from './notify.ts';
-import { CONFIGURATION_KINDS, type TaskKind, type TaskPayloads } from './protocol.ts';
+import { CONFIGURATION_KINDS, sshPeerId, type TaskKind, type TaskPayloads } from './protocol.ts';
 import { toTaskView, type TaskView } from './tasks.ts';
 
 
@@ -45,9 +45,6 @@ function peerNodesOf(task: TaskRow): string[] {
   const restore = task.kind === 'backup.restore' ? (task.payload as TaskPayloads['backup.restore']).source : null;
   return restore?.kind === 'node' ? [restore.nodeId] : [];
 }
-
-/** The SSH id a restore names its SSH-endpoint source by (JobContext.peer). */
-export const sshPeerId = (s: { user: string; host: string; port: number }) => `ssh:${s.user}@${s.host}:${s.port}`;
 
 async function peersOf(db: Db, task: TaskRow): Promise<PeerHost[]> {
   const restore = task.kind === 'backup.restore' ? (task.payload as TaskPayloads['backup.restore']).source : null;

@@ -23,6 +23,9 @@ async function arrange(over: { runner?: Parameters<typeof arrangeNode>[0]; sshTa
     .insertInto('backup_jobs')
     .values({
       name: `restore-${T}-${ctid}`,
+      mode: 'incremental',
+      schedule: '',
+      enabled: true,
       node_id: runner,
       source_dataset: '',
       target_endpoint: over.sshTarget ? `backup@203.0.113.5:tank/b/j${ctid}` : `${target}:tank/b/j${ctid}`,

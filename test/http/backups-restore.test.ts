@@ -1,5 +1,9 @@
 import { sql } from 'kysely';
 import { scrubTaskSecrets } from '#shared/jobs/secrets';
+import { startTask } from '#shared/jobs/start';
+import { interruptStaleTasks } from '#shared/jobs/lifecycle';
+import { applyTaskOutcome } from '#domain/task-outcomes';
+import { inTransaction } from '#store/tx';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
 import { arrangeNode, freeGuestId, jailInv, setOnline } from './jail-setup.ts';
 
@@ -169,6 +173,23 @@ describe('E15 POST /api/cluster/backups/jobs/{id}/restore', () => {
 
     for (const a of [off, pending, taken, reported, running]) expect((await tasksOf(a.jobId)).filter((t) => t.kind === 'backup.restore')).toHaveLength(0);
     for (const a of [off, pending, taken, reported, running]) expect(await eventsOf(a.jobId)).toHaveLength(0);
+  });
+
+  test('the restore event follows its task: running when the runner starts it, interrupted when the runner restarts mid-task', async () => {
+    const a = await arrange();
+    const res = await call('POST', path(a.jobId), { token: operator, body: { encryptionKey: 'ab'.repeat(32), encryptionKeyFormat: 'hex' } });
+    expectEnvelope(res, 202);
+    const start = await inTransaction(testDb(), (trx) => startTask(trx, a.runner, res.body.data.taskId, applyTaskOutcome));
+    expect(start.run).toBe(true);
+    let [event] = await eventsOf(a.jobId);
+    expect(event.status).toBe('running');
+    expect(event.started_at).not.toBeNull();
+    expect(await inTransaction(testDb(), (trx) => interruptStaleTasks(trx, a.runner, applyTaskOutcome))).toEqual([res.body.data.taskId]);
+    [event] = await eventsOf(a.jobId);
+    expect(event).toMatchObject({ status: 'interrupted', error: 'interrupted: the agent restarted while the task was running' });
+    expect(event.completed_at).not.toBeNull();
+    const [task] = await tasksOf(a.jobId);
+    expect(task.payload).not.toHaveProperty('encryptionKey');
   });
 
   test('401 without a token, 403 for a viewer', async () => {

@@ -50,6 +50,35 @@ export interface TaskPayloads {
   'group.delete': { group: string };
   /** E13: the node's whole iSCSI configuration, rendered as `/etc/ctl.conf`, checked by `ctld -t`, installed, reloaded */
   'iscsi.apply-config': { config: IscsiConfig };
+  /** E15: receive a job snapshot from the job's target into `<dataset>.restoring`, verify, swap in (agent/jobs/backup-restore.ts) */
+  'backup.restore': BackupRestorePayload;
+}
+
+/**
+ * Where a restore reads the job's snapshots: the job's target (a member node, or an SSH endpoint whose pinned
+ * key travels as its `SHA256:…` fingerprint).
+ */
+export type RestoreSource =
+  | { kind: 'node'; nodeId: string; dataset: string }
+  | { kind: 'ssh'; user: string; host: string; port: number; dataset: string; hostKeys: string[] };
+
+/** The peer id (JobContext.peer) a restore reaches an SSH-endpoint source by. */
+export const sshPeerId = (s: { user: string; host: string; port: number }) => `ssh:${s.user}@${s.host}:${s.port}`;
+
+export interface BackupRestorePayload {
+  jobId: number;
+  /** the backup event (mode `restore`) the task moves */
+  eventId: number;
+  /** the dataset restored on the runner */
+  dataset: string;
+  /** the snapshot (after `@`); null: the newest of the job's snapshots, resolved on the host */
+  snapshot: string | null;
+  source: RestoreSource;
+  /** the guest on the dataset: stopped for the swap, started again if it ran */
+  guest: { type: 'jail' | 'vm'; id: number; name: string } | null;
+  /** a task secret: leaves the stored payload when the task ends, never logged */
+  encryptionKey?: string;
+  encryptionKeyFormat?: 'passphrase' | 'hex' | 'raw';
 }
 export type TaskKind = keyof TaskPayloads;
 

@@ -145,6 +145,8 @@ export interface BackupEventsTable {
   updated_at: Timestamp;
   /** set by a trigger (migration 0002): the event's row in backup_event_search_docs */
   search_doc_id: Generated<number>;
+  /** the task whose start and end move this event (E15 restores; migration 0100) */
+  task_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** E12's search text, once per distinct value (migration 0002). */

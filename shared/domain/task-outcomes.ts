@@ -5,6 +5,7 @@ import { applyVmTaskOutcome } from './vms/outcomes.ts';
 import { applyPptTaskOutcome } from './ppt/outcomes.ts';
 import { applyGroupTaskOutcome } from './groups/outcomes.ts';
 import { applyIscsiTaskOutcome } from './iscsi/outcomes.ts';
+import { applyCertificateTaskOutcome } from './certificates/outcomes.ts';
 
 
 /**
@@ -17,6 +18,7 @@ const effects: Array<(trx: Db, task: TaskRow) => Promise<void>> = [
   applyPptTaskOutcome, // ppt.import failure: the device is not managed (its record goes)
   applyGroupTaskOutcome, // group.*: a failure brings back the host's last reported groups
   applyIscsiTaskOutcome, // iscsi.apply-config failed: the LUNs it added are removed again
+  (trx, task) => applyCertificateTaskOutcome(trx, task), // certificate.issue: ready with the host's fingerprint, or failed with the ACME problem
 ];
 
 /** Given to the task transitions (finishTask, startTask) by the agent endpoints. */

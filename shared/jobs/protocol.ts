@@ -50,6 +50,12 @@ export interface TaskPayloads {
   'group.delete': { group: string };
   /** E13: the node's whole iSCSI configuration, rendered as `/etc/ctl.conf`, checked by `ctld -t`, installed, reloaded */
   'iscsi.apply-config': { config: IscsiConfig };
+  /**
+   * Managed TLS certificates (issue 12, E22): the agent runs the ACME flow against `directoryUrl` (HTTP-01
+   * answered by its own responder), with the account key and a new ECDSA P-256 key kept on the host, and
+   * installs `<name>.crt`/`<name>.key`; its result is the certificate's fingerprint and validity
+   */
+  'certificate.issue': { certificateId: number; name: string; domain: string; directoryUrl: string; operation: 'initial' | 'renewal' };
 }
 export type TaskKind = keyof TaskPayloads;
 
@@ -109,4 +115,6 @@ export const resourceKey = {
   iscsi: (nodeId: string) => `iscsi:${nodeId}`,
   /** a backup job: its scheduled runs and its restores, one at a time */
   backupJob: (id: number) => `backup-job:${id}`,
+  /** a TLS certificate, by its store id: one issuance at a time */
+  certificate: (id: number) => `certificate:${id}`,
 };

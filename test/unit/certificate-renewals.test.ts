@@ -28,6 +28,11 @@ beforeAll(async () => {
   nodeId = await insertNode(randomUUID());
 });
 
+// failed issuances left behind would be E22 targets for later files
+afterAll(async () => {
+  await testDb().deleteFrom('certificates').where('node_id', '=', nodeId).execute();
+});
+
 test('backoff: 1 h, doubling, capped at 24 h', () => {
   expect([1, 2, 3, 4, 5, 6, 40].map((n) => renewalBackoffMs(n) / 3600_000)).toEqual([1, 2, 4, 8, 16, 24, 24]);
 });

@@ -6,9 +6,16 @@ import { validateSeed } from '#shared/seed/validate';
 
 /** The seed's `certificates` (shared/seed/certificates.ts), with the demo seed's two: one ready, one failed. */
 const demo = JSON.parse(readFileSync('shared/seed/demo.json', 'utf8'));
+const nodes: string[] = [];
+
+// the failed issuance left behind would be an E22 target for later files
+afterAll(async () => {
+  if (nodes.length) await testDb().deleteFrom('certificates').where('node_id', 'in', nodes).execute();
+});
 
 test('the demo seed has a ready certificate whose file the simulated host keeps, and a failed initial issuance', async () => {
   const nodeId = randomUUID();
+  nodes.push(nodeId);
   const certs = demo.certificates.map((c: Record<string, unknown>) => ({ ...c, nodeId }));
   const files = demo.hosts[demo.certificates[0].nodeId].files;
   const crt = files['/usr/local/etc/ssl/hostmgr/api.crt'];

@@ -141,7 +141,16 @@ test('E22: 404 unknown, 400 bad id, 409 not managed / issuance active / already 
   expect(bad.body.error).toContain('id');
   expectEnvelope(await retry('abc'), 400, 'validation_failed');
   expectEnvelope(await retry(await insertCert({ type: 'imported', issuance_status: 'ready', fingerprint: 'AA' })), 409, 'certificate_not_managed');
-  expectEnvelope(await retry(await insertCert({ issuance_status: 'queued' })), 409, 'certificate_issuance_active');
+  const queued = await insertCert({ issuance_status: 'queued' });
+  const holder = await testDb()
+    .insertInto('tasks')
+    .values({ kind: 'certificate.issue', node_id: agent.nodeId, resource: `certificate:${queued}`, exclusive: true, status: 'running', payload: JSON.stringify({ certificateId: queued }), requested_by: 'test' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const active = await retry(queued);
+  expectEnvelope(active, 409, 'certificate_issuance_active');
+  expect(active.body.error).toContain(`task ${holder.id} is running`);
+  await testDb().updateTable('tasks').set({ status: 'interrupted' }).where('id', '=', holder.id).execute();
   const renewal = await insertCert({ issuance_operation: 'renewal', fingerprint: 'AB:CD', not_after: sql`now() + interval '10 days'` });
   const r = await retry(renewal);
   expectEnvelope(r, 409, 'certificate_already_issued');

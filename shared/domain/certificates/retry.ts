@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { conflict } from '#shared/errors/domain-errors';
-import type { TaskPlan } from '#shared/jobs/tasks';
+import { activeExclusiveTask, type TaskPlan } from '#shared/jobs/tasks';
+import { resourceKey } from '#shared/jobs/protocol';
 import type { Db } from '#store/tables';
-import { ACTIVE_ISSUANCE, toCertificateRecord, type CertificateRecord } from './record.ts';
+import { toCertificateRecord, type CertificateRecord } from './record.ts';
 import { requireCertificate } from './store.ts';
 import { acmeDirectoryUrl, probeAcmeDirectory } from './acme-directory.ts';
 import { issuanceTask } from './issuance.ts';
@@ -10,14 +11,16 @@ import { issuanceTask } from './issuance.ts';
 /**
  * E22: a new attempt at the failed initial issuance of a managed certificate — the only issuance retried by
  * hand (renewals retry themselves, backing off). Unknown → 404; not managed, already issued, or an issuance
- * queued or running → 409 naming which; the ACME directory not answering (it is fetched before queuing) →
- * 502 acme_unreachable. Otherwise the record becomes `queued` (initial) and the issuance task is planned.
+ * task queued or running → 409 naming which; the ACME directory not answering (it is fetched before queuing)
+ * → 502 acme_unreachable. Otherwise the record becomes `queued` (initial) and the issuance task is planned.
+ * A record left `queued` or `processing` by a task that ended without reporting (interrupted) counts as failed.
  */
 export async function planCertificateRetry(trx: Db, id: number, probe: (url: string) => Promise<void> = probeAcmeDirectory): Promise<TaskPlan<'certificate.issue'>> {
   const row = await requireCertificate(trx, id, true);
   if (row.type !== 'managed') throw conflict('certificate_not_managed', `certificate ${id} is ${row.type}, not managed: only ACME issuance is retried`);
-  if (ACTIVE_ISSUANCE.has(row.issuance_status)) throw conflict('certificate_issuance_active', `certificate ${id} has an issuance ${row.issuance_status} already`);
-  if (row.fingerprint !== '' || row.issuance_operation !== 'initial' || row.issuance_status !== 'failed') {
+  const holder = await activeExclusiveTask(trx, resourceKey.certificate(id));
+  if (holder) throw conflict('certificate_issuance_active', `certificate ${id} has an issuance already: task ${holder.id} is ${holder.status}`);
+  if (row.fingerprint !== '' || row.issuance_operation !== 'initial' || row.issuance_status === 'ready') {
     throw conflict('certificate_already_issued', `certificate ${id} is already issued (valid until ${row.not_after?.toISOString() ?? 'unknown'}): renewals retry on their own`);
   }
   const directoryUrl = acmeDirectoryUrl(row.staging);

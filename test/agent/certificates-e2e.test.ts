@@ -150,6 +150,11 @@ test('E22: 404 unknown, 400 bad id, 409 not managed / issuance active / already 
   const active = await retry(queued);
   expectEnvelope(active, 409, 'certificate_issuance_active');
   expect(active.body.error).toContain(`task ${holder.id} is running`);
+  // while its task runs, the record follows the agent's phase
+  const view = async () => (await call('GET', `/certificates/${queued}`, { token: await tokenFor('viewer') })).body.data.issuanceStatus;
+  expect(await view()).toBe('submitting');
+  await testDb().updateTable('tasks').set({ phase: 'processing' }).where('id', '=', holder.id).execute();
+  expect(await view()).toBe('processing');
   await testDb().updateTable('tasks').set({ status: 'interrupted' }).where('id', '=', holder.id).execute();
   const renewal = await insertCert({ issuance_operation: 'renewal', fingerprint: 'AB:CD', not_after: sql`now() + interval '10 days'` });
   const r = await retry(renewal);

@@ -20,6 +20,19 @@ export const PEERS: Peer[] = [
     env: 'SSHD',
     packages: { 'apt-get': 'openssh-server', dnf: 'openssh-server', apk: 'openssh-server', pacman: 'openssh', brew: 'openssh' },
   },
+  // ACME: Debian's pebble package ships both the test ACME server and its DNS/management peer
+  {
+    what: 'pebble, an ACME test server (certificate issuance tests)',
+    binary: '/usr/bin/pebble',
+    env: 'PEBBLE',
+    packages: { 'apt-get': 'pebble', brew: 'pebble' },
+  },
+  {
+    what: 'pebble-challtestsrv, the DNS server pebble resolves challenge domains with',
+    binary: '/usr/bin/pebble-challtestsrv',
+    env: 'PEBBLE_CHALLTESTSRV',
+    packages: { 'apt-get': 'pebble', brew: 'pebble' },
+  },
 ];
 
 /** The binary to look for: the entry's, or its HM_PEER_<ENV>_PATH override. */

@@ -8,6 +8,7 @@ import { openStore, scratchDatabase, type StoreHandle } from './store.ts';
 import { startOffline, type Offline } from './offline.ts';
 import { startLocalQueue } from './queue.ts';
 import { startSweeper } from './sweeper.ts';
+import { startCertificateRenewals } from './certificate-renewals.ts';
 import { DEMO_SEED_FILE, type LocalAgent } from './local-agent.ts';
 import { planAgents, startLocalAgents, type AgentSelection, type LocalAgents } from './local-agents.ts';
 
@@ -86,6 +87,8 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     Object.assign(process.env, { HM_QUEUE_ENDPOINT: queue.endpoint, HM_QUEUE_PREFIX: queuePrefix, ...o.functionEnv });
     const sweepLog = o.quiet ? (line: string) => appendFileSync(join(o.logDir, 'sweeper.log'), `${new Date().toISOString()} ${line}\n`) : (line: string) => console.log(line);
     stops.push(startSweeper(db, o.sweepEveryMs ?? 15_000, sweepLog));
+    // managed certificates: due renewals queued like the hourly scheduled function (every 15 minutes here)
+    stops.push(startCertificateRenewals(db, 15 * 60_000, sweepLog));
     const offline: Offline = await startOffline({
       httpPort: o.httpPort,
       lambdaPort: o.lambdaPort,

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { startStack } from './stack.ts';
 import { freePort } from './ports.ts';
+import { PEBBLE_DIRECTORY_URL, pebbleCaFile } from './acme-test-server.ts';
 
 const out = process.argv[2];
 const dir = mkdtempSync(join(tmpdir(), 'hm-test-'));
@@ -33,6 +34,10 @@ const stack = await startStack({
     HM_AUTH_FAIL_LIMIT: '5',
     HM_AUTH_FAIL_WINDOW_S: '60',
     HM_AUTH_FAIL_EXEMPT_CIDRS: '127.0.0.1/32',
+    // ACME: the suite's pebble (test/helpers/pebble.ts) for both directories; E22 fetches it before queuing
+    HM_ACME_DIRECTORY_URL: PEBBLE_DIRECTORY_URL,
+    HM_ACME_STAGING_DIRECTORY_URL: PEBBLE_DIRECTORY_URL,
+    HM_ACME_CA_FILE: pebbleCaFile(),
   },
 });
 writeFileSync(out, JSON.stringify({ apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, storeKind: stack.storeKind, adminToken: stack.adminToken, queueEndpoint: stack.queueEndpoint, queuePrefix: stack.queuePrefix, pid: process.pid }));

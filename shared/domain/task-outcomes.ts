@@ -6,6 +6,7 @@ import { applyPptTaskOutcome } from './ppt/outcomes.ts';
 import { applyGroupTaskOutcome } from './groups/outcomes.ts';
 import { applyIscsiTaskOutcome } from './iscsi/outcomes.ts';
 import { applyRestoreOutcome } from './backups/restore.ts';
+import { applyCertificateTaskOutcome } from './certificates/outcomes.ts';
 
 
 /**
@@ -19,6 +20,7 @@ const effects: Array<(trx: Db, task: TaskRow) => Promise<void>> = [
   applyGroupTaskOutcome, // group.*: a failure brings back the host's last reported groups
   applyIscsiTaskOutcome, // iscsi.apply-config failed: the LUNs it added are removed again
   applyRestoreOutcome, // backup.restore: its backup event follows the task (running, success, failed)
+  (trx, task) => applyCertificateTaskOutcome(trx, task), // certificate.issue: ready with the host's fingerprint, or failed with the ACME problem
 ];
 
 /** Given to the task transitions (finishTask, startTask) by the agent endpoints. */

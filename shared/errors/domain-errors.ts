@@ -5,7 +5,7 @@
  */
 
 /** What kind of failure: the renderer's only input for choosing a status. */
-export type DomainErrorKind = 'invalid' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable';
+export type DomainErrorKind = 'invalid' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable' | 'upstream';
 
 export class DomainError extends Error {
   constructor(
@@ -45,3 +45,5 @@ export const notFound = (code: string, detail: string) => new DomainError('not_f
 export const conflict = (code: string, detail: string, data: unknown = null) => new DomainError('conflict', code, detail, data);
 /** Something the request needs (the store, a node's agent) cannot answer now; a retry may succeed. */
 export const unavailable = (code: string, detail: string) => new DomainError('unavailable', code, detail);
+/** A server the request itself must reach (e.g. the ACME directory) failed to answer: a bad gateway. */
+export const upstreamFailed = (code: string, detail: string) => new DomainError('upstream', code, detail);

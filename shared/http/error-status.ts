@@ -8,6 +8,7 @@ export const STATUS_OF_KIND: Readonly<Record<DomainErrorKind, number>> = {
   not_found: 404,
   conflict: 409,
   unavailable: 503,
+  upstream: 502,
 };
 
 /** What the envelope of an error response is built from. */

@@ -52,6 +52,12 @@ export interface TaskPayloads {
   'iscsi.apply-config': { config: IscsiConfig };
   /** E15: receive a job snapshot from the job's target into `<dataset>.restoring`, verify, swap in (agent/jobs/backup-restore.ts) */
   'backup.restore': BackupRestorePayload;
+  /**
+   * Managed TLS certificates (issue 12, E22): the agent runs the ACME flow against `directoryUrl` (HTTP-01
+   * answered by its own responder), with the account key and a new ECDSA P-256 key kept on the host, and
+   * installs `<name>.crt`/`<name>.key`; its result is the certificate's fingerprint and validity
+   */
+  'certificate.issue': { certificateId: number; name: string; domain: string; directoryUrl: string; operation: 'initial' | 'renewal' };
 }
 
 /**
@@ -138,4 +144,6 @@ export const resourceKey = {
   iscsi: (nodeId: string) => `iscsi:${nodeId}`,
   /** a backup job: its scheduled runs and its restores, one at a time */
   backupJob: (id: number) => `backup-job:${id}`,
+  /** a TLS certificate, by its store id: one issuance at a time */
+  certificate: (id: number) => `certificate:${id}`,
 };

@@ -10,6 +10,7 @@ import { natNodeIds, natProblems, upsertNat, type NatSeedSummary } from './nat.t
 import { SeedError, validateSeed } from './validate.ts';
 // iSCSI (E13)
 import { upsertIscsi } from './iscsi.ts';
+import { upsertCertificates } from './certificates.ts';
 
 export { SeedError } from './validate.ts';
 
@@ -139,6 +140,8 @@ export async function loadSeed(db: Kysely<Database>, seed: Seed, source: string,
     await claimSeededGuests(trx, seed, now);
     // iSCSI (E13): after the nodes
     await upsertIscsi(trx, seed.iscsi, source);
+    // managed TLS certificates: after the nodes; a ready one's record comes from its file on the seeded host
+    await upsertCertificates(trx, seed.certificates, (nodeId) => seed.hosts?.[nodeId]?.files, source);
     return summary;
   });
 }

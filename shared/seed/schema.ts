@@ -6,6 +6,7 @@ import { hostSeedSchema } from './host.schema.ts';
 import { NODE_ID_PATTERN } from './node-id.ts';
 // iSCSI (E13)
 import { iscsiSeedSchema } from './iscsi.schema.ts';
+import { certificatesSeedSchema } from './certificates.schema.ts';
 
 /**
  * The seed file format (README.md beside this file). This object is the source of truth: the loader
@@ -178,6 +179,8 @@ export const seedSchema = {
     },
     // iSCSI (E13)
     iscsi: iscsiSeedSchema,
+    // managed TLS certificates (issue 12)
+    certificates: certificatesSeedSchema,
     // firewall NAT (E18): network objects, NAT rules and the WireGuard clients whose FIB an egress interface uses
     networkObjects: {
       description: 'network objects (named sets of addresses, CIDRs and host names), upserted by name',

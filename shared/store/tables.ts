@@ -560,7 +560,32 @@ export interface Database {
   node_routes: NodeRoutesTable;
   // audit log (migration 0070)
   audit_log: AuditLogTable;
+  // TLS certificates (migration 0105)
+  certificates: CertificatesTable;
 }
+
+/** A node's TLS certificate and the state of its issuance (migration 0105). */
+export interface CertificatesTable {
+  id: Generated<number>;
+  node_id: string;
+  name: string;
+  domain: string;
+  type: 'managed' | 'imported' | 'self-signed';
+  staging: ColumnType<boolean, boolean | undefined, boolean>;
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  dynamic_dns_entry_id: number | null;
+  issuance_status: 'queued' | 'submitting' | 'processing' | 'ready' | 'failed';
+  issuance_operation: ColumnType<'initial' | 'renewal', 'initial' | 'renewal' | undefined, 'initial' | 'renewal'>;
+  issuance_error: ColumnType<string, string | undefined, string>;
+  issuance_retry_at: NullableTimestamp;
+  issuance_failures: ColumnType<number, number | undefined, number>;
+  fingerprint: ColumnType<string, string | undefined, string>;
+  not_before: NullableTimestamp;
+  not_after: NullableTimestamp;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+export type CertificateRow = Selectable<CertificatesTable>;
 
 /** What every query runs on: the connection pool or a transaction of it. */
 export type Db = Kysely<Database> | Transaction<Database>;

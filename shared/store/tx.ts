@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#store/tables';
-import { conflict, unavailable } from '#shared/errors/domain-errors';
+import { conflict, DomainError, unavailable } from '#shared/errors/domain-errors';
 import { auditCommitted, auditInTransaction, beginAuditAttempt } from '#store/audit-scope';
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
@@ -52,6 +52,8 @@ export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Transacti
 
 /** Connection failures and statements the store did not answer in time become unavailable; everything else passes through. */
 export function mapStoreError(err: unknown): unknown {
+  // a domain error is already an answer (its detail may quote another server's ECONNREFUSED)
+  if (err instanceof DomainError) return err;
   if (isConnectionError(err)) return unavailable('cluster_consensus_unavailable', 'the state store is unreachable or did not answer in time; retry shortly');
   return err;
 }

@@ -42,3 +42,11 @@ test('HM_PEER_<NAME>_PATH overrides the binary looked for (how the install path 
   expect(decide([SSHD], machine({ env }, ['/usr/sbin/sshd']))).toMatchObject({ action: 'install', packages: ['openssh-server'] });
   expect(decide([SSHD], machine({ env: {} }, ['/usr/sbin/sshd']))).toEqual({ action: 'none' });
 });
+
+test('pebble and pebble-challtestsrv are peers, both from Debian’s one pebble package (installed once)', () => {
+  const acme = PEERS.filter((p) => p.binary.startsWith('/usr/bin/pebble'));
+  expect(acme.map((p) => p.binary).sort()).toEqual(['/usr/bin/pebble', '/usr/bin/pebble-challtestsrv']);
+  expect(decide(acme, machine({}))).toMatchObject({ action: 'install', packages: ['pebble'] });
+  expect(decide([SSHD, ...acme], machine({ root: false }, ['/usr/sbin/sshd']))).toMatchObject({ action: 'stop', command: 'sudo apt-get update && sudo apt-get install -y pebble' });
+  expect(decide(acme, machine({}, ['/usr/bin/pebble', '/usr/bin/pebble-challtestsrv']))).toEqual({ action: 'none' });
+});

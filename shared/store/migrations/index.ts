@@ -28,6 +28,7 @@ import * as m0070 from './0070_audit_log.ts';
 import * as m0085 from './0085_backup_job_targets.ts';
 // backup restores (E15)
 import * as m0100 from './0100_backup_event_tasks.ts';
+import * as m0105 from './0105_certificates.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -65,4 +66,6 @@ export const migrations: Record<string, Migration> = {
   '0085_backup_job_targets': m0085,
   // backup restores (E15)
   '0100_backup_event_tasks': m0100,
+  // managed TLS certificates over ACME (issue 12)
+  '0105_certificates': m0105,
 };

@@ -1,0 +1,13 @@
+import { pageQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
+import { nodeIdSchema } from '#domain/cluster/nodes';
+
+export const schema = {
+  summary: 'TLS certificates (managed over ACME, imported, self-signed) with the state of their issuance; one node’s with ?nodeId=',
+  role: 'viewer',
+  method: 'GET',
+  route: '/api/certificates',
+  query: { type: 'object', properties: { nodeId: nodeIdSchema, ...pageQuery }, additionalProperties: false },
+  responses: { 200: 'certificates_listed', 400: 'validation_failed' },
+} as const satisfies EndpointSchema;
+
+export type Input = EndpointInput<typeof schema>;

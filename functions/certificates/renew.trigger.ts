@@ -1,0 +1,8 @@
+import type { Trigger } from '#shared/trigger';
+
+// The local stack runs the same renewal check in-process (scripts/stack/certificate-renewals.ts): serverless-offline runs no schedules.
+export const trigger = {
+  summary: 'Queue the renewal of managed certificates within 30 days of notAfter, and retry failed renewals whose backoff has passed',
+  schedule: 'rate(1 hour)',
+  timeout: 60,
+} as const satisfies Trigger;

@@ -1,0 +1,32 @@
+import type { CertificateRow, Db } from '#store/tables';
+import { resourceKey } from '#shared/jobs/protocol';
+import { toCertificateRecord, type CertificateRecord } from './record.ts';
+
+/** Phases the agent's `certificate.issue` job reports once the ACME server is validating or has issued. */
+const PROCESSING_PHASES = new Set(['processing', 'installing', 'installed']);
+
+/**
+ * Records as the API shows them: while a certificate's issuance task runs, `issuanceStatus` follows it —
+ * `submitting` (the agent is placing the ACME order) then `processing` (the challenge is being validated, the
+ * certificate finalised and installed); the store keeps `queued` until the task ends.
+ */
+export async function certificateViews(db: Db, rows: CertificateRow[]): Promise<CertificateRecord[]> {
+  const queued = rows.filter((r) => r.issuance_status === 'queued');
+  const running = new Map<string, string>();
+  if (queued.length) {
+    const tasks = await db
+      .selectFrom('tasks')
+      .select(['resource', 'phase'])
+      .where('resource', 'in', queued.map((r) => resourceKey.certificate(r.id)))
+      .where('kind', '=', 'certificate.issue')
+      .where('status', '=', 'running')
+      .execute();
+    for (const t of tasks) running.set(t.resource, t.phase);
+  }
+  return rows.map((row) => {
+    const rec = toCertificateRecord(row);
+    const phase = running.get(resourceKey.certificate(row.id));
+    if (phase === undefined) return rec;
+    return { ...rec, issuanceStatus: PROCESSING_PHASES.has(phase) ? 'processing' : 'submitting' };
+  });
+}

@@ -513,6 +513,15 @@ export interface AuditLogTable {
   request_id: ColumnType<string, string | undefined, string>;
 }
 
+// ── cluster key (migration 0090) ──
+
+/** The one row holding the cluster key's SHA-256 (lowercase hex); the key itself is never stored. */
+export interface ClusterSettingsTable {
+  id: ColumnType<boolean, boolean | undefined, never>;
+  key_hash: string;
+  key_rotated_at: Timestamp;
+}
+
 export interface Database {
   api_tokens: ApiTokensTable;
   auth_failures: AuthFailuresTable;
@@ -558,6 +567,8 @@ export interface Database {
   node_routes: NodeRoutesTable;
   // audit log (migration 0070)
   audit_log: AuditLogTable;
+  // cluster key for E16 (migration 0090)
+  cluster_settings: ClusterSettingsTable;
 }
 
 /** What every query runs on: the connection pool or a transaction of it. */

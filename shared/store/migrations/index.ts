@@ -26,6 +26,8 @@ import * as m0080 from './0080_task_cancellation.ts';
 import * as m0070 from './0070_audit_log.ts';
 // backup jobs that run (issue 11)
 import * as m0085 from './0085_backup_job_targets.ts';
+// cluster join (E16)
+import * as m0090 from './0090_cluster_key.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -61,4 +63,6 @@ export const migrations: Record<string, Migration> = {
   '0070_audit_log': m0070,
   // backup jobs that run (issue 11)
   '0085_backup_job_targets': m0085,
+  // cluster join (E16): the hashed cluster key
+  '0090_cluster_key': m0090,
 };

@@ -52,7 +52,7 @@ test('a seed may give a pending host a member\'s guest id (E16 reports it); the 
   );
   // a stale row on the pending node: loading the seed gives it to the member, never the other way
   await testDb().insertInto('nodes').values({ id: pendingId, name: 'stale', ip: '', status: 'pending', inventory: '{}' }).execute();
-  await testDb().insertInto('guests').values({ id, type: 'jail', node_id: pendingId, name: 'b', config: '{}' }).execute();
+  await testDb().insertInto('guests').values({ id, type: 'jail', node_id: pendingId, name: 'b', state: 'stopped', config: '{}' }).execute();
   await loadSeed(testDb(), seed, 'pending-clash');
   expect((await guestRow(id))!.node_id).toBe(memberId);
   expect(await testDb().selectFrom('nodes').select(['id', 'status']).where('id', 'in', [memberId, pendingId]).orderBy('status').execute()).toEqual([

@@ -18,6 +18,7 @@ Environment:
   HM_HTTP_PORT     API port (default 3000); HM_LAMBDA_PORT (default 3002); HM_PGLITE_PORT (default 5433)
   HM_QUEUE_PORT    the local SQS (fauxqs) port (default 9324)
   HM_PEER_SSH_PORT port of the simulated hosts' SSH servers, one per node address (default: a free one)
+  HM_ADVERTISED_IP the control plane's address that joining nodes name as leaderIp (E16); default 127.0.0.1
   HM_AGENT_NODE    run simulated agents only for these node ids (comma-separated); "none" runs none.
                    Default: one per node that has a simulated host (the seed's hosts[<id>]), members first;
                    each host's state lives in .local/simulator/<id>.json
@@ -77,6 +78,7 @@ try {
     logDir: `${cfg!.localDir}/logs`,
     queuePort: cfg!.queuePort,
     agents: cfg!.agents,
+    advertisedIp: cfg!.advertisedIp,
     peerPort,
   });
 } catch (err) {
@@ -96,6 +98,8 @@ console.log(`
   Store:        ${s.storeKind === 'pglite' ? `PGlite at ${s.databaseUrl}` : 'PostgreSQL (DATABASE_URL)'}
   Seed:         ${s.seeded ?? 'none (store already had data)'}
   Admin token:  ${s.adminToken}
+  Cluster key:  ${s.clusterKey ? `${s.clusterKey}   (created now, shown once; rotate: npm run cluster -- key rotate)` : 'set earlier (not shown; npm run cluster -- key rotate prints a new one)'}
+  Leader IP:    ${s.advertisedIp}   (E16 leaderIp, HM_ADVERTISED_IP)
   Queue:        fauxqs at ${s.queueEndpoint} (prefix ${s.queuePrefix})
   Agents:       ${agents.length ? agents.map((a) => `\n    node ${a.nodeId}: simulator ${a.statePath}, log ${a.logFile}`).join('') : 'none'}
   Peer SSH:     ${s.agents?.peer ? `${[...s.agents.peer.served.values()].map((a) => `${a}:${s.agents!.peer!.port}`).join(', ')} (simulated hosts, for E20)` : 'none'}

@@ -15,6 +15,8 @@ export interface PlannedAgent {
   /** the node's address: seeded, else a loopback address given here */
   address: string;
   statePath: string;
+  /** a pending node: its agent starts once the members' agents have registered */
+  pending?: boolean;
 }
 
 /** Which nodes get an agent: every one with a simulated host, or only these ids (HM_AGENT_NODE). */
@@ -45,7 +47,7 @@ export async function planAgents(db: Kysely<Database>, o: { seedFile: string; lo
       if (!host) continue;
       ensureSimulatorState(statePath, host);
     }
-    out.push({ nodeId: n.id, name: n.name, address: n.ip || freeLoopback(), statePath });
+    out.push({ nodeId: n.id, name: n.name, address: n.ip || freeLoopback(), statePath, ...(n.status === 'pending' ? { pending: true } : {}) });
   }
   return out;
 }
@@ -62,6 +64,25 @@ export function peerWarnings(plan: PlannedAgent[]): string[] {
     } else seen.set(a.address, a.name);
   }
   return out;
+}
+
+const startedAt = async (db: Kysely<Database>, ids: string[]) =>
+  new Map((ids.length ? await db.selectFrom('nodes').select(['id', 'agent_started_at']).where('id', 'in', ids).execute() : []).map((r) => [r.id, r.agent_started_at?.getTime() ?? null]));
+
+/**
+ * Waits (at most `timeoutMs`) until every member agent launched here has registered, so a pending node's agent
+ * reports its guests after the members' do: a member's guests are the cluster's, a pending node's provisional
+ * (E16 reports the ids they share). Without the wait, the registration re-applying a pending node's jail could
+ * hold an id a member reports a moment later.
+ */
+async function membersRegistered(db: Kysely<Database>, before: Map<string, number | null>, timeoutMs: number, warn: (line: string) => void): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const now = await startedAt(db, [...before.keys()]);
+    if ([...before].every(([id, t]) => now.get(id) !== null && now.get(id) !== t)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  warn(`member agents did not register within ${timeoutMs / 1000} s; starting the pending nodes' agents anyway`);
 }
 
 export interface LocalAgents {
@@ -101,7 +122,11 @@ export async function startLocalAgents(o: {
     await peer?.stop();
   };
   try {
+    const members = await startedAt(o.db, o.plan.filter((a) => !a.pending).map((a) => a.nodeId));
+    let waited = false;
     for (const a of o.plan) {
+      if (a.pending && !waited && members.size) await membersRegistered(o.db, members, 30_000, o.warn);
+      waited ||= Boolean(a.pending);
       const name = `agent ${a.nodeId} (npm start)`;
       await o.db.updateTable('api_tokens').set({ revoked_at: new Date() }).where('name', '=', name).where('revoked_at', 'is', null).execute();
       const { token } = await createToken(o.db, { name, role: 'agent', nodeId: a.nodeId });

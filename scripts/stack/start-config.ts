@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIpLiteral } from '#domain/vms/vnc-rules';
 import { tokenFormatProblem } from '../cli/token-format.ts';
 
 /** npm start's settings from its environment, checked before anything starts. */
@@ -14,6 +15,8 @@ export interface StartConfig {
   queuePort: number;
   /** which seeded simulated hosts get an agent: all, none, or only these node ids */
   agents: 'all' | 'none' | string[];
+  /** E16's `leaderIp` (HM_ADVERTISED_IP); unset: the loopback address the stack serves on */
+  advertisedIp?: string;
 }
 
 export class StartConfigError extends Error {}
@@ -44,6 +47,8 @@ export function startConfig(env: NodeJS.ProcessEnv): StartConfig {
   if (seedFile && !existsSync(seedFile)) problems.push(`HM_SEED=${seedFile}: no such file (a seed file is JSON, see shared/seed/README.md)`);
   const agentNode = env.HM_AGENT_NODE?.trim();
   const agents = !agentNode || agentNode === 'all' ? 'all' : agentNode === 'none' ? 'none' : agentNode.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const advertisedIp = env.HM_ADVERTISED_IP?.trim() || undefined;
+  if (advertisedIp && !isIpLiteral(advertisedIp)) problems.push(`HM_ADVERTISED_IP="${advertisedIp}" is not an IP address literal (e.g. 192.0.2.10 or 2001:db8::10); or unset it to advertise 127.0.0.1`);
   const cfg: StartConfig = {
     databaseUrl: env.DATABASE_URL || undefined,
     adminToken,
@@ -54,6 +59,7 @@ export function startConfig(env: NodeJS.ProcessEnv): StartConfig {
     pglitePort: take(() => port(env, 'HM_PGLITE_PORT', 5433), 0),
     queuePort: take(() => port(env, 'HM_QUEUE_PORT', 9324), 0),
     agents,
+    advertisedIp,
   };
   if (problems.length) throw new StartConfigError(problems.join('\n'));
   return cfg;

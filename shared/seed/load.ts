@@ -154,11 +154,20 @@ function seededGuests(seed: Seed): Array<{ id: number; type: 'jail' | 'vm'; node
   ]);
 }
 
-/** Guest ids are unique across the cluster, so a seed may give each to one host only. */
+/**
+ * Guest ids are unique across the cluster, so a seed may give each to one member's host only. A pending node's
+ * host may report an id a member holds (or another pending host does): that is what E16 (cluster join) reports
+ * as a conflict, so it is seedable, and such a host's guests claim nothing.
+ */
+function pendingHosts(seed: Seed): Set<string> {
+  return new Set((seed.nodes ?? []).filter((n) => n.status === 'pending').map((n) => n.id));
+}
+
 function guestClashes(seed: Seed): string[] {
+  const pending = pendingHosts(seed);
   const first = new Map<number, string>();
   const out: string[] = [];
-  for (const g of seededGuests(seed)) {
+  for (const g of seededGuests(seed).filter((x) => !pending.has(x.nodeId))) {
     const earlier = first.get(g.id);
     if (earlier) out.push(`${g.path}: guest id ${g.id} is also ${earlier}; guest ids (jail ctids and VM rids) are unique across the cluster`);
     else first.set(g.id, g.path);
@@ -168,10 +177,11 @@ function guestClashes(seed: Seed): string[] {
 
 /**
  * The seed says which node holds a guest: a guest row the store has on another node (from an earlier seed or
- * run) moves to the seeded node, so its agent's report is not refused as a clash with a stale owner.
+ * run) moves to the seeded member node, so its agent's report is not refused as a clash with a stale owner.
  */
 async function claimSeededGuests(trx: Trx, seed: Seed, now: Date): Promise<void> {
-  for (const g of seededGuests(seed)) {
+  const pending = pendingHosts(seed);
+  for (const g of seededGuests(seed).filter((x) => !pending.has(x.nodeId))) {
     await trx.updateTable('guests').set({ node_id: g.nodeId, updated_at: now }).where('id', '=', g.id).where('type', '=', g.type).where('node_id', '!=', g.nodeId).execute();
   }
 }

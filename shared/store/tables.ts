@@ -515,6 +515,15 @@ export interface AuditLogTable {
   request_id: ColumnType<string, string | undefined, string>;
 }
 
+// ── cluster key (migration 0090) ──
+
+/** The one row holding the cluster key's SHA-256 (lowercase hex); the key itself is never stored. */
+export interface ClusterSettingsTable {
+  id: ColumnType<boolean, boolean | undefined, never>;
+  key_hash: string;
+  key_rotated_at: Timestamp;
+}
+
 export interface Database {
   api_tokens: ApiTokensTable;
   auth_failures: AuthFailuresTable;
@@ -562,6 +571,8 @@ export interface Database {
   audit_log: AuditLogTable;
   // TLS certificates (migration 0105)
   certificates: CertificatesTable;
+  // cluster key for E16 (migration 0090)
+  cluster_settings: ClusterSettingsTable;
 }
 
 /** A node's TLS certificate and the state of its issuance (migration 0105). */

@@ -70,7 +70,7 @@ describe('npm run seed', () => {
     expect(out.second).toBe(false);
     expect(out.nodes).toEqual([
       { id: '7d3f0c2e-5b1a-4c8e-9f60-2a4b8c1d9e01', name: 'fbsd-01', ip: '127.0.0.1', status: 'member' },
-      { id: '3b9e6a14-8c2d-4f7a-b5e1-6d0c9f2a7b83', name: 'fbsd-02', ip: '10.0.0.12', status: 'pending' },
+      { id: '3b9e6a14-8c2d-4f7a-b5e1-6d0c9f2a7b83', name: 'fbsd-02', ip: '127.0.0.12', status: 'pending' },
     ]);
     expect(out.notes).toBe(4);
     expect(out.notifications).toBe(6);

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '#store/tables';
 import type { JailConfig, JailInventory } from './types.ts';
 import { activeJailTask, jailConfigOf } from './store.ts';
+import { outranks } from '#domain/nodes/membership';
 
 
 /** A newly seen jail: its persisted configuration starts as what the host has. */
@@ -62,7 +63,10 @@ export async function applyJailInventory(trx: Db, nodeId: string, jails: JailInv
     if (row.type !== 'jail' || row.node_id !== nodeId) {
       const owner = row.type === 'jail' ? await trx.selectFrom('nodes').select('inventory').where('id', '=', row.node_id).executeTakeFirst() : undefined;
       // an owner that never reported its jails (a seeded node whose agent has not started yet) has not lost one
-      const moved = row.type === 'jail' && reportsJails(owner?.inventory) && !reportedJailIds(owner?.inventory).includes(j.ctid) && !(await hasActiveTask(trx, j.ctid));
+      const moved =
+        row.type === 'jail' &&
+        ((reportsJails(owner?.inventory) && !reportedJailIds(owner?.inventory).includes(j.ctid)) || (await outranks(trx, nodeId, row.node_id))) &&
+        !(await hasActiveTask(trx, j.ctid));
       if (!moved) {
         clashes.push(j.ctid);
         continue;

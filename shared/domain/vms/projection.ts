@@ -1,6 +1,7 @@
 import { ACTIVE_STATUSES } from '#shared/jobs/protocol';
 import type { Db } from '#store/tables';
 import { stableJson } from '#domain/nodes/inventory-hash';
+import { outranks } from '#domain/nodes/membership';
 import { syncMacBindings } from './mac-objects.ts';
 import type { VmConfig, VmInventory } from './types.ts';
 
@@ -14,7 +15,8 @@ const MAX_GUEST_ID = 9999;
  * The host is the truth, except where a request is still on its way to it: while a VM has an active task,
  * its row keeps the persisted options (only state and name follow the host), and a VM whose registration
  * is being purged is not re-created. A RID that is already another node's guest or a jail is not taken
- * over (guest ids are unique cluster-wide); it is returned as a warning.
+ * over (guest ids are unique cluster-wide); it is returned as a warning — except that a member takes a VM a
+ * pending node holds (a pending node's guests are provisional until E16 admits it) unless a task is on its way to it.
  */
 export async function applyVmInventory(db: Db, nodeId: string, vms: VmInventory[] | undefined): Promise<string[]> {
   if (!vms) return [];
@@ -40,7 +42,12 @@ export async function applyVmInventory(db: Db, nodeId: string, vms: VmInventory[
     const row = existing.get(v.rid);
     if (!row) {
       const holder = await db.selectFrom('guests').select(['type', 'node_id']).where('id', '=', v.rid).executeTakeFirst();
-      if (holder) {
+      const takeOver =
+        holder?.type === 'vm' &&
+        (await outranks(db, nodeId, holder.node_id)) &&
+        !(await db.selectFrom('tasks').select('id').where('resource', '=', `vm:${v.rid}`).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst());
+      if (takeOver) await db.deleteFrom('guests').where('id', '=', v.rid).execute();
+      else if (holder) {
         warnings.push(`vm ${v.rid} on node ${nodeId} ignored: guest id ${v.rid} is already ${holder.type} ${v.rid} on node ${holder.node_id}`);
         continue;
       }

@@ -29,6 +29,8 @@ import * as m0085 from './0085_backup_job_targets.ts';
 // backup restores (E15)
 import * as m0100 from './0100_backup_event_tasks.ts';
 import * as m0105 from './0105_certificates.ts';
+// cluster join (E16)
+import * as m0090 from './0090_cluster_key.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -68,4 +70,6 @@ export const migrations: Record<string, Migration> = {
   '0100_backup_event_tasks': m0100,
   // managed TLS certificates over ACME (issue 12)
   '0105_certificates': m0105,
+  // cluster join (E16): the hashed cluster key
+  '0090_cluster_key': m0090,
 };

@@ -1,0 +1,35 @@
+import type { EndpointInput, EndpointSchema } from '#http/spec';
+import { nodeIdSchema } from '#domain/cluster/nodes';
+
+/** An address as typed: the handler checks it is an IP literal (400 naming the field). */
+const ipSchema = { type: 'string', minLength: 1, maxLength: 64 } as const;
+
+export const schema = {
+  operation: 'E16',
+  summary: 'Admit a registered (pending) node as a cluster member; 409 with the guest conflict report',
+  role: 'admin',
+  method: 'POST',
+  route: '/api/cluster/join',
+  body: {
+    type: 'object',
+    properties: {
+      clusterKey: { type: 'string', minLength: 1, maxLength: 256 },
+      leaderIp: ipSchema,
+      nodeId: nodeIdSchema,
+      nodeIp: ipSchema,
+    },
+    required: ['clusterKey', 'leaderIp', 'nodeId', 'nodeIp'],
+    additionalProperties: false,
+  },
+  responses: {
+    200: 'cluster_joined | cluster_already_member',
+    400: 'validation_failed',
+    403: 'cluster_key_mismatch',
+    404: 'cluster_node_not_found',
+    409: 'cluster_join_conflict (data: the conflict report) | leader_ip_mismatch | node_ip_mismatch',
+    413: 'payload_too_large',
+    503: 'cluster_key_not_set',
+  },
+} as const satisfies EndpointSchema;
+
+export type Input = EndpointInput<typeof schema>;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#store/tables';
 import { sweepTasks } from '#shared/jobs/sweeper';
+import { notifyOfflineNodes } from '#shared/jobs/node-offline';
 
 /**
  * What the scheduled `tasks-sweep` function does in AWS (serverless-offline does not run schedules): sweep
@@ -11,8 +12,10 @@ export function startSweeper(db: Kysely<Database>, everyMs: number, log: (line: 
   const timer = setInterval(() => {
     if (running) return;
     running = sweepTasks(db)
-      .then((r) => {
+      .then(async (r) => {
         if (r.sent.length || r.failed.length || r.interrupted.length) log(`sweeper: sent ${r.sent.join(',') || '-'}; failed ${r.failed.join(',') || '-'}; interrupted ${r.interrupted.join(',') || '-'}`);
+        const offline = await notifyOfflineNodes(db);
+        if (offline.length) log(`sweeper: node_offline raised for ${offline.join(',')}`);
       })
       .catch((err: Error) => log(`sweeper: ${err.message}`))
       .finally(() => (running = null));

@@ -26,6 +26,9 @@ import * as m0080 from './0080_task_cancellation.ts';
 import * as m0070 from './0070_audit_log.ts';
 // backup jobs that run (issue 11)
 import * as m0085 from './0085_backup_job_targets.ts';
+// notification delivery and task events (issue 12 parts 3–4)
+import * as m0110 from './0110_notification_delivery.ts';
+import * as m0111 from './0111_node_offline_notified.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -61,4 +64,7 @@ export const migrations: Record<string, Migration> = {
   '0070_audit_log': m0070,
   // backup jobs that run (issue 11)
   '0085_backup_job_targets': m0085,
+  // notification delivery and task events (issue 12 parts 3–4)
+  '0110_notification_delivery': m0110,
+  '0111_node_offline_notified': m0111,
 };

@@ -47,6 +47,8 @@ export interface StackOptions {
   sweepEveryMs?: number;
   /** how often the in-process notification delivery worker runs (the scheduled function's stand-in) */
   deliverEveryMs?: number;
+  /** whether the in-process sweeper raises `node_offline` (default true) */
+  notifyOfflineNodes?: boolean;
   /** more environment for the functions (e.g. sweeper thresholds in tests) */
   functionEnv?: Record<string, string>;
 }
@@ -88,7 +90,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     // this process sweeps too, through the same queue configuration as the functions
     Object.assign(process.env, { HM_QUEUE_ENDPOINT: queue.endpoint, HM_QUEUE_PREFIX: queuePrefix, ...o.functionEnv });
     const sweepLog = o.quiet ? (line: string) => appendFileSync(join(o.logDir, 'sweeper.log'), `${new Date().toISOString()} ${line}\n`) : (line: string) => console.log(line);
-    stops.push(startSweeper(db, o.sweepEveryMs ?? 15_000, sweepLog));
+    stops.push(startSweeper(db, o.sweepEveryMs ?? 15_000, sweepLog, { notifyOffline: o.notifyOfflineNodes }));
     // notification delivery (the outbox): polled often, so delivery follows a commit closely
     const deliveryLog = o.quiet ? (line: string) => appendFileSync(join(o.logDir, 'delivery.log'), `${new Date().toISOString()} ${line}\n`) : (line: string) => console.log(line);
     stops.push(startDeliveryLoop(db, o.deliverEveryMs ?? 500, deliveryLog));

@@ -3,6 +3,7 @@ import { invalid, notFound } from '#shared/errors/domain-errors';
 import { inTransaction } from '#store/tx';
 import type { Database, Db } from '#store/tables';
 import { checkDeliveryUrl } from './channels.ts';
+import { ensureBuiltInTemplate } from './event-templates.ts';
 import { listRules, type NotificationRule } from './rules.ts';
 
 /** What an operator sets on a rule; every field optional on update. */
@@ -55,6 +56,7 @@ export async function createRule(db: Kysely<Database>, input: RuleInput & { temp
   checkConfig(input.config);
   return inTransaction(db, async (trx) => {
     const targetKey = input.targetKey ?? '*';
+    await ensureBuiltInTemplate(trx, input.templateKey);
     await checkTarget(trx, input.templateKey, targetKey);
     const row = await trx
       .insertInto('notification_rules')

@@ -10,7 +10,8 @@ import { sql, type Kysely } from 'kysely';
  *   only when a rule matched; separate from the UI's notifications so `task.succeeded` floods nothing.
  * - `notification_deliveries`: the outbox, one row per (event, rule, channel), written in the transaction that
  *   raised the event, sent by the delivery worker with retries and exponential backoff.
- * - templates for the task events and for a node that went offline.
+ * No template rows here: a migrated store stays empty (the demo seed loads into an empty store only); the
+ * built-in event templates are added when a rule first names one (shared/domain/notifications/event-templates.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -49,10 +50,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       UNIQUE (event_id, rule_id, channel)
     );
     CREATE INDEX notification_deliveries_due ON notification_deliveries (next_attempt_at) WHERE delivered_at IS NULL AND gave_up_at IS NULL;
-    INSERT INTO notification_templates (key, label, description, target_type, default_config) VALUES
-      ('task.failed', 'Task failed (event)', 'A task ended failed or interrupted; match by task kind and node', 'task_event', '{}'),
-      ('task.succeeded', 'Task succeeded (event)', 'A task ended successfully; match by task kind and node', 'task_event', '{}'),
-      ('node_offline', 'Node offline', 'A member node was not heard from for three heartbeats', 'node', '{}')
-    ON CONFLICT (key) DO NOTHING;
   `.execute(db);
 }

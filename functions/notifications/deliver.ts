@@ -1,9 +1,9 @@
 import { getDb } from '#store/db';
-import { deliverDue } from '#domain/notifications/delivery/worker';
+import { deliverDue, pruneDeliveries } from '#domain/notifications/delivery/worker';
 
 /**
  * Scheduled (deliver.trigger.ts: every minute), not an HTTP endpoint: sends due outbox rows, passes until
- * none is left or the time is nearly up.
+ * none is left or the time is nearly up; then deletes ended deliveries past their retention.
  */
 export const handler = async () => {
   const until = Date.now() + 45_000;
@@ -15,6 +15,7 @@ export const handler = async () => {
     total.gaveUp += r.gaveUp.length;
     if (r.delivered.length + r.retrying.length + r.gaveUp.length === 0) break;
   }
-  console.log(JSON.stringify({ level: 'info', msg: 'notification delivery', ...total }));
+  const pruned = await pruneDeliveries(getDb());
+  console.log(JSON.stringify({ level: 'info', msg: 'notification delivery', ...total, pruned }));
   return total;
 };

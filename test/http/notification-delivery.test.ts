@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
 import { insertNode, queueTask, stackQueue, waitUntil } from '../helpers/agent.ts';
 import { notifyOfflineNodes } from '#shared/jobs/node-offline';
+import { pruneDeliveries } from '#domain/notifications/delivery/worker';
 import { startReceiver, startSmtp, type TestReceiver, type TestSmtp } from '../helpers/notify-peers.ts';
 
 /**
@@ -275,5 +276,22 @@ describe('delivery', () => {
     expect(await notifyOfflineNodes(testDb())).toContain(nodeId);
     expect(await offline()).toHaveLength(2);
     await allSettled(rule.id, 2);
+  });
+
+  test('ended deliveries past their retention are pruned with their events; recent and pending ones stay', async () => {
+    const rule = await createRule({ templateKey: 'task.failed', taskKind: 'never.runs', webhookEnabled: true });
+    const old = new Date(Date.now() - 40 * 86400_000);
+    const event = (title: string) => testDb().insertInto('notification_events').values({ type: 'task.failed', title, body: '', severity: 'error', node_id: null, target_key: null, subject: '{}', created_at: old } as never).returning('id').executeTakeFirstOrThrow();
+    const [ended, pending, recent] = [await event('ended'), await event('pending'), await event('recent')];
+    const far = new Date(Date.now() + 86400_000);
+    await testDb().insertInto('notification_deliveries').values([
+      { event_id: ended.id, rule_id: rule.id, channel: 'webhook', delivered_at: old },
+      { event_id: pending.id, rule_id: rule.id, channel: 'webhook', next_attempt_at: far },
+      { event_id: recent.id, rule_id: rule.id, channel: 'webhook', gave_up_at: new Date() },
+    ]).execute();
+    expect(await pruneDeliveries(testDb(), 30)).toBeGreaterThanOrEqual(1);
+    const left = await testDb().selectFrom('notification_events').select('id').where('id', 'in', [ended.id, pending.id, recent.id]).orderBy('id').execute();
+    expect(left.map((e) => e.id)).toEqual([pending.id, recent.id]);
+    expect((await deliveriesOfRule(rule.id)).map((d) => d.event_id)).toEqual([pending.id, recent.id]);
   });
 });

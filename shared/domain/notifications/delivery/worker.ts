@@ -155,3 +155,18 @@ async function recordOutcome(
       .execute();
   });
 }
+
+/**
+ * Deletes events (with their outbox rows) whose every delivery ended (delivered or given up) more than
+ * `days` ago (HM_NOTIFY_RETENTION_DAYS, default 30). Returns how many events went.
+ */
+export async function pruneDeliveries(db: Kysely<Database>, days = num(process.env.HM_NOTIFY_RETENTION_DAYS, 30)): Promise<number> {
+  const res = await sql`
+    DELETE FROM notification_events e
+    WHERE e.created_at < now() - ${days} * interval '1 day'
+      AND NOT EXISTS (
+        SELECT 1 FROM notification_deliveries d
+        WHERE d.event_id = e.id AND coalesce(d.delivered_at, d.gave_up_at, 'infinity'::timestamptz) >= now() - ${days} * interval '1 day'
+      )`.execute(db);
+  return Number(res.numAffectedRows ?? 0);
+}

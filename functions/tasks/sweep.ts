@@ -2,15 +2,18 @@ import { getDb } from '#store/db';
 import { sweepTasks } from '#shared/jobs/sweeper';
 import { pruneAudit } from '#domain/audit/retention';
 import { applyTaskOutcome } from '#domain/task-outcomes';
+import { notifyOfflineNodes } from '#shared/jobs/node-offline';
 
 /**
  * Scheduled (sweep.trigger.ts: every minute), not an HTTP endpoint: re-sends tasks left `queued` and
  * interrupts tasks of nodes that went silent, for every node (agents also sweep their own node on heartbeat);
- * deletes audit rows past their retention (HM_AUDIT_RETENTION_DAYS, default 180).
+ * deletes audit rows past their retention (HM_AUDIT_RETENTION_DAYS, default 180); raises `node_offline` once for
+ * each member node that went silent.
  */
 export const handler = async () => {
   const result = await sweepTasks(getDb(), { applyOutcome: applyTaskOutcome });
   const auditPruned = await pruneAudit(getDb());
-  console.log(JSON.stringify({ level: 'info', msg: 'task sweep', sent: result.sent.length, failed: result.failed.length, interrupted: result.interrupted.length, auditPruned }));
+  const offline = await notifyOfflineNodes(getDb());
+  console.log(JSON.stringify({ level: 'info', msg: 'task sweep', sent: result.sent.length, failed: result.failed.length, interrupted: result.interrupted.length, auditPruned, offline: offline.length }));
   return result;
 };

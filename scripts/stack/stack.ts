@@ -10,6 +10,7 @@ import { startOffline, type Offline } from './offline.ts';
 import { startLocalQueue } from './queue.ts';
 import { startSweeper } from './sweeper.ts';
 import { startCertificateRenewals } from './certificate-renewals.ts';
+import { startDeliveryLoop } from './notify-delivery.ts';
 import { DEMO_SEED_FILE, type LocalAgent } from './local-agent.ts';
 import { planAgents, startLocalAgents, type AgentSelection, type LocalAgents } from './local-agents.ts';
 
@@ -46,6 +47,10 @@ export interface StackOptions {
   peerPort?: number;
   /** how often the in-process task sweeper runs (the scheduled function's stand-in) */
   sweepEveryMs?: number;
+  /** how often the in-process notification delivery worker runs (the scheduled function's stand-in) */
+  deliverEveryMs?: number;
+  /** whether the in-process sweeper raises `node_offline` (default true) */
+  notifyOfflineNodes?: boolean;
   /** more environment for the functions (e.g. sweeper thresholds in tests) */
   functionEnv?: Record<string, string>;
   /** the control plane's advertised address, E16's `leaderIp` (HM_ADVERTISED_IP); default the loopback it serves on */
@@ -95,9 +100,12 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     // this process sweeps too, through the same queue configuration as the functions
     Object.assign(process.env, { HM_QUEUE_ENDPOINT: queue.endpoint, HM_QUEUE_PREFIX: queuePrefix, ...o.functionEnv });
     const sweepLog = o.quiet ? (line: string) => appendFileSync(join(o.logDir, 'sweeper.log'), `${new Date().toISOString()} ${line}\n`) : (line: string) => console.log(line);
-    stops.push(startSweeper(db, o.sweepEveryMs ?? 15_000, sweepLog));
+    stops.push(startSweeper(db, o.sweepEveryMs ?? 15_000, sweepLog, { notifyOffline: o.notifyOfflineNodes }));
     // managed certificates: due renewals queued like the hourly scheduled function (every 15 minutes here)
     stops.push(startCertificateRenewals(db, 15 * 60_000, sweepLog));
+    // notification delivery (the outbox): polled often, so delivery follows a commit closely
+    const deliveryLog = o.quiet ? (line: string) => appendFileSync(join(o.logDir, 'delivery.log'), `${new Date().toISOString()} ${line}\n`) : (line: string) => console.log(line);
+    stops.push(startDeliveryLoop(db, o.deliverEveryMs ?? 500, deliveryLog));
     const offline: Offline = await startOffline({
       httpPort: o.httpPort,
       lambdaPort: o.lambdaPort,

@@ -2,18 +2,23 @@ import type { Kysely } from 'kysely';
 import type { Database } from '#store/tables';
 import { sweepTasks } from '#shared/jobs/sweeper';
 import { applyTaskOutcome } from '#domain/task-outcomes';
+import { notifyOfflineNodes } from '#shared/jobs/node-offline';
 
 /**
  * What the scheduled `tasks-sweep` function does in AWS (serverless-offline does not run schedules): sweep
- * every `everyMs` in this process. Returns a stop function.
+ * every `everyMs` in this process, and raise `node_offline` for member nodes that went silent (unless
+ * `notifyOffline: false`). Returns a stop function.
  */
-export function startSweeper(db: Kysely<Database>, everyMs: number, log: (line: string) => void): () => Promise<void> {
+export function startSweeper(db: Kysely<Database>, everyMs: number, log: (line: string) => void, o: { notifyOffline?: boolean } = {}): () => Promise<void> {
   let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
     if (running) return;
     running = sweepTasks(db, { applyOutcome: applyTaskOutcome })
-      .then((r) => {
+      .then(async (r) => {
         if (r.sent.length || r.failed.length || r.interrupted.length) log(`sweeper: sent ${r.sent.join(',') || '-'}; failed ${r.failed.join(',') || '-'}; interrupted ${r.interrupted.join(',') || '-'}`);
+        if (o.notifyOffline === false) return;
+        const offline = await notifyOfflineNodes(db);
+        if (offline.length) log(`sweeper: node_offline raised for ${offline.join(',')}`);
       })
       .catch((err: Error) => log(`sweeper: ${err.message}`))
       .finally(() => (running = null));

@@ -24,12 +24,20 @@ const stack = await startStack({
   queuePrefix: `hm-test-${process.pid}`,
   // tests start their own agents (test/helpers/agent.ts); unsent tasks are swept quickly so tests stay short
   sweepEveryMs: 2000,
+  // notification delivery: polled often and retried after short waits, so the retry tests stay short
+  deliverEveryMs: 200,
+  // nodes of finished test files go silent at any time: a node_offline raised in the background would change the
+  // notification counts other tests compare; the node_offline test calls notifyOfflineNodes itself
+  notifyOfflineNodes: false,
   // the filename probe (E8) may reach 127.0.0.2 only, where its tests run source servers; every other loopback
   // address stays refused, so the tests prove the refusals against the real policy
   // failed authentication: the suite's own address 127.0.0.1 is exempt, so tests of 401s never meet the limit; the
   // limit's tests send from other loopback addresses and meet it after 5 failures
   functionEnv: {
     HM_SWEEP_UNSENT_S: '2',
+    HM_NOTIFY_BACKOFF_S: '0.3',
+    HM_NOTIFY_MAX_ATTEMPTS: '4',
+    HM_NOTIFY_TIMEOUT_MS: '3000',
     HM_PROBE_ALLOW_CIDRS: '127.0.0.2/32',
     HM_AUTH_FAIL_LIMIT: '5',
     HM_AUTH_FAIL_WINDOW_S: '60',

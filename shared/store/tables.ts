@@ -46,6 +46,8 @@ export interface NodesTable {
   inventory_at: NullableTimestamp;
   /** SSH host key fingerprints (`SHA256:…`) the node reported (migration 0017) */
   ssh_host_keys: ColumnType<string[], string | undefined, string>;
+  /** when `node_offline` was raised for its current silence (migration 0111) */
+  offline_notified_at: NullableTimestamp;
 }
 
 export interface ClusterNotesTable {
@@ -100,6 +102,50 @@ export interface NotificationRulesTable {
   updated_at: Timestamp;
   /** tombstone: a deleted rule keeps its row so synchronisation does not bring it back */
   deleted_at: NullableTimestamp;
+  // ── delivery (migration 0110) ──
+  webhook_enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  /** task events: only tasks of this kind / on this node (null: any) */
+  match_task_kind: ColumnType<string | null, string | null | undefined, string | null>;
+  match_node_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON `{channel: {error, at}}`: channels that gave up delivering; cleared by the channel's next success */
+  delivery_failures: ColumnType<string, string | undefined, string>;
+}
+
+// ── notification delivery (migration 0110) ──
+export interface NotificationChannelsTable {
+  channel: string;
+  /** JSON, answered by the API */
+  settings: string;
+  /** JSON, write-only: never answered, never logged */
+  secrets: string;
+  updated_at: Timestamp;
+}
+
+export interface NotificationEventsTable {
+  id: Generated<number>;
+  /** a notification kind (`task_failed`, `backup_failed` …) or a task event (`task.failed`, `task.succeeded`) */
+  type: string;
+  title: string;
+  body: string;
+  severity: string;
+  node_id: string | null;
+  target_key: string | null;
+  /** JSON `{type, id, kind?, status?}` */
+  subject: string;
+  created_at: CreatedAt;
+}
+
+export interface NotificationDeliveriesTable {
+  id: Generated<number>;
+  event_id: number;
+  rule_id: number;
+  channel: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_error: ColumnType<string, string | undefined, string>;
+  delivered_at: NullableTimestamp;
+  gave_up_at: NullableTimestamp;
+  created_at: CreatedAt;
 }
 
 export interface BackupJobsTable {
@@ -573,6 +619,10 @@ export interface Database {
   certificates: CertificatesTable;
   // cluster key for E16 (migration 0090)
   cluster_settings: ClusterSettingsTable;
+  // notification delivery (migration 0110)
+  notification_channels: NotificationChannelsTable;
+  notification_events: NotificationEventsTable;
+  notification_deliveries: NotificationDeliveriesTable;
 }
 
 /** A node's TLS certificate and the state of its issuance (migration 0105). */

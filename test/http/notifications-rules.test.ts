@@ -4,7 +4,7 @@ import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
 let operator: string;
 let viewer: string;
 
-const RULE_FIELDS = ['active', 'config', 'discordEnabled', 'emailEnabled', 'id', 'kind', 'ntfyEnabled', 'pushoverEnabled', 'targetKey', 'targetLabel', 'templateKey', 'templateLabel', 'uiEnabled'];
+const RULE_FIELDS = ['active', 'config', 'deliveryFailures', 'discordEnabled', 'emailEnabled', 'failing', 'id', 'kind', 'nodeId', 'ntfyEnabled', 'pushoverEnabled', 'targetKey', 'targetLabel', 'taskKind', 'templateKey', 'templateLabel', 'uiEnabled', 'webhookEnabled'];
 const TEMPLATE_FIELDS = ['defaultConfig', 'description', 'key', 'label', 'targetType', 'targets'];
 
 /** A template of its own target type with targets `keys`, plus rules as given; returns their ids. */
@@ -46,6 +46,7 @@ describe('GET /notifications/rules', () => {
     expect(mine[0]).toEqual({
       id: ids[0], templateKey: template, templateLabel: expect.stringMatching(/^Backup failed /), targetKey: 'tank', targetLabel: 'Target Z', kind: 'custom',
       active: true, uiEnabled: true, emailEnabled: true, discordEnabled: false, ntfyEnabled: false, pushoverEnabled: false, config: '{"to":"ops@example.org"}',
+      webhookEnabled: false, taskKind: null, nodeId: null, failing: false, deliveryFailures: {},
     });
     const t = res.body.data.templates.find((x: { key: string }) => x.key === template);
     expect(Object.keys(t).sort()).toEqual(TEMPLATE_FIELDS);

@@ -22,7 +22,14 @@ export interface NotificationRule {
   discordEnabled: boolean;
   ntfyEnabled: boolean;
   pushoverEnabled: boolean;
+  webhookEnabled: boolean;
+  /** task events: only tasks of this kind / on this node (null: any) */
+  taskKind: string | null;
+  nodeId: string | null;
   config: string;
+  /** whether a channel gave up delivering; which, why and when in `deliveryFailures` (cleared by its next success) */
+  failing: boolean;
+  deliveryFailures: Record<string, { error: string; at: string }>;
 }
 
 /** A notification template, with the targets its rules may address (those of its target type). */
@@ -49,11 +56,14 @@ export async function listRules(db: Db): Promise<NotificationRule[]> {
     .select([
       'r.id', 'r.template_key', 'r.target_key', 'r.kind', 'r.active', 'r.ui_enabled', 'r.email_enabled', 'r.discord_enabled',
       'r.ntfy_enabled', 'r.pushover_enabled', 'r.config', 't.label as template_label', 'g.label as target_label',
+      'r.webhook_enabled', 'r.match_task_kind', 'r.match_node_id', 'r.delivery_failures',
     ])
     .where('r.deleted_at', 'is', null)
     .orderBy('r.template_key').orderBy('r.target_key').orderBy('r.id')
     .execute();
-  return rows.map((r) => ({
+  return rows.map((r) => {
+    const deliveryFailures = parseFailures(r.delivery_failures);
+    return {
     id: r.id,
     templateKey: r.template_key,
     templateLabel: r.template_label,
@@ -67,8 +77,23 @@ export async function listRules(db: Db): Promise<NotificationRule[]> {
     discordEnabled: r.discord_enabled,
     ntfyEnabled: r.ntfy_enabled,
     pushoverEnabled: r.pushover_enabled,
+    webhookEnabled: r.webhook_enabled,
+    taskKind: r.match_task_kind,
+    nodeId: r.match_node_id,
     config: r.config,
-  }));
+    failing: Object.keys(deliveryFailures).length > 0,
+    deliveryFailures,
+    };
+  });
+}
+
+function parseFailures(text: string): NotificationRule['deliveryFailures'] {
+  try {
+    const v = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
 }
 
 export async function listTemplates(db: Db): Promise<NotificationTemplate[]> {

@@ -31,6 +31,9 @@ import * as m0100 from './0100_backup_event_tasks.ts';
 import * as m0105 from './0105_certificates.ts';
 // cluster join (E16)
 import * as m0090 from './0090_cluster_key.ts';
+// notification delivery and task events (issue 12 parts 3–4)
+import * as m0110 from './0110_notification_delivery.ts';
+import * as m0111 from './0111_node_offline_notified.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -72,4 +75,7 @@ export const migrations: Record<string, Migration> = {
   '0105_certificates': m0105,
   // cluster join (E16): the hashed cluster key
   '0090_cluster_key': m0090,
+  // notification delivery and task events (issue 12 parts 3–4)
+  '0110_notification_delivery': m0110,
+  '0111_node_offline_notified': m0111,
 };

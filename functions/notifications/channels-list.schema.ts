@@ -1,0 +1,9 @@
+import type { EndpointSchema } from '#http/spec';
+
+export const schema = {
+  summary: 'Delivery channel settings (email, ntfy, discord, pushover, webhook); secrets show as "set" or null',
+  role: 'operator',
+  method: 'GET',
+  route: '/api/notifications/channels',
+  responses: { 200: 'notification_channels_listed' },
+} as const satisfies EndpointSchema;

@@ -1,0 +1,8 @@
+import type { Trigger } from '#shared/trigger';
+
+// The local stack runs the same worker in-process (scripts/stack/notify-delivery.ts): serverless-offline runs no schedules.
+export const trigger = {
+  summary: 'Send due notification deliveries (the outbox) with retries and backoff (shared/domain/notifications/delivery/worker.ts)',
+  schedule: 'rate(1 minute)',
+  timeout: 60,
+} as const satisfies Trigger;

@@ -1,0 +1,297 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
+import { insertNode, queueTask, stackQueue, waitUntil } from '../helpers/agent.ts';
+import { notifyOfflineNodes } from '#shared/jobs/node-offline';
+import { pruneDeliveries } from '#domain/notifications/delivery/worker';
+import { startReceiver, startSmtp, type TestReceiver, type TestSmtp } from '../helpers/notify-peers.ts';
+
+/**
+ * Notification delivery end to end: channels and rules set over real HTTP, tasks ended through the agent API,
+ * the test stack's delivery worker sending to a real SMTP server (smtp-server, parsed by mailparser) and real
+ * HTTP receivers on loopback.
+ */
+const SMTP_USER = { username: 'hostmgr', password: `smtp-${randomUUID()}` };
+const WEBHOOK_SECRET = `whsec-${randomUUID()}`;
+const NTFY_TOKEN = `tk_${uid()}`;
+const PUSHOVER = { userKey: `u${uid()}`, appToken: `a${uid()}` };
+const DISCORD_PATH = `/api/webhooks/123/${uid()}`;
+
+let operator: string;
+let smtp: TestSmtp;
+let hook: TestReceiver;
+let peers: TestReceiver;
+const extra: TestReceiver[] = [];
+
+beforeAll(async () => {
+  stackQueue();
+  operator = await tokenFor('operator');
+  smtp = await startSmtp(SMTP_USER);
+  hook = await startReceiver([200]);
+  peers = await startReceiver([200]);
+  const res = await call('PATCH', '/notifications/channels', {
+    token: operator,
+    body: {
+      email: { host: '127.0.0.1', port: smtp.port, secure: false, username: SMTP_USER.username, password: SMTP_USER.password, from: 'hostmgr@example.net', to: 'ops@example.net' },
+      webhook: { url: `${hook.url}/hooks/hostmgr`, secret: WEBHOOK_SECRET },
+      ntfy: { server: `${peers.url}/ntfy`, topic: 'hostmgr-default', token: NTFY_TOKEN },
+      discord: { webhookUrl: `${peers.url}${DISCORD_PATH}` },
+      pushover: { apiUrl: `${peers.url}/pushover/1/messages.json`, ...PUSHOVER },
+    },
+  });
+  expectEnvelope(res, 200, 'notification_channels_updated');
+});
+
+afterAll(async () => {
+  await Promise.all([smtp?.close(), hook?.close(), peers?.close(), ...extra.map((r) => r.close())]);
+});
+
+/** A node and an agent token for it. */
+async function agentNode() {
+  const nodeId = await insertNode(randomUUID(), { status: 'member' });
+  return { nodeId, token: await tokenFor('agent', nodeId) };
+}
+
+/** A task on the node, started and ended through the agent API. */
+async function endTask(node: { nodeId: string; token: string }, status: 'failed' | 'success', error?: string) {
+  const t = await queueTask({ kind: 'host.probe', nodeId: node.nodeId, resource: `probe:${uid()}`, payload: { sysctls: [] }, dispatch: false });
+  expectEnvelope(await call('POST', `/agent/tasks/${t.id}/start`, { token: node.token }), 200, 'task_started');
+  expectEnvelope(await call('POST', `/agent/tasks/${t.id}/finish`, { token: node.token, body: { attempt: 1, status, ...(error && { error }) } }), 200, 'task_finished');
+  return t.id;
+}
+
+const createRule = async (body: Record<string, unknown>) => {
+  const res = await call('POST', '/notifications/rules', { token: operator, body });
+  expectEnvelope(res, 201, 'notification_rule_created');
+  return res.body.data as { id: number } & Record<string, unknown>;
+};
+
+const deliveriesOfRule = (ruleId: number) => testDb().selectFrom('notification_deliveries').selectAll().where('rule_id', '=', ruleId).orderBy('id').execute();
+const allSettled = (ruleId: number, n: number) =>
+  waitUntil(`${n} deliveries of rule ${ruleId} to settle`, async () => {
+    const rows = await deliveriesOfRule(ruleId);
+    return rows.length === n && rows.every((r) => r.delivered_at || r.gave_up_at) ? rows : null;
+  });
+const ruleView = async (id: number) => (await call('GET', '/notifications/rules', { token: operator })).body.data.rules.find((r: { id: number }) => r.id === id);
+
+describe('channel settings', () => {
+  test('secrets are write-only: answered as "set", kept when omitted, never in an audit row', async () => {
+    const res = await call('GET', '/notifications/channels', { token: operator });
+    expectEnvelope(res, 200, 'notification_channels_listed');
+    const by = Object.fromEntries(res.body.data.map((c: { channel: string }) => [c.channel, c]));
+    expect(Object.keys(by).sort()).toEqual(['discord', 'email', 'ntfy', 'pushover', 'webhook']);
+    expect(by.email.settings).toEqual({ host: '127.0.0.1', port: smtp.port, secure: false, username: 'hostmgr', from: 'hostmgr@example.net', to: 'ops@example.net', password: 'set' });
+    expect(by.webhook.settings).toEqual({ url: `${hook.url}/hooks/hostmgr`, secret: 'set' });
+    expect(by.discord.settings).toEqual({ webhookUrl: 'set' });
+    expect(by.pushover.settings).toEqual({ apiUrl: `${peers.url}/pushover/1/messages.json`, userKey: 'set', appToken: 'set' });
+    for (const secret of [SMTP_USER.password, WEBHOOK_SECRET, NTFY_TOKEN, PUSHOVER.appToken, DISCORD_PATH]) expect(res.text).not.toContain(secret);
+
+    // a change to one plain field keeps the secret
+    const upd = await call('PATCH', '/notifications/channels', { token: operator, body: { email: { from: 'alerts@example.net' } } });
+    expectEnvelope(upd, 200);
+    expect(upd.body.data.find((c: { channel: string }) => c.channel === 'email').settings).toMatchObject({ from: 'alerts@example.net', password: 'set' });
+    expect(upd.text).not.toContain(SMTP_USER.password);
+    const audit = await testDb().selectFrom('audit_log').selectAll().where('route', '=', '/api/notifications/channels').execute();
+    expect(audit.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify(audit)).not.toContain(SMTP_USER.password);
+    expect(JSON.stringify(audit)).not.toContain(WEBHOOK_SECRET);
+  });
+
+  test.each([
+    [{ webhook: { url: 'file:///etc/passwd' } }, 400, 'body.webhook.url: scheme file: is not allowed'],
+    [{ ntfy: { server: 'gopher://127.0.0.1:70/x' } }, 400, 'body.ntfy.server: scheme gopher: is not allowed'],
+    [{ email: { port: 0 } }, 400, 'body.email.port: must be >= 1'],
+    [{ email: { smtpPassword: 'x' } }, 400, 'body.email.smtpPassword: is not an accepted field'],
+    [{ sms: { to: '1' } }, 400, 'body.sms: is not an accepted field'],
+  ])('%j is refused (%i) naming the field; nothing changes', async (body, status, error) => {
+    const before = await testDb().selectFrom('notification_channels').selectAll().orderBy('channel').execute();
+    const res = await call('PATCH', '/notifications/channels', { token: operator, body });
+    expectEnvelope(res, status);
+    expect(res.body.error).toContain(error);
+    expect(await testDb().selectFrom('notification_channels').selectAll().orderBy('channel').execute()).toEqual(before);
+  });
+
+  test('operators only: a viewer gets 403', async () => {
+    const viewer = await tokenFor('viewer');
+    expectEnvelope(await call('GET', '/notifications/channels', { token: viewer }), 403);
+    expectEnvelope(await call('PATCH', '/notifications/channels', { token: viewer, body: { webhook: { url: 'http://x.example' } } }), 403);
+  });
+});
+
+describe('rules', () => {
+  test('create and update a task-event rule; the rules list shows filters, channels and no failure', async () => {
+    const { nodeId } = await agentNode();
+    const rule = await createRule({ templateKey: 'task.failed', taskKind: 'jail.migrate', nodeId, ntfyEnabled: true, config: { ntfyTopic: 'migrations' } });
+    expect(rule).toMatchObject({ templateKey: 'task.failed', targetKey: '*', kind: 'custom', taskKind: 'jail.migrate', nodeId, ntfyEnabled: true, webhookEnabled: false, uiEnabled: false, failing: false, deliveryFailures: {} });
+    const upd = await call('PATCH', `/notifications/rules/${rule.id}`, { token: operator, body: { webhookEnabled: true, taskKind: null } });
+    expectEnvelope(upd, 200, 'notification_rule_updated');
+    expect(upd.body.data).toMatchObject({ id: rule.id, webhookEnabled: true, taskKind: null, ntfyEnabled: true });
+    expect(await ruleView(rule.id)).toEqual(upd.body.data);
+    await testDb().updateTable('notification_rules').set({ active: false }).where('id', '=', rule.id).execute();
+  });
+
+  test.each([
+    [{ templateKey: 'no.such.event' }, 400, 'body.templateKey: no template "no.such.event"'],
+    [{ templateKey: 'task_failed', targetKey: 'not-a-node' }, 400, 'body.targetKey: no node target "not-a-node"'],
+    [{ templateKey: 'task.failed', config: { webhookUrl: 'ftp://example.net/x' } }, 400, 'body.config.webhookUrl: scheme ftp: is not allowed'],
+    [{ templateKey: 'task.failed', taskKind: 'Bad Kind' }, 400, 'body.taskKind: must match pattern'],
+    [{ templateKey: 'task.failed', emailEnabled: 'yes' }, 400, 'body.emailEnabled: must be boolean'],
+  ])('%j is refused (%i) naming the field', async (body, status, error) => {
+    const res = await call('POST', '/notifications/rules', { token: operator, body });
+    expectEnvelope(res, status);
+    expect(res.body.error).toContain(error);
+  });
+
+  test('updating a missing rule is 404', async () => {
+    expectEnvelope(await call('PATCH', '/notifications/rules/2147483600', { token: operator, body: { active: false } }), 404, 'notification_rule_not_found');
+  });
+});
+
+describe('delivery', () => {
+  test('a failed task: exactly one email to the SMTP server and one signed webhook call, with task id, node and error', async () => {
+    const node = await agentNode();
+    const rule = await createRule({ templateKey: 'task.failed', nodeId: node.nodeId, emailEnabled: true, webhookEnabled: true, config: { to: 'oncall@example.net' } });
+    const error = `cannot open 'tank': no such pool ${uid()}`;
+    const taskId = await endTask(node, 'failed', error);
+    await allSettled(rule.id, 2);
+
+    const mails = smtp.mails.filter((m) => (m.text ?? '').includes(error));
+    expect(mails).toHaveLength(1);
+    const mail = mails[0];
+    expect(mail.subject).toContain(`Task ${taskId} (host.probe`);
+    expect(mail.subject).toContain('failed');
+    expect(mail.text).toContain(`node: ${node.nodeId}`);
+    expect(mail.text).toContain(`task: ${taskId} (host.probe, failed)`);
+    expect((mail.to as { text: string }).text).toBe('oncall@example.net');
+    expect(mail.headers.get('x-hostmgr-event')).toBe('task.failed');
+    expect(smtp.logins).toContainEqual(SMTP_USER);
+
+    const calls = hook.requests.filter((r) => r.body.includes(error));
+    expect(calls).toHaveLength(1);
+    const [req] = calls;
+    expect(req).toMatchObject({ method: 'POST', path: '/hooks/hostmgr', status: 200 });
+    expect(req.headers['x-hostmgr-event']).toBe('task.failed');
+    expect(req.headers['content-type']).toBe('application/json');
+    const expected = `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(req.body).digest('hex')}`;
+    expect(req.headers['x-hostmgr-signature-256']).toBe(expected);
+    const payload = JSON.parse(req.body);
+    expect(payload).toMatchObject({ event: 'task.failed', nodeId: node.nodeId, severity: 'error', subject: { type: 'task', id: taskId, kind: 'host.probe', status: 'failed' } });
+    expect(payload.body).toContain(error);
+    const rows = await deliveriesOfRule(rule.id);
+    expect(rows.map((r) => [r.channel, r.attempts, r.delivered_at !== null])).toEqual([['email', 1, true], ['webhook', 1, true]]);
+    expect(req.headers['x-hostmgr-delivery']).toBe(String(rows[1].id));
+  });
+
+  test('a receiver that answers 500 twice then 200 gets exactly one delivery', async () => {
+    const flaky = await startReceiver([500, 500, 200]);
+    extra.push(flaky);
+    const node = await agentNode();
+    const rule = await createRule({ templateKey: 'task.failed', nodeId: node.nodeId, webhookEnabled: true, config: { webhookUrl: `${flaky.url}/flaky` } });
+    await endTask(node, 'failed', 'boom');
+    const [row] = await allSettled(rule.id, 1);
+    expect(flaky.requests.map((r) => r.status)).toEqual([500, 500, 200]);
+    // the same delivery id on every try, so a receiver can de-duplicate
+    expect(new Set(flaky.requests.map((r) => r.headers['x-hostmgr-delivery']))).toEqual(new Set([String(row.id)]));
+    expect(row).toMatchObject({ attempts: 3, last_error: '' });
+    expect(row.delivered_at).toBeInstanceOf(Date);
+    expect((await ruleView(rule.id)).failing).toBe(false);
+  });
+
+  test('a channel that keeps failing is given up, marked failing on the rule without a notification, and cleared by its next success', async () => {
+    const down = await startReceiver([503]);
+    extra.push(down);
+    const node = await agentNode();
+    const rule = await createRule({ templateKey: 'task.failed', nodeId: node.nodeId, webhookEnabled: true, config: { webhookUrl: `${down.url}/down` } });
+    const notificationsBefore = await testDb().selectFrom('notifications').select('id').execute();
+    await endTask(node, 'failed', 'first');
+    const [row] = await allSettled(rule.id, 1);
+    expect(row.delivered_at).toBeNull();
+    expect(row.gave_up_at).toBeInstanceOf(Date);
+    expect(row.attempts).toBe(4); // HM_NOTIFY_MAX_ATTEMPTS in the test stack
+    expect(down.requests).toHaveLength(4);
+    expect(row.last_error).toContain('answered HTTP 503');
+    const view = await ruleView(rule.id);
+    expect(view.failing).toBe(true);
+    expect(view.deliveryFailures.webhook.error).toContain('answered HTTP 503');
+    expect(Date.parse(view.deliveryFailures.webhook.at)).not.toBeNaN();
+    // only the task's own notification was raised: giving up raises none
+    const raised = await testDb().selectFrom('notifications').selectAll().where('id', 'not in', notificationsBefore.map((n) => n.id)).where('node_id', '=', node.nodeId).execute();
+    expect(raised.map((n) => n.kind)).toEqual(['task_failed']);
+
+    down.answers = [200];
+    await endTask(node, 'failed', 'second');
+    const rows = await allSettled(rule.id, 2);
+    expect(rows[1].delivered_at).toBeInstanceOf(Date);
+    expect(await ruleView(rule.id)).toMatchObject({ failing: false, deliveryFailures: {} });
+  });
+
+  test('task.succeeded by kind and node to ntfy, Discord and Pushover in their formats; the UI list gets nothing', async () => {
+    const node = await agentNode();
+    const rule = await createRule({ templateKey: 'task.succeeded', taskKind: 'host.probe', nodeId: node.nodeId, ntfyEnabled: true, discordEnabled: true, pushoverEnabled: true, config: { ntfyTopic: `ok-${node.nodeId.slice(0, 8)}` } });
+    const other = await createRule({ templateKey: 'task.succeeded', taskKind: 'jail.migrate', nodeId: node.nodeId, ntfyEnabled: true });
+    const taskId = await endTask(node, 'success');
+    await allSettled(rule.id, 3);
+    expect(await deliveriesOfRule(other.id)).toEqual([]); // another task kind
+    const mine = peers.requests.filter((r) => r.body.includes(`task: ${taskId} `) || r.body.includes(`task%3A+${taskId}+`));
+
+    const ntfy = mine.filter((r) => r.path.startsWith('/ntfy/'));
+    expect(ntfy).toHaveLength(1);
+    expect(ntfy[0].path).toBe(`/ntfy/ok-${node.nodeId.slice(0, 8)}`);
+    expect(ntfy[0].headers).toMatchObject({ title: expect.stringContaining(`Task ${taskId}`), priority: 'low', tags: 'information_source', authorization: `Bearer ${NTFY_TOKEN}` });
+    expect(ntfy[0].body).toContain(`node: ${node.nodeId}`);
+
+    const discord = mine.filter((r) => r.path === DISCORD_PATH);
+    expect(discord).toHaveLength(1);
+    const d = JSON.parse(discord[0].body);
+    expect(d.content).toContain(`Task ${taskId}`);
+    expect(d.embeds[0]).toMatchObject({ title: expect.stringContaining(`Task ${taskId}`), description: expect.stringContaining(`node: ${node.nodeId}`) });
+
+    const pushover = mine.filter((r) => r.path === '/pushover/1/messages.json');
+    expect(pushover).toHaveLength(1);
+    expect(pushover[0].headers['content-type']).toBe('application/x-www-form-urlencoded');
+    const form = new URLSearchParams(pushover[0].body);
+    expect(Object.fromEntries(form)).toMatchObject({ token: PUSHOVER.appToken, user: PUSHOVER.userKey, priority: '-1', title: expect.stringContaining(`Task ${taskId}`) });
+    expect(form.get('message')).toContain(`node: ${node.nodeId}`);
+
+    expect(await testDb().selectFrom('notifications').select('id').where('node_id', '=', node.nodeId).execute()).toEqual([]);
+  });
+
+  test('node_offline is raised and delivered once while a member node stays silent, and again after it came back', async () => {
+    const nodeId = await insertNode(randomUUID(), { status: 'member', lastSeenAt: new Date(Date.now() - 3600_000), heartbeatIntervalS: 5 });
+    const rule = await createRule({ templateKey: 'node_offline', targetKey: '*', nodeId, webhookEnabled: true });
+    const offline = () => testDb().selectFrom('notifications').select(['kind', 'title', 'scope']).where('node_id', '=', nodeId).where('kind', '=', 'node_offline').execute();
+    // what the scheduled sweep runs; a second sweep does not repeat it
+    expect(await notifyOfflineNodes(testDb())).toContain(nodeId);
+    expect(await notifyOfflineNodes(testDb())).not.toContain(nodeId);
+    expect(await offline()).toEqual([{ kind: 'node_offline', title: `Node node-${nodeId.slice(0, 8)} is offline`, scope: 'node' }]);
+    await allSettled(rule.id, 1);
+    const calls = hook.requests.filter((r) => r.headers['x-hostmgr-event'] === 'node_offline' && r.body.includes(nodeId));
+    expect(calls).toHaveLength(1);
+    expect(JSON.parse(calls[0].body)).toMatchObject({ event: 'node_offline', nodeId, severity: 'error', subject: { type: 'node', id: nodeId } });
+
+    // heard from again: the mark is cleared; silent again: raised once more
+    await testDb().updateTable('nodes').set({ last_seen_at: new Date() }).where('id', '=', nodeId).execute();
+    expect(await notifyOfflineNodes(testDb())).not.toContain(nodeId);
+    expect((await testDb().selectFrom('nodes').select('offline_notified_at').where('id', '=', nodeId).executeTakeFirstOrThrow()).offline_notified_at).toBeNull();
+    await testDb().updateTable('nodes').set({ last_seen_at: new Date(Date.now() - 3600_000) }).where('id', '=', nodeId).execute();
+    expect(await notifyOfflineNodes(testDb())).toContain(nodeId);
+    expect(await offline()).toHaveLength(2);
+    await allSettled(rule.id, 2);
+  });
+
+  test('ended deliveries past their retention are pruned with their events; recent and pending ones stay', async () => {
+    const rule = await createRule({ templateKey: 'task.failed', taskKind: 'never.runs', webhookEnabled: true });
+    const old = new Date(Date.now() - 40 * 86400_000);
+    const event = (title: string) => testDb().insertInto('notification_events').values({ type: 'task.failed', title, body: '', severity: 'error', node_id: null, target_key: null, subject: '{}', created_at: old } as never).returning('id').executeTakeFirstOrThrow();
+    const [ended, pending, recent] = [await event('ended'), await event('pending'), await event('recent')];
+    const far = new Date(Date.now() + 86400_000);
+    await testDb().insertInto('notification_deliveries').values([
+      { event_id: ended.id, rule_id: rule.id, channel: 'webhook', delivered_at: old },
+      { event_id: pending.id, rule_id: rule.id, channel: 'webhook', next_attempt_at: far },
+      { event_id: recent.id, rule_id: rule.id, channel: 'webhook', gave_up_at: new Date() },
+    ]).execute();
+    expect(await pruneDeliveries(testDb(), 30)).toBeGreaterThanOrEqual(1);
+    const left = await testDb().selectFrom('notification_events').select('id').where('id', 'in', [ended.id, pending.id, recent.id]).orderBy('id').execute();
+    expect(left.map((e) => e.id)).toEqual([pending.id, recent.id]);
+    expect((await deliveriesOfRule(rule.id)).map((d) => d.event_id)).toEqual([pending.id, recent.id]);
+  });
+});

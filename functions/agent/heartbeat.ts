@@ -4,6 +4,7 @@ import { ok, type Reply } from '#http/envelope';
 import { boundNode } from '#domain/nodes/agent-binding';
 import { touchNode } from '#domain/nodes/touch';
 import { sweepTasks } from '#shared/jobs/sweeper';
+import { applyTaskOutcome } from '#domain/task-outcomes';
 import { cancelRequestedTasks } from '#shared/jobs/cancel';
 import type { Input, Output } from './heartbeat.schema.ts';
 
@@ -11,7 +12,7 @@ export const handler = endpoint<Input>(spec, async (_input, { db, principal }): 
   const node = await touchNode(db, boundNode(principal));
   // the agent's own heartbeat drives the re-sending of its node's queued tasks; a sweep problem must not
   // cost the node its online status, so it is only logged
-  const swept = await sweepTasks(db, { nodeId: node.id }).catch((err: Error) => {
+  const swept = await sweepTasks(db, { nodeId: node.id, applyOutcome: applyTaskOutcome }).catch((err: Error) => {
     console.log(JSON.stringify({ level: 'warn', msg: 'heartbeat sweep failed', nodeId: node.id, cause: err.message }));
     return null;
   });

@@ -5,9 +5,10 @@ import { inTransaction } from '#store/tx';
 import { boundNode } from '#domain/nodes/agent-binding';
 import { interruptStaleTasks } from '#shared/jobs/lifecycle';
 import type { Input, Output } from './interrupt-stale.schema.ts';
+import { applyTaskOutcome } from '#domain/task-outcomes';
 
 export const handler = endpoint<Input>(spec, async (_input, { db, principal }): Promise<Reply<Output>> => {
   const nodeId = boundNode(principal);
-  const interrupted = await inTransaction(db, (trx) => interruptStaleTasks(trx, nodeId));
+  const interrupted = await inTransaction(db, (trx) => interruptStaleTasks(trx, nodeId, applyTaskOutcome));
   return ok('stale_tasks_interrupted', { nodeId, interrupted });
 });

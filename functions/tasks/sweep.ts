@@ -1,5 +1,6 @@
 import { getDb } from '#store/db';
 import { sweepTasks } from '#shared/jobs/sweeper';
+import { applyTaskOutcome } from '#domain/task-outcomes';
 import { pruneAudit } from '#domain/audit/retention';
 
 /**
@@ -8,7 +9,7 @@ import { pruneAudit } from '#domain/audit/retention';
  * deletes audit rows past their retention (HM_AUDIT_RETENTION_DAYS, default 180).
  */
 export const handler = async () => {
-  const result = await sweepTasks(getDb());
+  const result = await sweepTasks(getDb(), { applyOutcome: applyTaskOutcome });
   const auditPruned = await pruneAudit(getDb());
   console.log(JSON.stringify({ level: 'info', msg: 'task sweep', sent: result.sent.length, failed: result.failed.length, interrupted: result.interrupted.length, auditPruned }));
   return result;

@@ -82,8 +82,8 @@ export async function finishTask(trx: Db, nodeId: string, taskId: number, r: Fin
   return { task: done, changed: true };
 }
 
-/** Marks `running` tasks `interrupted` with a reason, and notifies. Returns the ids. */
-export async function interruptTasks(trx: Db, ids: number[], reason: string): Promise<number[]> {
+/** Marks `running` tasks `interrupted` with a reason, notifies, and applies the outcome (when given). Returns the ids. */
+export async function interruptTasks(trx: Db, ids: number[], reason: string, applyOutcome?: TaskOutcome): Promise<number[]> {
   if (ids.length === 0) return [];
   const rows = await trx
     .updateTable('tasks')
@@ -93,6 +93,7 @@ export async function interruptTasks(trx: Db, ids: number[], reason: string): Pr
     .returningAll()
     .execute();
   for (const t of rows) await notifyTaskEnded(trx, t);
+  if (applyOutcome) for (const t of rows) await applyOutcome(trx, t); // e.g. its backup event ends interrupted
   for (const t of rows) await scrubTaskSecrets(trx, t); // an ended task keeps no secrets
   return rows.map((r) => r.id);
 }
@@ -101,7 +102,7 @@ export async function interruptTasks(trx: Db, ids: number[], reason: string): Pr
  * At agent start every `running` task of its node is stale: the agent has just started and runs nothing, so
  * whatever ran them is gone; they become `interrupted`, not re-run: host work cut off half-way needs a person.
  */
-export async function interruptStaleTasks(trx: Db, nodeId: string): Promise<number[]> {
+export async function interruptStaleTasks(trx: Db, nodeId: string, applyOutcome?: TaskOutcome): Promise<number[]> {
   const stale = await trx.selectFrom('tasks').select('id').where('node_id', '=', nodeId).where('status', '=', 'running').execute();
-  return interruptTasks(trx, stale.map((r) => r.id), 'interrupted: the agent restarted while the task was running');
+  return interruptTasks(trx, stale.map((r) => r.id), 'interrupted: the agent restarted while the task was running', applyOutcome);
 }

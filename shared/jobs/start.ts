@@ -13,6 +13,9 @@ export interface PeerHost {
   address: string;
   /** `SHA256:…` fingerprints the node reported at registration; a host presenting another key is refused */
   hostKeys: string[];
+  /** an endpoint that is no node (a backup job's SSH target): its own port and user, else the agent's peer settings */
+  port?: number;
+  user?: string;
 }
 
 /** What the agent runs: the task row's kind and payload, never anything from the queue message. */
@@ -38,9 +41,22 @@ export interface StartAnswer {
 
 /** Nodes a task reaches over SSH, by kind. */
 const peerNodesOf = (task: TaskRow): string[] =>
-  task.kind === 'jail.migrate' ? [(task.payload as TaskPayloads['jail.migrate']).target.nodeId] : [];
+  task.kind === 'jail.migrate'
+    ? [(task.payload as TaskPayloads['jail.migrate']).target.nodeId]
+    : task.kind === 'backup.run'
+      ? [(task.payload as TaskPayloads['backup.run']).target.peer]
+      : [];
+
+/** A backup run to an SSH endpoint: the endpoint the job pinned (address, port, user, host key fingerprint). */
+function backupSshPeers(task: TaskRow): PeerHost[] | null {
+  if (task.kind !== 'backup.run') return null;
+  const { target } = task.payload as TaskPayloads['backup.run'];
+  return target.ssh ? [{ nodeId: target.peer, ...target.ssh }] : null;
+}
 
 async function peersOf(db: Db, task: TaskRow): Promise<PeerHost[]> {
+  const fixed = backupSshPeers(task);
+  if (fixed) return fixed;
   const ids = peerNodesOf(task);
   if (!ids.length) return [];
   const rows = await db.selectFrom('nodes').select(['id', 'ip', 'ssh_host_keys']).where('id', 'in', ids).execute();
@@ -100,6 +116,7 @@ export async function startTask(trx: Db, nodeId: string, taskId: number, applyOu
     .where('status', '=', 'queued')
     .returningAll()
     .executeTakeFirstOrThrow();
+  await applyOutcome(trx, started); // what a start changes besides the task (a backup event becomes running)
   const work: Work = { kind: started.kind as TaskKind, payload: started.payload as Work['payload'], peers: await peersOf(trx, started) };
   return answer(true, 'started', started, work);
 }

@@ -3,7 +3,7 @@ import type { Database, TaskRow } from '#store/tables';
 import { OFFLINE_AFTER_HEARTBEATS, onlineSql } from '#store/presence';
 import { scrubTaskSecrets } from './secrets.ts';
 import { sendTask } from './dispatch.ts';
-import { interruptTasks } from './lifecycle.ts';
+import { interruptTasks, type TaskOutcome } from './lifecycle.ts';
 import { notifyTaskEnded } from './notify.ts';
 
 /**
@@ -24,6 +24,8 @@ export interface SweepOptions {
   resendAfterS?: number;
   maxSends?: number;
   limit?: number;
+  /** what an ended task changes besides itself (shared/domain/task-outcomes.ts), e.g. its backup event */
+  applyOutcome?: TaskOutcome;
 }
 
 export interface SweepResult {
@@ -34,7 +36,7 @@ export interface SweepResult {
 
 const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) ? Number(v) : d);
 
-export function sweepDefaults(env: NodeJS.ProcessEnv = process.env): Required<Omit<SweepOptions, 'nodeId'>> {
+export function sweepDefaults(env: NodeJS.ProcessEnv = process.env): Required<Omit<SweepOptions, 'nodeId' | 'applyOutcome'>> {
   return {
     unsentAfterS: num(env.HM_SWEEP_UNSENT_S, 10),
     resendAfterS: num(env.HM_SWEEP_RESEND_S, 120),
@@ -87,6 +89,7 @@ export async function sweepTasks(db: Kysely<Database>, options: SweepOptions = {
         .executeTakeFirst();
       if (gone) {
         await notifyTaskEnded(db, gone);
+        await o.applyOutcome?.(db, gone);
         await scrubTaskSecrets(db, gone); // an ended task keeps no secrets
         out.failed.push(t.id);
       }
@@ -124,7 +127,7 @@ export async function sweepTasks(db: Kysely<Database>, options: SweepOptions = {
     .limit(o.limit)
     .execute();
   if (silent.length) {
-    out.interrupted = await interruptTasks(db, silent.map((r) => r.id), 'interrupted: the node stopped reporting while the task was running');
+    out.interrupted = await interruptTasks(db, silent.map((r) => r.id), 'interrupted: the node stopped reporting while the task was running', o.applyOutcome);
   }
   return out;
 }

@@ -127,6 +127,8 @@ export interface BackupJobsTable {
   target_ssh_host_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** job snapshots kept on each side */
   retention: ColumnType<number, number | undefined, number>;
+  /** when the next scheduled run is due; null: disabled or unscheduled (migration 0095) */
+  next_run_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface BackupEventsTable {
@@ -145,6 +147,8 @@ export interface BackupEventsTable {
   updated_at: Timestamp;
   /** set by a trigger (migration 0002): the event's row in backup_event_search_docs */
   search_doc_id: Generated<number>;
+  /** the task that runs it (migration 0095); its transitions move the event */
+  task_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** E12's search text, once per distinct value (migration 0002). */

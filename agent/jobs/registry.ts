@@ -15,6 +15,7 @@ import { pptImport } from './ppt-import.ts';
 import { groupSetMembers } from './group-members.ts';
 import { groupDelete } from './group-delete.ts';
 import { iscsiApplyConfig } from './iscsi-apply-config.ts';
+import { backupRun } from './backup-run.ts';
 
 /**
  * Every task kind the agent can run (shared/jobs/protocol.ts lists the kinds). A capability adds its
@@ -36,6 +37,7 @@ export const jobHandlers: { [K in TaskKind]?: JobHandler<K> } = {
   'group.set-members': groupSetMembers,
   'group.delete': groupDelete,
   'iscsi.apply-config': iscsiApplyConfig,
+  'backup.run': backupRun,
 };
 
 export function handlerFor(kind: string): JobHandler | undefined {

@@ -13,8 +13,9 @@ export function peerExecutor(cfg: AgentConfig, peer: PeerHost): Executor {
   if (!peer.hostKeys.length) throw new Error(`the control plane holds no SSH host key for node ${peer.nodeId}: refusing to connect to ${peer.address}`);
   return new SshExecutor({
     host: peer.address,
-    port: cfg.peerSsh.port,
-    username: cfg.peerSsh.user,
+    // a backup job's SSH target names its own port and user; nodes use the agent's peer settings
+    port: peer.port ?? cfg.peerSsh.port,
+    username: peer.user ?? cfg.peerSsh.user,
     privateKeyPath: cfg.peerSsh.keyFile,
     hostKeySha256: peer.hostKeys,
     prefix: cfg.peerSsh.prefix.length ? cfg.peerSsh.prefix : undefined,

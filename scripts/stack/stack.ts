@@ -8,6 +8,7 @@ import { openStore, scratchDatabase, type StoreHandle } from './store.ts';
 import { startOffline, type Offline } from './offline.ts';
 import { startLocalQueue } from './queue.ts';
 import { startSweeper } from './sweeper.ts';
+import { startBackupScheduler } from './backup-scheduler.ts';
 import { DEMO_SEED_FILE, type LocalAgent } from './local-agent.ts';
 import { planAgents, startLocalAgents, type AgentSelection, type LocalAgents } from './local-agents.ts';
 
@@ -44,6 +45,8 @@ export interface StackOptions {
   peerPort?: number;
   /** how often the in-process task sweeper runs (the scheduled function's stand-in) */
   sweepEveryMs?: number;
+  /** how often the in-process backup scheduler runs (the `backups-schedule` function's stand-in); 0: not at all */
+  backupScheduleEveryMs?: number;
   /** more environment for the functions (e.g. sweeper thresholds in tests) */
   functionEnv?: Record<string, string>;
 }
@@ -86,6 +89,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     Object.assign(process.env, { HM_QUEUE_ENDPOINT: queue.endpoint, HM_QUEUE_PREFIX: queuePrefix, ...o.functionEnv });
     const sweepLog = o.quiet ? (line: string) => appendFileSync(join(o.logDir, 'sweeper.log'), `${new Date().toISOString()} ${line}\n`) : (line: string) => console.log(line);
     stops.push(startSweeper(db, o.sweepEveryMs ?? 15_000, sweepLog));
+    if (o.backupScheduleEveryMs !== 0) stops.push(startBackupScheduler(db, o.backupScheduleEveryMs ?? 20_000, sweepLog));
     const offline: Offline = await startOffline({
       httpPort: o.httpPort,
       lambdaPort: o.lambdaPort,

@@ -23,6 +23,8 @@ const stack = await startStack({
   queuePrefix: `hm-test-${process.pid}`,
   // tests start their own agents (test/helpers/agent.ts); unsent tasks are swept quickly so tests stay short
   sweepEveryMs: 2000,
+  // backup runs are scheduled by the tests themselves (scheduleDueRuns), so none appears behind their back
+  backupScheduleEveryMs: 0,
   // the filename probe (E8) may reach 127.0.0.2 only, where its tests run source servers; every other loopback
   // address stays refused, so the tests prove the refusals against the real policy
   // failed authentication: the suite's own address 127.0.0.1 is exempt, so tests of 401s never meet the limit; the

@@ -58,23 +58,23 @@ export async function applyBackupRunOutcome(trx: Db, task: TaskRow): Promise<voi
 }
 
 /**
- * Safety net for events whose task ended by a path that applies no outcome (or was deleted): they end as their
- * task did (no task: `interrupted`), never `queued` or `running` forever. Returns how many it moved.
+ * Safety net for events whose task ended by a path that applies no outcome: they end as their task did, never
+ * `queued` or `running` forever. (Events without a task — a seed's display rows — are left as they are.)
+ * Returns how many it moved.
  */
 export async function settleOrphanedEvents(db: Db): Promise<number> {
   const open = await db
     .selectFrom('backup_events as e')
-    .leftJoin('tasks as t', 't.id', 'e.task_id')
-    .select(['e.id', 't.id as taskId', 't.status', 't.error'])
+    .innerJoin('tasks as t', 't.id', 'e.task_id')
+    .select(['e.id', 't.status', 't.error'])
     .where('e.status', 'in', ['queued', 'running'])
-    .where((eb) => eb.or([eb('t.id', 'is', null), eb('t.status', 'not in', ['queued', 'running'])]))
+    .where('t.status', 'not in', ['queued', 'running'])
     .limit(500)
     .execute();
   for (const e of open) {
-    const status = e.status ? EVENT_STATUS[e.status] : 'interrupted';
     await db
       .updateTable('backup_events')
-      .set({ status, error: e.error || (e.taskId === null ? 'interrupted: the run has no task any more' : ''), completed_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+      .set({ status: EVENT_STATUS[e.status], error: e.error, completed_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
       .where('id', '=', e.id)
       .where('status', 'in', ['queued', 'running'])
       .execute();

@@ -5,6 +5,7 @@ import { getTaskRow, hostKeyFile, startTestAgent, testHost, waitForTask, waitUnt
 import { startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { scheduleDueRuns } from '#domain/backups/scheduler';
+import { hostKeyFingerprint } from '#domain/backups/rules';
 import type { SimHost } from '#shared/seed/host/schema';
 
 /**
@@ -205,3 +206,32 @@ test('kill -9 mid-send: the event ends interrupted; the next run succeeds increm
     ['success', 'incremental'],
   ]);
 }, 180_000);
+
+test('an SSH endpoint target: the runner pins the job’s host key (the fingerprint ssh-keygen prints) and the run lands there', async () => {
+  const hostKey = readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8').trim();
+  expect(hostKeyFingerprint(hostKey)).toBe(sshd.hostKeySha256);
+  const res = await call('POST', '/cluster/backups/jobs', {
+    token: operator,
+    body: { name: 'offsite', nodeId: runner.nodeId, source: { dataset: 'zroot/data' }, target: { dataset: 'zroot/backups/offsite', ssh: { user: sshd.username, host: '127.0.0.1', port: sshd.port, hostKey } }, schedule: '0 3 * * *', retention: 1 },
+  });
+  expectEnvelope(res, 201, 'backup_job_created');
+  const t = await taskDone((await runNow(res.body.data.id)).taskId);
+  const snap = (t.result as { snapshot: string }).snapshot;
+  expect(t.result).toMatchObject({ mode: 'full' });
+  // the host behind that endpoint (the target's simulator, via sshd) received it
+  expect(await snapshotsOf(target, 'zroot/backups/offsite')).toContain(snap);
+  expect((await events(res.body.data.id)).map((e) => [e.status, e.targetEndpoint])).toEqual([['success', `${sshd.username}@127.0.0.1:${sshd.port}:zroot/backups/offsite`]]);
+
+  // another key pinned: the run fails naming the mismatch, nothing is sent
+  const other = await call('PUT', `/cluster/backups/jobs/${res.body.data.id}`, {
+    token: operator,
+    body: { name: 'offsite', nodeId: runner.nodeId, source: { dataset: 'zroot/data' }, target: { dataset: 'zroot/backups/offsite', ssh: { user: sshd.username, host: '127.0.0.1', port: sshd.port, hostKey: readFileSync(join(sshd.dir, 'user_key.pub'), 'utf8') } }, schedule: '0 3 * * *', retention: 1 },
+  });
+  expectEnvelope(other, 200);
+  const refused = await waitForTask((await runNow(res.body.data.id)).taskId, ['success', 'failed', 'interrupted'], 60_000);
+  expect(refused.status).toBe('failed');
+  expect(refused.error).toContain('host key mismatch');
+  const last = (await events(res.body.data.id)).at(-1)!;
+  expect(last.status).toBe('failed');
+  expect(last.error).toContain('host key mismatch');
+}, 120_000);

@@ -162,9 +162,12 @@ test('a job runs three times across two hosts: full, incremental, incremental af
   // the replication output tail: zfs recv's words and the retention
   expect(listed[0].output).toContain(`receiving full stream of zroot/data@${snap1} into zroot/backups/data@${snap1}`);
   expect(listed[2].output).toContain(`pruned 1 here (${snap1}), 1 on the target (${snap1})`);
-  // searchable by status like every event
-  const search = await call('GET', `/cluster/backups/events/remote?jobId=${job.id}&search=incremental`, { token: operator });
+  // searchable like every event: the search documents follow the status changes the runs made
+  const search = await call('GET', `/cluster/backups/events/remote?jobId=${job.id}&search=SUCCESS`, { token: operator });
   expectEnvelope(search, 200);
+  expect(search.body.data.data.map((e: { id: number }) => e.id).sort()).toEqual(listed.map((e) => e.id).sort());
+  const none = await call('GET', `/cluster/backups/events/remote?jobId=${job.id}&search=queued`, { token: operator });
+  expect(none.body.data.data).toEqual([]);
 }, 180_000);
 
 test('kill -9 mid-send: the event ends interrupted; the next run succeeds incrementally from the newest common snapshot', async () => {

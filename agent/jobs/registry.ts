@@ -16,6 +16,7 @@ import { groupSetMembers } from './group-members.ts';
 import { groupDelete } from './group-delete.ts';
 import { iscsiApplyConfig } from './iscsi-apply-config.ts';
 import { backupRun } from './backup-run.ts';
+import { restoreBackup } from './backup-restore.ts';
 
 /**
  * Every task kind the agent can run (shared/jobs/protocol.ts lists the kinds). A capability adds its
@@ -38,6 +39,7 @@ export const jobHandlers: { [K in TaskKind]?: JobHandler<K> } = {
   'group.delete': groupDelete,
   'iscsi.apply-config': iscsiApplyConfig,
   'backup.run': backupRun,
+  'backup.restore': restoreBackup,
 };
 
 export function handlerFor(kind: string): JobHandler | undefined {

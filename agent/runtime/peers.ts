@@ -13,7 +13,6 @@ export function peerExecutor(cfg: AgentConfig, peer: PeerHost): Executor {
   if (!peer.hostKeys.length) throw new Error(`the control plane holds no SSH host key for node ${peer.nodeId}: refusing to connect to ${peer.address}`);
   return new SshExecutor({
     host: peer.address,
-    // a backup job's SSH target names its own port and user; nodes use the agent's peer settings
     port: peer.port ?? cfg.peerSsh.port,
     username: peer.user ?? cfg.peerSsh.user,
     privateKeyPath: cfg.peerSsh.keyFile,

@@ -4,8 +4,8 @@ import { ok, type Reply } from '#http/envelope';
 import { boundNode } from '#domain/nodes/agent-binding';
 import { touchNode } from '#domain/nodes/touch';
 import { sweepTasks } from '#shared/jobs/sweeper';
-import { applyTaskOutcome } from '#domain/task-outcomes';
 import { cancelRequestedTasks } from '#shared/jobs/cancel';
+import { applyTaskOutcome } from '#domain/task-outcomes';
 import type { Input, Output } from './heartbeat.schema.ts';
 
 export const handler = endpoint<Input>(spec, async (_input, { db, principal }): Promise<Reply<Output>> => {

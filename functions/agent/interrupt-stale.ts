@@ -4,8 +4,8 @@ import { ok, type Reply } from '#http/envelope';
 import { inTransaction } from '#store/tx';
 import { boundNode } from '#domain/nodes/agent-binding';
 import { interruptStaleTasks } from '#shared/jobs/lifecycle';
-import type { Input, Output } from './interrupt-stale.schema.ts';
 import { applyTaskOutcome } from '#domain/task-outcomes';
+import type { Input, Output } from './interrupt-stale.schema.ts';
 
 export const handler = endpoint<Input>(spec, async (_input, { db, principal }): Promise<Reply<Output>> => {
   const nodeId = boundNode(principal);

@@ -1,7 +1,7 @@
 import { getDb } from '#store/db';
 import { sweepTasks } from '#shared/jobs/sweeper';
-import { applyTaskOutcome } from '#domain/task-outcomes';
 import { pruneAudit } from '#domain/audit/retention';
+import { applyTaskOutcome } from '#domain/task-outcomes';
 
 /**
  * Scheduled (sweep.trigger.ts: every minute), not an HTTP endpoint: re-sends tasks left `queued` and

@@ -6,6 +6,7 @@ import { applyPptTaskOutcome } from './ppt/outcomes.ts';
 import { applyGroupTaskOutcome } from './groups/outcomes.ts';
 import { applyIscsiTaskOutcome } from './iscsi/outcomes.ts';
 import { applyBackupRunOutcome } from './backups/run-events.ts';
+import { applyRestoreOutcome } from './backups/restore.ts';
 
 
 /**
@@ -19,6 +20,7 @@ const effects: Array<(trx: Db, task: TaskRow) => Promise<void>> = [
   applyGroupTaskOutcome, // group.*: a failure brings back the host's last reported groups
   applyIscsiTaskOutcome, // iscsi.apply-config failed: the LUNs it added are removed again
   applyBackupRunOutcome, // backup.run: its backup event follows the task (running, success, failed, interrupted)
+  applyRestoreOutcome, // backup.restore: its backup event follows the task (running, success, failed)
 ];
 
 /** Given to the task transitions (startTask, finishTask, the interruption of stale tasks, the sweeper) by the agent endpoints. */

@@ -82,7 +82,7 @@ export async function finishTask(trx: Db, nodeId: string, taskId: number, r: Fin
   return { task: done, changed: true };
 }
 
-/** Marks `running` tasks `interrupted` with a reason, notifies, and applies the outcome (when given). Returns the ids. */
+/** Marks `running` tasks `interrupted` with a reason, notifies, and applies their outcome. Returns the ids. */
 export async function interruptTasks(trx: Db, ids: number[], reason: string, applyOutcome?: TaskOutcome): Promise<number[]> {
   if (ids.length === 0) return [];
   const rows = await trx
@@ -93,8 +93,8 @@ export async function interruptTasks(trx: Db, ids: number[], reason: string, app
     .returningAll()
     .execute();
   for (const t of rows) await notifyTaskEnded(trx, t);
-  if (applyOutcome) for (const t of rows) await applyOutcome(trx, t); // e.g. its backup event ends interrupted
   for (const t of rows) await scrubTaskSecrets(trx, t); // an ended task keeps no secrets
+  if (applyOutcome) for (const t of rows) await applyOutcome(trx, t);
   return rows.map((r) => r.id);
 }
 

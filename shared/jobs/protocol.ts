@@ -56,6 +56,8 @@ export interface TaskPayloads {
    * the task's peers, pinned), then retention on both sides. Its backup event is the one with its task id.
    */
   'backup.run': { jobId: number; source: string; retention: number; target: BackupRunTarget };
+  /** E15: receive a job snapshot from the job's target into `<dataset>.restoring`, verify, swap in (agent/jobs/backup-restore.ts) */
+  'backup.restore': BackupRestorePayload;
 }
 
 /** Where a backup run sends: `peer` is the task's peer (a node id, or `backup-target:<jobId>` for an SSH endpoint). */
@@ -67,6 +69,33 @@ export interface BackupRunTarget {
   label: string;
   /** an SSH endpoint: where, as whom, and the `SHA256:…` fingerprint of the host key the job pinned */
   ssh?: { address: string; port: number; user: string; hostKeys: string[] };
+}
+
+/**
+ * Where a restore reads the job's snapshots: the job's target (a member node, or an SSH endpoint whose pinned
+ * key travels as its `SHA256:…` fingerprint).
+ */
+export type RestoreSource =
+  | { kind: 'node'; nodeId: string; dataset: string }
+  | { kind: 'ssh'; user: string; host: string; port: number; dataset: string; hostKeys: string[] };
+
+/** The peer id (JobContext.peer) a restore reaches an SSH-endpoint source by. */
+export const sshPeerId = (s: { user: string; host: string; port: number }) => `ssh:${s.user}@${s.host}:${s.port}`;
+
+export interface BackupRestorePayload {
+  jobId: number;
+  /** the backup event (mode `restore`) the task moves */
+  eventId: number;
+  /** the dataset restored on the runner */
+  dataset: string;
+  /** the snapshot (after `@`); null: the newest of the job's snapshots, resolved on the host */
+  snapshot: string | null;
+  source: RestoreSource;
+  /** the guest on the dataset: stopped for the swap, started again if it ran */
+  guest: { type: 'jail' | 'vm'; id: number; name: string } | null;
+  /** a task secret: leaves the stored payload when the task ends, never logged */
+  encryptionKey?: string;
+  encryptionKeyFormat?: 'passphrase' | 'hex' | 'raw';
 }
 export type TaskKind = keyof TaskPayloads;
 

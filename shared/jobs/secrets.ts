@@ -9,6 +9,7 @@ import type { TaskRow, Db } from '#store/tables';
 export const SECRET_PAYLOAD_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'vm.vnc': ['password'],
   'vm.cloud-init': ['data', 'metadata'],
+  'backup.restore': ['encryptionKey'],
 };
 
 const FINAL = ['success', 'failed', 'interrupted', 'cancelled'];

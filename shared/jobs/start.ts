@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { TaskRow, Db } from '#store/tables';
 import { nodeTask, type TaskOutcome } from './lifecycle.ts';
 import { notifyTaskEnded } from './notify.ts';
-import { CONFIGURATION_KINDS, type TaskKind, type TaskPayloads } from './protocol.ts';
+import { CONFIGURATION_KINDS, sshPeerId, type TaskKind, type TaskPayloads } from './protocol.ts';
 import { toTaskView, type TaskView } from './tasks.ts';
 
 
@@ -13,9 +13,9 @@ export interface PeerHost {
   address: string;
   /** `SHA256:…` fingerprints the node reported at registration; a host presenting another key is refused */
   hostKeys: string[];
-  /** an endpoint that is no node (a backup job's SSH target): its own port and user, else the agent's peer settings */
-  port?: number;
+  /** an SSH endpoint outside the cluster (a backup target): its login and port, instead of the agent's peer settings */
   user?: string;
+  port?: number;
 }
 
 /** What the agent runs: the task row's kind and payload, never anything from the queue message. */
@@ -40,12 +40,15 @@ export interface StartAnswer {
 }
 
 /** Nodes a task reaches over SSH, by kind. */
-const peerNodesOf = (task: TaskRow): string[] =>
-  task.kind === 'jail.migrate'
-    ? [(task.payload as TaskPayloads['jail.migrate']).target.nodeId]
-    : task.kind === 'backup.run'
-      ? [(task.payload as TaskPayloads['backup.run']).target.peer]
-      : [];
+function peerNodesOf(task: TaskRow): string[] {
+  if (task.kind === 'jail.migrate') return [(task.payload as TaskPayloads['jail.migrate']).target.nodeId];
+  if (task.kind === 'backup.run') {
+    const { target } = task.payload as TaskPayloads['backup.run'];
+    return target.kind === 'node' ? [target.peer] : [];
+  }
+  const restore = task.kind === 'backup.restore' ? (task.payload as TaskPayloads['backup.restore']).source : null;
+  return restore?.kind === 'node' ? [restore.nodeId] : [];
+}
 
 /** A backup run to an SSH endpoint: the endpoint the job pinned (address, port, user, host key fingerprint). */
 function backupSshPeers(task: TaskRow): PeerHost[] | null {
@@ -57,6 +60,8 @@ function backupSshPeers(task: TaskRow): PeerHost[] | null {
 async function peersOf(db: Db, task: TaskRow): Promise<PeerHost[]> {
   const fixed = backupSshPeers(task);
   if (fixed) return fixed;
+  const restore = task.kind === 'backup.restore' ? (task.payload as TaskPayloads['backup.restore']).source : null;
+  if (restore?.kind === 'ssh') return [{ nodeId: sshPeerId(restore), address: restore.host, hostKeys: restore.hostKeys, user: restore.user, port: restore.port }];
   const ids = peerNodesOf(task);
   if (!ids.length) return [];
   const rows = await db.selectFrom('nodes').select(['id', 'ip', 'ssh_host_keys']).where('id', 'in', ids).execute();
@@ -116,7 +121,8 @@ export async function startTask(trx: Db, nodeId: string, taskId: number, applyOu
     .where('status', '=', 'queued')
     .returningAll()
     .executeTakeFirstOrThrow();
-  await applyOutcome(trx, started); // what a start changes besides the task (a backup event becomes running)
+  // what a start changes in the store (an E15 restore's backup event becomes running)
+  await applyOutcome(trx, started);
   const work: Work = { kind: started.kind as TaskKind, payload: started.payload as Work['payload'], peers: await peersOf(trx, started) };
   return answer(true, 'started', started, work);
 }

@@ -24,7 +24,7 @@ export interface SweepOptions {
   resendAfterS?: number;
   maxSends?: number;
   limit?: number;
-  /** what an ended task changes besides itself (shared/domain/task-outcomes.ts), e.g. its backup event */
+  /** what an ended task changes in the store (shared/domain/task-outcomes.ts), for the tasks the sweep ends */
   applyOutcome?: TaskOutcome;
 }
 
@@ -89,8 +89,8 @@ export async function sweepTasks(db: Kysely<Database>, options: SweepOptions = {
         .executeTakeFirst();
       if (gone) {
         await notifyTaskEnded(db, gone);
-        await o.applyOutcome?.(db, gone);
         await scrubTaskSecrets(db, gone); // an ended task keeps no secrets
+        await o.applyOutcome?.(db, gone);
         out.failed.push(t.id);
       }
       continue;

@@ -147,7 +147,7 @@ export interface BackupEventsTable {
   updated_at: Timestamp;
   /** set by a trigger (migration 0002): the event's row in backup_event_search_docs */
   search_doc_id: Generated<number>;
-  /** the task that runs it (migration 0095); its transitions move the event */
+  /** the task whose start and end move this event (backup runs, E15 restores; migration 0100) */
   task_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 

@@ -18,5 +18,8 @@ import './sysctl.ts';
 import './sysctl-arcstats.ts';
 import './virsh.ts';
 import './zfs.ts';
+import './zfs-load-key.ts';
+import './zfs-rename.ts';
+import './zfs-set.ts';
 import './zfs-snapshot-send-recv.ts';
 import './zpool.ts';

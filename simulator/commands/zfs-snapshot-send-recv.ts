@@ -12,6 +12,9 @@ import { filesBelow, removeTree, writeFile, type SimFile } from '../file-tree.ts
  * root dataset's mountpoint (a jail's tree), a payload sized like the data (capped by HM_SIM_SEND_MAX_BYTES,
  * default 256 KiB), and a trailer with the payload's length. `zfs recv` refuses a stream whose trailer is
  * missing or wrong, in zfs's words, and changes nothing — as a real receive of a cut-off stream does.
+ * A snapshot keeps the files its filesystem held when it was taken, where ZFS shows them:
+ * `<mountpoint>/.zfs/snapshot/<name>/`; a stream carries the sent snapshot's files (and, with -R, those of
+ * the snapshots before it), so a receive restores what the snapshot held, not what the sender holds now.
  * Dry runs (`-nP`, `-nvP`) print the lines of the samples in test/fixtures/freebsd (zfs-send-nvP-*.txt);
  * `-v` prints the estimate lines of zfs-send-v-*.txt on stderr.
  */
@@ -38,6 +41,18 @@ interface StreamHeader {
   source?: string;
   datasets: StreamDataset[];
   files: Record<string, SimFile>;
+  /** the files of each snapshot the stream carries, by snapshot name (absent in streams of older states) */
+  snapshotFiles?: Record<string, Record<string, SimFile>>;
+}
+
+const SNAPDIR = '.zfs/snapshot';
+const snapDir = (mp: string, snap: string) => `${mp}/${SNAPDIR}/${snap}`;
+/** A filesystem's live files, without its snapshots' directories. */
+const liveFiles = (state: SimHost, mp: string) => Object.fromEntries(Object.entries(filesBelow(state, mp)).filter(([rel]) => !rel.startsWith('.zfs/')));
+/** What a snapshot holds: its recorded files, else (a snapshot of an empty tree, or of an older state) the live ones. */
+function snapshotContent(state: SimHost, mp: string, snap: string): Record<string, SimFile> {
+  const recorded = filesBelow(state, snapDir(mp, snap));
+  return Object.keys(recorded).length ? recorded : liveFiles(state, mp);
 }
 
 const notExist = (name: string) => fail(`cannot open '${name}': dataset does not exist`);
@@ -60,6 +75,8 @@ function snapshot(ctx: CommandContext): CommandOutput {
     if (taken) return fail(`cannot create snapshot '${taken.name}@${snap}': dataset already exists`);
     for (const d of all) {
       ctx.state.datasets.push({ name: `${d.name}@${snap}`, type: 'snapshot', guid: newGuid(), usedBytes: 0, referencedBytes: d.referencedBytes ?? d.usedBytes, creation: Math.floor(ctx.now / 1000) });
+      const mp = mountpointOf(d);
+      if (mp) for (const [rel, f] of Object.entries(liveFiles(ctx.state, mp))) writeFile(ctx.state, `${snapDir(mp, snap)}/${rel}`, f.content, f.mode, true);
     }
   }
   return {};
@@ -110,7 +127,15 @@ function send(ctx: CommandContext): CommandOutput {
     })),
     files: (() => {
       const mp = mountpointOf(root);
-      return mp ? filesBelow(ctx.state, mp) : {};
+      return mp ? snapshotContent(ctx.state, mp, snap) : {};
+    })(),
+    snapshotFiles: (() => {
+      const mp = mountpointOf(root);
+      if (!mp) return {};
+      const names = snapshotsOf(ctx.state, fs).map((x) => x.name.split('@')[1]);
+      const upTo = names.slice(from === undefined || !o.flags.has('R') ? 0 : names.indexOf(from) + 1, names.indexOf(snap) + 1);
+      const carried = o.flags.has('R') ? upTo : [snap];
+      return Object.fromEntries(carried.map((n) => [n, snapshotContent(ctx.state, mp, n)]));
     })(),
   };
   const size = streamSize(header);
@@ -164,6 +189,7 @@ function recv(ctx: CommandContext): CommandOutput {
     if (!latest || latest.name !== `${fs}@${h.from}`) return fail(`cannot receive incremental stream: most recent snapshot of ${fs} does not\nmatch incremental source`);
   }
   if (o.flags.has('n')) return {};
+  const excluded = new Set(ctx.args.flatMap((a, i) => (a === '-x' ? [ctx.args[i + 1]] : a.startsWith('-x') && a.length > 2 ? [a.slice(2)] : [])));
   for (const sd of h.datasets) {
     const name = `${fs}${sd.rel}`;
     let d = findDataset(ctx.state, name);
@@ -173,8 +199,11 @@ function recv(ctx: CommandContext): CommandOutput {
     }
     d.usedBytes = sd.usedBytes;
     if (sd.referencedBytes !== undefined) d.referencedBytes = sd.referencedBytes;
-    if (sd.mountpoint !== undefined) d.mountpoint = sd.mountpoint;
+    // `-x mountpoint`: the received filesystem inherits its mountpoint (under its own name here)
+    if (sd.mountpoint !== undefined && !excluded.has('mountpoint')) d.mountpoint = sd.mountpoint;
     if (sd.properties) d.properties = { ...sd.properties };
+    // an encrypted dataset arrives locked: its key must be loaded (zfs load-key) before it is used
+    if (d.properties?.encryption && d.properties.encryption !== 'off') d.properties.keystatus = 'unavailable';
     for (const s of sd.snapshots) {
       if (!findDataset(ctx.state, `${name}@${s.name}`)) ctx.state.datasets.push({ name: `${name}@${s.name}`, type: 'snapshot', guid: s.guid, usedBytes: s.usedBytes, referencedBytes: s.referencedBytes, creation: s.creation });
     }
@@ -182,8 +211,13 @@ function recv(ctx: CommandContext): CommandOutput {
   const root = findDataset(ctx.state, fs)!;
   const mp = mountpointOf(root);
   if (mp) {
+    const kept = Object.entries(filesBelow(ctx.state, `${mp}/.zfs`));
     removeTree(ctx.state, mp);
+    for (const [rel, f] of kept) writeFile(ctx.state, `${mp}/.zfs/${rel}`, f.content, f.mode, true);
     for (const [rel, f] of Object.entries(h.files)) writeFile(ctx.state, `${mp}/${rel}`, f.content, f.mode, true);
+    for (const [n, files] of Object.entries(h.snapshotFiles ?? { [h.snapshot]: h.files })) {
+      for (const [rel, f] of Object.entries(files)) writeFile(ctx.state, `${snapDir(mp, n)}/${rel}`, f.content, f.mode, true);
+    }
   }
   return { stdout: o.flags.has('v') ? `receiving ${h.kind} stream of ${h.source ?? fs}@${h.snapshot} into ${fs}@${h.snapshot}\n` : '' };
 }
@@ -200,6 +234,12 @@ function destroy(ctx: CommandContext): CommandOutput {
     const names = new Set(list.split(',').flatMap((s) => owners.map((f) => `${f}@${s}`)));
     const gone = ctx.state.datasets.filter((x) => x.type === 'snapshot' && names.has(x.name));
     if (!gone.length) return list.includes(',') ? fail('could not find any snapshots to destroy; check snapshot names.') : notExist(target);
+    for (const x of gone) {
+      const [owner, n] = x.name.split('@');
+      const ds = findDataset(ctx.state, owner);
+      const mp = ds ? mountpointOf(ds) : null;
+      if (mp) removeTree(ctx.state, snapDir(mp, n));
+    }
     ctx.state.datasets = ctx.state.datasets.filter((x) => !gone.includes(x));
     return {};
   }

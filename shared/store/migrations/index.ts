@@ -27,6 +27,8 @@ import * as m0070 from './0070_audit_log.ts';
 // backup jobs that run (issue 11)
 import * as m0085 from './0085_backup_job_targets.ts';
 import * as m0095 from './0095_backup_runs.ts';
+// backup restores (E15)
+import * as m0100 from './0100_backup_event_tasks.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -62,6 +64,8 @@ export const migrations: Record<string, Migration> = {
   '0070_audit_log': m0070,
   // backup jobs that run (issue 11)
   '0085_backup_job_targets': m0085,
-  // backup runs: schedule and events tied to their tasks (issue 11)
+  // backup runs: each job's next scheduled slot (issue 11)
   '0095_backup_runs': m0095,
+  // backup restores (E15)
+  '0100_backup_event_tasks': m0100,
 };

@@ -1,0 +1,160 @@
+import type { Executor } from '../executors/executor.ts';
+import type { JobContext, JobHandler } from './job.ts';
+import { sshPeerId, type BackupRestorePayload } from '#shared/jobs/protocol';
+import { jobSnapshotsOldestFirst } from '#domain/backups/snapshot-names';
+import { datasetExists, destroyIfExists } from '../drivers/jail-replication.ts';
+import { datasetProps, loadKey, receiveSnapshot, renameDataset, setMountpoint, snapshotGuid, snapshotNames } from '../drivers/zfs-restore.ts';
+import { guestPower, type GuestPower } from '../drivers/guest-power.ts';
+
+/**
+ * E15 on the job's runner: receive the snapshot from the job's target (over SSH, pinned) — or, when the target
+ * lacks it, from this host's own copy — into `<dataset>.restoring`, check that the received snapshot's GUID is
+ * the sent one, load its key when it is encrypted, stop the guest if it runs, swap the datasets (the old one
+ * renamed to `<dataset>.pre-restore-<stamp>` and kept until the swap succeeded), start the guest again if it
+ * ran, then destroy the old dataset. A failure at any step puts the original back in place (and the guest
+ * running again if it ran) and destroys what was received.
+ */
+
+const NO_KEYFORMAT = new Set(['', '-', 'none']);
+const stampOf = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+
+interface Origin {
+  exec: Executor;
+  dataset: string;
+  where: 'target' | 'local';
+}
+
+/** The snapshot to restore and where to read it; throws naming which snapshot is missing where. */
+async function locateSnapshot(ctx: JobContext, p: BackupRestorePayload, remote: Executor): Promise<{ snap: string; origin: Origin }> {
+  const onTarget = (await snapshotNames(remote, p.source.dataset)) ?? [];
+  const here = (await snapshotNames(ctx.exec, p.dataset)) ?? [];
+  const targetLabel = `the target (${p.source.kind === 'node' ? `node ${p.source.nodeId}` : `${p.source.user}@${p.source.host}`}, ${p.source.dataset})`;
+  let snap = p.snapshot;
+  if (snap === null) {
+    snap = jobSnapshotsOldestFirst(p.jobId, onTarget).at(-1) ?? jobSnapshotsOldestFirst(p.jobId, here).at(-1) ?? null;
+    if (!snap) throw new Error(`backup job ${p.jobId} has no snapshot on ${targetLabel} nor on this host (${p.dataset})`);
+    await ctx.progress('resolving the snapshot', 5, `no snapshot given: restoring the job's newest, ${snap}`);
+  }
+  if (onTarget.includes(snap)) return { snap, origin: { exec: remote, dataset: p.source.dataset, where: 'target' } };
+  if (here.includes(snap)) {
+    await ctx.progress('resolving the snapshot', 6, `snapshot ${snap} is missing on ${targetLabel}: restoring this host's copy ${p.dataset}@${snap}`);
+    return { snap, origin: { exec: ctx.exec, dataset: p.dataset, where: 'local' } };
+  }
+  throw new Error(`snapshot ${snap} is missing on ${targetLabel} and on this host (${p.dataset}@${snap})`);
+}
+
+/** Loads the key of an encrypted received dataset; the given format must be the dataset's `keyformat`. */
+async function unlock(exec: Executor, dataset: string, p: BackupRestorePayload, warnings: string[]): Promise<void> {
+  const props = await datasetProps(exec, dataset, ['keyformat', 'keystatus']);
+  const format = props.keyformat?.value ?? 'none';
+  if (NO_KEYFORMAT.has(format)) {
+    if (p.encryptionKey !== undefined) warnings.push(`${dataset} is not encrypted: the encryption key was not needed`);
+    return;
+  }
+  if (p.encryptionKey === undefined) throw new Error(`the received ${dataset} is encrypted (keyformat ${format}): give encryptionKey and encryptionKeyFormat`);
+  if (p.encryptionKeyFormat !== format) throw new Error(`encryptionKeyFormat ${p.encryptionKeyFormat} does not match the keyformat of the received ${dataset} (${format})`);
+  if (props.keystatus?.value === 'available') return;
+  await loadKey(exec, dataset, format === 'raw' ? Buffer.from(p.encryptionKey, 'base64') : `${p.encryptionKey}\n`);
+}
+
+export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
+  if (!ctx.peer) throw new Error('this agent cannot reach other hosts (no peer SSH configured)');
+  const local = ctx.exec;
+  const restoring = `${p.dataset}.restoring`;
+  const old = `${p.dataset}.pre-restore-${stampOf(new Date())}`;
+  const remote = ctx.peer(p.source.kind === 'node' ? p.source.nodeId : sshPeerId(p.source));
+  const warnings: string[] = [];
+  // what has been done, for the undo
+  const done = { received: false, stopped: false, oldMoved: false, oldMountpoint: null as string | null, restoredIn: false };
+  let guest: GuestPower | null = null;
+  let wasRunning = false;
+  try {
+    const { snap, origin } = await locateSnapshot(ctx, p, remote);
+    await ctx.progress('receiving', 10, `receiving ${origin.dataset}@${snap} from ${origin.where === 'target' ? 'the target' : 'this host'} into ${restoring}`);
+    if (await destroyIfExists(local, restoring)) warnings.push(`a leftover ${restoring} was destroyed first`);
+    done.received = true;
+    await receiveSnapshot(origin.exec, origin.dataset, snap, local, restoring);
+
+    await ctx.progress('verifying', 60);
+    const sent = await snapshotGuid(origin.exec, `${origin.dataset}@${snap}`);
+    const got = await snapshotGuid(local, `${restoring}@${snap}`);
+    if (!sent || sent !== got) throw new Error(`verification failed: ${restoring}@${snap} has GUID ${got ?? '(none)'}, the sent snapshot ${sent ?? '(none)'}`);
+    await unlock(local, restoring, p, warnings);
+
+    const hasOriginal = await datasetExists(local, p.dataset);
+    const mountpoint = hasOriginal ? (await datasetProps(local, p.dataset, ['mountpoint'])).mountpoint : undefined;
+    const localMountpoint = mountpoint?.source === 'local' && mountpoint.value.startsWith('/') ? mountpoint.value : null;
+
+    guest = await guestPower(local, p.guest);
+    wasRunning = await guest.running();
+    await ctx.progress('stopping the guest', 70, wasRunning ? `stopping ${p.guest!.type} ${p.guest!.id}` : undefined);
+    if (wasRunning) {
+      done.stopped = true;
+      await guest.stop();
+    }
+
+    await ctx.progress('swapping the datasets', 80);
+    if (hasOriginal) {
+      await renameDataset(local, p.dataset, old);
+      done.oldMoved = true;
+      if (localMountpoint) {
+        // the old dataset leaves the guest's path free, kept beside it until the swap succeeded
+        await setMountpoint(local, old, `${localMountpoint}.pre-restore`);
+        done.oldMountpoint = localMountpoint;
+      }
+    }
+    await renameDataset(local, restoring, p.dataset);
+    done.restoredIn = true;
+    if (localMountpoint) await setMountpoint(local, p.dataset, localMountpoint);
+
+    if (wasRunning) {
+      await ctx.progress('starting the guest', 90);
+      await guest.start();
+    }
+    await ctx.progress('removing the old dataset', 95);
+    if (hasOriginal) {
+      try {
+        await destroyIfExists(local, old);
+      } catch (e) {
+        warnings.push(`the old dataset ${old} could not be destroyed: ${(e as Error).message}`);
+      }
+    }
+    return { jobId: p.jobId, dataset: p.dataset, snapshot: snap, from: origin.where, guid: got, guest: p.guest && guest.present ? { ...p.guest, state: wasRunning ? 'running' : 'stopped' } : null, warnings };
+  } catch (err) {
+    const problems = await undo(local, p.dataset, restoring, old, done, guest, wasRunning);
+    const e = err as Error;
+    throw new Error(`${e.message}${problems.length ? `; undo incomplete: ${problems.join('; ')}` : `; undone: ${p.dataset} is the original${wasRunning ? ' and the guest runs again' : ''}`}`);
+  } finally {
+    await remote.close?.().catch(() => undefined);
+  }
+};
+
+/** Puts the original back: the restored copy out of its place and destroyed, the old one renamed back, the guest started. */
+async function undo(
+  exec: Executor,
+  dataset: string,
+  restoring: string,
+  old: string,
+  done: { received: boolean; stopped: boolean; oldMoved: boolean; oldMountpoint: string | null; restoredIn: boolean },
+  guest: GuestPower | null,
+  wasRunning: boolean,
+): Promise<string[]> {
+  const problems: string[] = [];
+  const attempt = async (what: string, fn: () => Promise<unknown>) => {
+    try {
+      await fn();
+    } catch (e) {
+      problems.push(`${what}: ${(e as Error).message}`);
+    }
+  };
+  if (done.restoredIn) await attempt(`move the restored copy out of ${dataset}`, () => renameDataset(exec, dataset, restoring));
+  if (done.received) await attempt(`destroy ${restoring}`, () => destroyIfExists(exec, restoring));
+  if (done.oldMountpoint) await attempt(`mount ${old} at ${done.oldMountpoint} again`, () => setMountpoint(exec, old, done.oldMountpoint!));
+  if (done.oldMoved) await attempt(`rename ${old} back to ${dataset}`, () => renameDataset(exec, old, dataset));
+  if (guest && wasRunning) {
+    await attempt('start the guest again', async () => {
+      if (!(await guest.running())) await guest.start();
+    });
+  }
+  return problems;
+}

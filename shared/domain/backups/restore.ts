@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
+import { conflict, notFound, unavailable } from '#shared/errors/domain-errors';
+import type { Database, Db, TaskRow } from '#store/tables';
+import type { TaskPlan } from '#shared/jobs/tasks';
+import { ACTIVE_STATUSES, resourceKey, type BackupRestorePayload, type RestoreSource } from '#shared/jobs/protocol';
+import { onlineSql } from '#store/presence';
+import { reportedGuestIds } from '../jails/migrate.ts';
+import { targetEndpointLabel, targetOf, type BackupTarget } from './target.ts';
+import { checkEncryptionKey, snapshotNameOf, type KeyFormat } from './restore-input.ts';
+
+export interface RestoreRequest {
+  snapshot?: string;
+  encryptionKey?: string;
+  encryptionKeyFormat?: KeyFormat;
+}
+
+export interface RestoreResult {
+  jobId: number;
+  eventId: number;
+  taskId: number;
+  dataset: string;
+  /** null: the newest of the job's snapshots, which the runner resolves on the host (the store does not know them) */
+  snapshot: string | null;
+  outcome: 'queued';
+}
+
+/** `SHA256:…` of a known_hosts key (`<type> <base64>`), as `ssh-keygen -l` prints it. */
+export function hostKeyFingerprint(knownHostsKey: string): string {
+  const b64 = knownHostsKey.trim().split(/\s+/)[1] ?? '';
+  return `SHA256:${createHash('sha256').update(Buffer.from(b64, 'base64')).digest('base64').replace(/=+$/, '')}`;
+}
+
+const sourceOf = (t: BackupTarget): RestoreSource =>
+  t.kind === 'node'
+    ? { kind: 'node', nodeId: t.nodeId, dataset: t.dataset }
+    : { kind: 'ssh', user: t.user, host: t.host, port: t.port, dataset: t.dataset, hostKeys: [hostKeyFingerprint(t.hostKey)] };
+
+/** 409 `guest_id_conflict` when another guest of the cluster holds the restored guest's id. */
+async function requireGuestIdFree(trx: Db, runner: string, guest: { type: 'jail' | 'vm'; id: number }): Promise<string | null> {
+  const row = await trx.selectFrom('guests').select(['id', 'type', 'node_id', 'name']).where('id', '=', guest.id).executeTakeFirst();
+  if (row && (row.type !== guest.type || row.node_id !== runner)) {
+    throw conflict('guest_id_conflict', `guest id ${guest.id} is taken by ${row.type} ${row.name} on cluster node ${row.node_id}`);
+  }
+  const others = await trx.selectFrom('nodes').select(['id', 'inventory']).where('id', '!=', runner).execute();
+  const holder = others.find((n) => reportedGuestIds(n.inventory).includes(guest.id));
+  if (holder) throw conflict('guest_id_conflict', `cluster node ${holder.id} already has a guest with id ${guest.id}`);
+  return row?.name ?? null;
+}
+
+/**
+ * E15 validation and planning, in the caller's transaction (acceptTask): the job exists (404), its runner is an
+ * online member (503), no run or restore of the job is queued or running (409 `restore_conflict`), the restored
+ * guest's id is not another guest's (409). Writes the backup event (mode `restore`, queued) the task moves.
+ */
+export async function planRestore(trx: Transaction<Database>, jobId: number, req: RestoreRequest): Promise<TaskPlan<'backup.restore'>> {
+  const job = await trx.selectFrom('backup_jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+  if (!job) throw notFound('backup_job_not_found', `backup job ${jobId} does not exist`);
+  checkEncryptionKey(req.encryptionKey, req.encryptionKeyFormat);
+  const runner = await trx.selectFrom('nodes').select(['id', 'name', 'status', onlineSql('nodes').as('online')]).where('id', '=', job.node_id).executeTakeFirst();
+  if (!runner) throw notFound('cluster_node_not_found', `cluster node ${job.node_id}, which runs backup job ${jobId}, does not exist`);
+  if (runner.status !== 'member' || !runner.online) {
+    throw unavailable('node_offline', `cluster node ${runner.id}, which runs backup job ${jobId}, is ${runner.status !== 'member' ? `${runner.status}, not a cluster member` : 'offline'}`);
+  }
+  const active = await trx.selectFrom('tasks').select(['id', 'kind', 'status']).where('resource', '=', resourceKey.backupJob(jobId)).where('status', 'in', ACTIVE_STATUSES).orderBy('id').executeTakeFirst();
+  if (active) throw conflict('restore_conflict', `backup job ${jobId} is busy: task ${active.id} (${active.kind}) is ${active.status}`);
+  const target = targetOf(job);
+  if (!target) throw conflict('backup_job_no_target', `backup job ${jobId} has no target to restore from`);
+
+  const guest = job.guest_type && job.guest_id ? { type: job.guest_type, id: job.guest_id } : null;
+  const guestName = guest ? await requireGuestIdFree(trx, runner.id, guest) : null;
+  const guestRow = guest ? await trx.selectFrom('guests').select(['config']).where('id', '=', guest.id).executeTakeFirst() : undefined;
+  const dataset = job.source_dataset || ((guestRow?.config ?? {}) as { dataset?: string }).dataset || '';
+  if (!dataset) throw conflict('backup_job_no_dataset', `backup job ${jobId} names no dataset to restore`);
+  const snapshot = req.snapshot === undefined ? null : snapshotNameOf(req.snapshot, dataset);
+
+  let label: string;
+  if (target.kind === 'node') {
+    const node = await trx.selectFrom('nodes').select(['id', 'name', 'ip']).where('id', '=', target.nodeId).executeTakeFirst();
+    if (!node) throw notFound('cluster_node_not_found', `cluster node ${target.nodeId}, backup job ${jobId}'s target, does not exist`);
+    if (!node.ip) throw unavailable('node_address_unknown', `cluster node ${node.id} has not reported its address`);
+    label = targetEndpointLabel(target, node.name);
+  } else label = targetEndpointLabel(target);
+
+  const event = await trx
+    .insertInto('backup_events')
+    .values({ job_id: jobId, node_id: runner.id, mode: 'restore', source_dataset: dataset, target_endpoint: label, status: 'queued', error: '', output: snapshot ? `snapshot ${snapshot}` : 'snapshot: the newest of the job' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const payload: BackupRestorePayload = {
+    jobId,
+    eventId: event.id,
+    dataset,
+    snapshot,
+    source: sourceOf(target),
+    guest: guest ? { ...guest, name: guestName ?? `${guest.type}${guest.id}` } : null,
+    ...(req.encryptionKey !== undefined ? { encryptionKey: req.encryptionKey, encryptionKeyFormat: req.encryptionKeyFormat } : {}),
+  };
+  return { kind: 'backup.restore', nodeId: runner.id, resource: resourceKey.backupJob(jobId), exclusive: true, payload };
+}
+
+/** The reply; links the event to its task (once: a repeated Idempotency-Key finds it linked). */
+export async function restoreResult(trx: Db, task: Pick<TaskRow, 'id' | 'payload'>): Promise<RestoreResult> {
+  const p = task.payload as BackupRestorePayload;
+  await trx.updateTable('backup_events').set({ task_id: task.id }).where('id', '=', p.eventId).where('task_id', 'is', null).execute();
+  return { jobId: p.jobId, eventId: p.eventId, taskId: task.id, dataset: p.dataset, snapshot: p.snapshot, outcome: 'queued' };
+}
+
+/** The restore's backup event follows its task: running when it starts, then success or failed (with the error). */
+export async function applyRestoreOutcome(trx: Db, task: TaskRow): Promise<void> {
+  if (task.kind !== 'backup.restore') return;
+  const eventId = (task.payload as Partial<BackupRestorePayload>).eventId;
+  if (!eventId) return;
+  const q = trx.updateTable('backup_events').where('id', '=', eventId);
+  if (task.status === 'running') {
+    await q.set({ status: 'running', started_at: sql<Date>`coalesce(started_at, now())`, updated_at: sql<Date>`now()` }).where('status', '=', 'queued').execute();
+    return;
+  }
+  if (task.status === 'queued') return;
+  const status = task.status === 'success' ? 'success' : task.status === 'interrupted' ? 'interrupted' : 'failed';
+  const restored = (task.result as { snapshot?: string } | null)?.snapshot;
+  await q
+    .set({
+      status,
+      error: status === 'success' ? '' : task.error || `task ${task.id} ${task.status}`,
+      ...(restored ? { output: `restored snapshot ${restored}` } : {}),
+      started_at: sql<Date>`coalesce(started_at, now())`,
+      completed_at: sql<Date>`now()`,
+      updated_at: sql<Date>`now()`,
+    })
+    .execute();
+}

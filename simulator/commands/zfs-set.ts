@@ -1,0 +1,40 @@
+import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
+import { canonicalDatasetProp, DATASET_PROPS, findDataset } from '../dataset-model.ts';
+import { busyError, mountpointOf, remount } from './zfs-mounts.ts';
+
+/**
+ * zfs set property=value… dataset… of OpenZFS 2.2: `mountpoint` remounts the filesystem (its files move;
+ * refused while it is busy); other settable properties are kept as `zfs get` shows them. Read-only ones
+ * (used, guid, keystatus, keyformat, encryption …) are refused in zfs's words.
+ */
+const READ_ONLY = new Set([...Object.keys(DATASET_PROPS).filter((p) => p !== 'mountpoint'), 'keystatus', 'keyformat', 'encryption', 'encryptionroot', 'origin', 'mounted']);
+
+function set(ctx: CommandContext): CommandOutput {
+  const assignments = ctx.args.filter((a) => a.includes('='));
+  const names = ctx.args.filter((a) => !a.includes('=') && !a.startsWith('-'));
+  if (!assignments.length) return fail('missing property=value argument(s)', 2);
+  if (!names.length) return fail('missing dataset name(s)', 2);
+  for (const name of names) {
+    const d = findDataset(ctx.state, name);
+    if (!d) return fail(`cannot open '${name}': dataset does not exist`);
+    for (const a of assignments) {
+      const [raw, ...rest] = a.split('=');
+      const value = rest.join('=');
+      const prop = canonicalDatasetProp(raw);
+      if (!prop) return fail(`cannot set property for '${name}': invalid property '${raw}'`, 2);
+      if (READ_ONLY.has(prop)) return fail(`cannot set property for '${name}': '${prop}' is readonly`);
+      if (prop === 'mountpoint') {
+        if (d.type !== 'filesystem') return fail(`cannot set property for '${name}': 'mountpoint' does not apply to datasets of this type`);
+        if (value !== 'none' && value !== 'legacy' && !value.startsWith('/')) return fail(`cannot set property for '${name}': 'mountpoint' must be an absolute path, 'none', or 'legacy'`);
+        const busy = busyError(ctx.state, d);
+        if (busy) return fail(busy);
+        const was = mountpointOf(d);
+        d.mountpoint = value;
+        remount(ctx.state, was, mountpointOf(d));
+      } else d.properties = { ...d.properties, [prop]: value };
+    }
+  }
+  return {};
+}
+
+registerSubcommand('zfs', 'set', withUsage(set, '\tset <property=value> ... <filesystem|volume|snapshot> ...'));

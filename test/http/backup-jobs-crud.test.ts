@@ -145,7 +145,7 @@ test('run now: 202 with a queued event tied to its task; the task moves it (runn
   expect(notes.map((n) => n.title)).toContain(`Backup job ${job.id} (run-${T}) failed`);
 });
 
-test('run now on an offline runner is 503; a silent runner’s running run ends interrupted, and so does its event', async () => {
+test('a silent runner’s running run ends interrupted, and so does its event; run now then waits for the runner; 409 for a non-member', async () => {
   const quiet = await insertNode(randomUUID(), { status: 'member', heartbeatIntervalS: 1 });
   const job = (await create(body({ name: `silent-${T}`, nodeId: quiet }))).body.data;
   const run = await call('POST', `/cluster/backups/jobs/${job.id}/run`, { token: operator });
@@ -159,7 +159,14 @@ test('run now on an offline runner is 503; a silent runner’s running run ends 
   expect(swept.interrupted).toEqual([run.body.data.taskId]);
   const ev = await testDb().selectFrom('backup_events').selectAll().where('id', '=', run.body.data.eventId).executeTakeFirstOrThrow();
   expect(ev).toMatchObject({ status: 'interrupted', error: 'interrupted: the node stopped reporting while the task was running' });
-  expectEnvelope(await call('POST', `/cluster/backups/jobs/${job.id}/run`, { token: operator }), 503, 'node_offline');
+  // run now while the runner is away: queued for it (it runs when the runner is back), its event queued
+  const later = await call('POST', `/cluster/backups/jobs/${job.id}/run`, { token: operator });
+  expectEnvelope(later, 202, 'backup_run_queued');
+  expect(await testDb().selectFrom('backup_events').select(['status', 'task_id']).where('id', '=', later.body.data.eventId).executeTakeFirstOrThrow()).toEqual({ status: 'queued', task_id: later.body.data.taskId });
+  // a runner that is not a member cannot run it
+  await testDb().updateTable('tasks').set({ status: 'cancelled' }).where('id', '=', later.body.data.taskId).execute();
+  await testDb().updateTable('nodes').set({ status: 'pending' }).where('id', '=', quiet).execute();
+  expectEnvelope(await call('POST', `/cluster/backups/jobs/${job.id}/run`, { token: operator }), 409, 'node_not_member');
 });
 
 test('the schedule: an offline runner’s due job waits; when the runner is back it runs once, not once per missed slot', async () => {

@@ -2,12 +2,15 @@ import type { Transaction } from 'kysely';
 import type { Database, TaskRow } from '#store/tables';
 import type { TaskPlan } from '#shared/jobs/tasks';
 import { requireBackupJob } from './jobs.ts';
-import { planBackupRun, recordQueuedEvent, requireRunnerOnline } from './run-plan.ts';
+import { planBackupRun, recordQueuedEvent, requireRunnerMember } from './run-plan.ts';
 
-/** "Run now": the job exists (404), its runner is an online member (409 / 503); 409 while a run or restore is active. */
+/**
+ * "Run now": the job exists (404), its runner is a member (409); 409 while a run or restore is active. A runner
+ * that is offline gets the run when it is back (the task waits in its queue).
+ */
 export async function planRunNow(trx: Transaction<Database>, jobId: number): Promise<TaskPlan> {
   const job = await requireBackupJob(trx, jobId);
-  await requireRunnerOnline(trx, job);
+  await requireRunnerMember(trx, job);
   return planBackupRun(trx, job);
 }
 

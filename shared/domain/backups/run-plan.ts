@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
-import { conflict, unavailable } from '#shared/errors/domain-errors';
+import { conflict } from '#shared/errors/domain-errors';
 import type { BackupJobsTable, Db, TaskRow } from '#store/tables';
-import { onlineSql } from '#store/presence';
 import type { TaskPlan } from '#shared/jobs/tasks';
 import { resourceKey, type BackupRunTarget } from '#shared/jobs/protocol';
 import { targetOf } from './target.ts';
@@ -32,15 +31,17 @@ async function runTarget(trx: Db, job: JobRow): Promise<BackupRunTarget> {
   }
   const node = await trx.selectFrom('nodes').select(['id', 'status', 'ip']).where('id', '=', t.nodeId).executeTakeFirst();
   if (!node || node.status !== 'member') throw conflict('node_not_member', `backup job ${job.id}: target node ${t.nodeId} is not a cluster member`);
-  if (!node.ip) throw unavailable('node_address_unknown', `backup job ${job.id}: target node ${t.nodeId} has not reported its address`);
+  if (!node.ip) throw conflict('node_address_unknown', `backup job ${job.id}: target node ${t.nodeId} has not reported its address`);
   return { kind: 'node', peer: node.id, dataset: t.dataset, label: job.target_endpoint };
 }
 
-/** The runner must be a member that is online (an offline one runs the job when it returns). */
-export async function requireRunnerOnline(trx: Db, job: JobRow): Promise<void> {
-  const n = await trx.selectFrom('nodes').select(['status', onlineSql('nodes').as('online')]).where('id', '=', job.node_id).executeTakeFirst();
+/**
+ * The runner must be a member (409). An offline one is no refusal: the run waits in its queue and runs when the
+ * runner is back, as a scheduled run does.
+ */
+export async function requireRunnerMember(trx: Db, job: JobRow): Promise<void> {
+  const n = await trx.selectFrom('nodes').select(['status']).where('id', '=', job.node_id).executeTakeFirst();
   if (!n || n.status !== 'member') throw conflict('node_not_member', `backup job ${job.id}: runner node ${job.node_id} is not a cluster member`);
-  if (!n.online) throw unavailable('node_offline', `backup job ${job.id}: runner node ${job.node_id} is offline`);
 }
 
 /** The task of one run, exclusive on the job (a run and a restore of one job never overlap: 409 while one is active). */

@@ -5,7 +5,7 @@
  * Environment knobs of the measurements: BENCH_PG_URL (PostgreSQL server for scratch databases, default
  * postgres://postgres:postgres@127.0.0.1:5432/postgres), BENCH_COLD_RUNS, BENCH_COLD_BUNDLES,
  * BENCH_PIPELINE_N, BENCH_E12_EVENTS, BENCH_E12_N, BENCH_E14_ROWS, BENCH_E14_N, BENCH_DISPATCH_N, BENCH_E8_N,
- * BENCH_NOTIFY_N, BENCH_NOTIFY_GAP_MS.
+ * BENCH_NOTIFY_N, BENCH_NOTIFY_GAP_MS, BENCH_BACKUP_PASSES.
  * Benchmarks never run in `npm test`.
  */
 import { cpus, loadavg } from 'node:os';
@@ -19,10 +19,11 @@ import { e8 } from './e8.ts';
 import { e18 } from './e18.ts';
 // notification delivery (issue 12)
 import { notifyDelivery } from './notify-delivery.ts';
+import { backups } from './backups.ts';
 import { fmtMs } from './lib/stats.ts';
 import { table, type Bench, type Row } from './lib/report.ts';
 
-const all: Bench[] = [bundles, coldInit, pipeline, e12, dispatch, e14, e8, e18, notifyDelivery];
+const all: Bench[] = [bundles, coldInit, pipeline, e12, dispatch, e14, e8, e18, notifyDelivery, backups];
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
 const chosen = only ? all.filter((b) => only.includes(b.name)) : all;
 

@@ -15,6 +15,7 @@ import { pptImport } from './ppt-import.ts';
 import { groupSetMembers } from './group-members.ts';
 import { groupDelete } from './group-delete.ts';
 import { iscsiApplyConfig } from './iscsi-apply-config.ts';
+import { backupRun } from './backup-run.ts';
 import { restoreBackup } from './backup-restore.ts';
 import { certificateIssue } from './certificate-issue.ts';
 
@@ -38,6 +39,7 @@ export const jobHandlers: { [K in TaskKind]?: JobHandler<K> } = {
   'group.set-members': groupSetMembers,
   'group.delete': groupDelete,
   'iscsi.apply-config': iscsiApplyConfig,
+  'backup.run': backupRun,
   'backup.restore': restoreBackup,
   'certificate.issue': certificateIssue,
 };

@@ -11,6 +11,7 @@ import { startLocalQueue } from './queue.ts';
 import { startSweeper } from './sweeper.ts';
 import { startCertificateRenewals } from './certificate-renewals.ts';
 import { startDeliveryLoop } from './notify-delivery.ts';
+import { startBackupScheduler } from './backup-scheduler.ts';
 import { DEMO_SEED_FILE, type LocalAgent } from './local-agent.ts';
 import { planAgents, startLocalAgents, type AgentSelection, type LocalAgents } from './local-agents.ts';
 
@@ -51,6 +52,8 @@ export interface StackOptions {
   deliverEveryMs?: number;
   /** whether the in-process sweeper raises `node_offline` (default true) */
   notifyOfflineNodes?: boolean;
+  /** how often the in-process backup scheduler runs (the `backups-schedule` function's stand-in); 0: not at all */
+  backupScheduleEveryMs?: number;
   /** more environment for the functions (e.g. sweeper thresholds in tests) */
   functionEnv?: Record<string, string>;
   /** the control plane's advertised address, E16's `leaderIp` (HM_ADVERTISED_IP); default the loopback it serves on */
@@ -106,6 +109,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     // notification delivery (the outbox): polled often, so delivery follows a commit closely
     const deliveryLog = o.quiet ? (line: string) => appendFileSync(join(o.logDir, 'delivery.log'), `${new Date().toISOString()} ${line}\n`) : (line: string) => console.log(line);
     stops.push(startDeliveryLoop(db, o.deliverEveryMs ?? 500, deliveryLog));
+    if (o.backupScheduleEveryMs !== 0) stops.push(startBackupScheduler(db, o.backupScheduleEveryMs ?? 20_000, sweepLog));
     const offline: Offline = await startOffline({
       httpPort: o.httpPort,
       lambdaPort: o.lambdaPort,

@@ -29,6 +29,8 @@ const stack = await startStack({
   // nodes of finished test files go silent at any time: a node_offline raised in the background would change the
   // notification counts other tests compare; the node_offline test calls notifyOfflineNodes itself
   notifyOfflineNodes: false,
+  // backup runs are scheduled by the tests themselves (scheduleDueRuns), so none appears behind their back
+  backupScheduleEveryMs: 0,
   // the filename probe (E8) may reach 127.0.0.2 only, where its tests run source servers; every other loopback
   // address stays refused, so the tests prove the refusals against the real policy
   // failed authentication: the suite's own address 127.0.0.1 is exempt, so tests of 401s never meet the limit; the

@@ -5,6 +5,7 @@ import { applyVmTaskOutcome } from './vms/outcomes.ts';
 import { applyPptTaskOutcome } from './ppt/outcomes.ts';
 import { applyGroupTaskOutcome } from './groups/outcomes.ts';
 import { applyIscsiTaskOutcome } from './iscsi/outcomes.ts';
+import { applyBackupRunOutcome } from './backups/run-events.ts';
 import { applyRestoreOutcome } from './backups/restore.ts';
 import { applyCertificateTaskOutcome } from './certificates/outcomes.ts';
 
@@ -19,11 +20,12 @@ const effects: Array<(trx: Db, task: TaskRow) => Promise<void>> = [
   applyPptTaskOutcome, // ppt.import failure: the device is not managed (its record goes)
   applyGroupTaskOutcome, // group.*: a failure brings back the host's last reported groups
   applyIscsiTaskOutcome, // iscsi.apply-config failed: the LUNs it added are removed again
+  applyBackupRunOutcome, // backup.run: its backup event follows the task (running, success, failed, interrupted)
   applyRestoreOutcome, // backup.restore: its backup event follows the task (running, success, failed)
   (trx, task) => applyCertificateTaskOutcome(trx, task), // certificate.issue: ready with the host's fingerprint, or failed with the ACME problem
 ];
 
-/** Given to the task transitions (finishTask, startTask) by the agent endpoints. */
+/** Given to the task transitions (startTask, finishTask, the interruption of stale tasks, the sweeper) by the agent endpoints. */
 export const applyTaskOutcome: TaskOutcome = async (trx, task) => {
   for (const effect of effects) await effect(trx, task);
 };

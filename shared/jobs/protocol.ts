@@ -50,6 +50,12 @@ export interface TaskPayloads {
   'group.delete': { group: string };
   /** E13: the node's whole iSCSI configuration, rendered as `/etc/ctl.conf`, checked by `ctld -t`, installed, reloaded */
   'iscsi.apply-config': { config: IscsiConfig };
+  /**
+   * A backup job's run (agent/jobs/backup-run.ts): recursive snapshot of `source`, `zfs send -R [-I @common]`
+   * into `zfs recv -u` of `target.dataset` on the target (a member node, or the job's SSH endpoint: both are
+   * the task's peers, pinned), then retention on both sides. Its backup event is the one with its task id.
+   */
+  'backup.run': { jobId: number; source: string; retention: number; target: BackupRunTarget };
   /** E15: receive a job snapshot from the job's target into `<dataset>.restoring`, verify, swap in (agent/jobs/backup-restore.ts) */
   'backup.restore': BackupRestorePayload;
   /**
@@ -58,6 +64,17 @@ export interface TaskPayloads {
    * installs `<name>.crt`/`<name>.key`; its result is the certificate's fingerprint and validity
    */
   'certificate.issue': { certificateId: number; name: string; domain: string; directoryUrl: string; operation: 'initial' | 'renewal' };
+}
+
+/** Where a backup run sends: `peer` is the task's peer (a node id, or `backup-target:<jobId>` for an SSH endpoint). */
+export interface BackupRunTarget {
+  kind: 'node' | 'ssh';
+  peer: string;
+  dataset: string;
+  /** the E12 label, e.g. `node-b:tank/backups/web` */
+  label: string;
+  /** an SSH endpoint: where, as whom, and the `SHA256:…` fingerprint of the host key the job pinned */
+  ssh?: { address: string; port: number; user: string; hostKeys: string[] };
 }
 
 /**

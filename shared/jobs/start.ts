@@ -42,11 +42,24 @@ export interface StartAnswer {
 /** Nodes a task reaches over SSH, by kind. */
 function peerNodesOf(task: TaskRow): string[] {
   if (task.kind === 'jail.migrate') return [(task.payload as TaskPayloads['jail.migrate']).target.nodeId];
+  if (task.kind === 'backup.run') {
+    const { target } = task.payload as TaskPayloads['backup.run'];
+    return target.kind === 'node' ? [target.peer] : [];
+  }
   const restore = task.kind === 'backup.restore' ? (task.payload as TaskPayloads['backup.restore']).source : null;
   return restore?.kind === 'node' ? [restore.nodeId] : [];
 }
 
+/** A backup run to an SSH endpoint: the endpoint the job pinned (address, port, user, host key fingerprint). */
+function backupSshPeers(task: TaskRow): PeerHost[] | null {
+  if (task.kind !== 'backup.run') return null;
+  const { target } = task.payload as TaskPayloads['backup.run'];
+  return target.ssh ? [{ nodeId: target.peer, ...target.ssh }] : null;
+}
+
 async function peersOf(db: Db, task: TaskRow): Promise<PeerHost[]> {
+  const fixed = backupSshPeers(task);
+  if (fixed) return fixed;
   const restore = task.kind === 'backup.restore' ? (task.payload as TaskPayloads['backup.restore']).source : null;
   if (restore?.kind === 'ssh') return [{ nodeId: sshPeerId(restore), address: restore.host, hostKeys: restore.hostKeys, user: restore.user, port: restore.port }];
   const ids = peerNodesOf(task);

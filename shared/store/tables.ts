@@ -173,6 +173,8 @@ export interface BackupJobsTable {
   target_ssh_host_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** job snapshots kept on each side */
   retention: ColumnType<number, number | undefined, number>;
+  /** when the next scheduled run is due; null: disabled or unscheduled (migration 0095) */
+  next_run_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface BackupEventsTable {
@@ -191,7 +193,7 @@ export interface BackupEventsTable {
   updated_at: Timestamp;
   /** set by a trigger (migration 0002): the event's row in backup_event_search_docs */
   search_doc_id: Generated<number>;
-  /** the task whose start and end move this event (E15 restores; migration 0100) */
+  /** the task whose start and end move this event (backup runs, E15 restores; migration 0100) */
   task_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 

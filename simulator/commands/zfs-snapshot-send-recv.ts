@@ -37,6 +37,8 @@ interface StreamHeader {
   /** the sent snapshot's name (after @) and, incremental, the one it starts from */
   snapshot: string;
   from?: string;
+  /** the sent dataset's name on the sending host (what `zfs recv -v` names) */
+  source?: string;
   datasets: StreamDataset[];
   files: Record<string, SimFile>;
   /** the files of each snapshot the stream carries, by snapshot name (absent in streams of older states) */
@@ -80,9 +82,16 @@ function snapshot(ctx: CommandContext): CommandOutput {
   return {};
 }
 
-function upToSent(snaps: SimDataset[], snap: string): SimDataset[] {
-  const i = snaps.findIndex((s) => s.name.endsWith(`@${snap}`));
-  return i < 0 ? snaps : snaps.slice(0, i + 1);
+/**
+ * The snapshots a stream carries, as zfs sends them: `-i @a` only the sent one; `-I @a` every one after `a` up to
+ * the sent one; a full `-R` every one up to the sent one; a full send without `-R` only the sent one.
+ */
+function streamSnapshots(all: SimDataset[], snap: string, from: string | undefined, replicate: boolean, intermediary: boolean): SimDataset[] {
+  const names = all.map((s) => s.name.split('@')[1]);
+  const end = names.indexOf(snap);
+  if (end < 0) return [];
+  if (from !== undefined) return intermediary ? all.slice(names.indexOf(from) + 1, end + 1) : [all[end]];
+  return replicate ? all.slice(0, end + 1) : [all[end]];
 }
 
 function streamSize(h: StreamHeader): number {
@@ -106,6 +115,7 @@ function send(ctx: CommandContext): CommandOutput {
     kind: from === undefined ? 'full' : 'incremental',
     snapshot: snap,
     from,
+    source: fs,
     datasets: members.map((d) => ({
       rel: d.name.slice(fs.length),
       type: d.type,
@@ -113,8 +123,7 @@ function send(ctx: CommandContext): CommandOutput {
       referencedBytes: d.referencedBytes,
       mountpoint: d.mountpoint,
       properties: d.properties,
-      // a stream carries the snapshots up to the sent one, never later ones
-      snapshots: upToSent(snapshotsOf(ctx.state, d.name), snap).map((s) => ({ name: s.name.split('@')[1], guid: s.guid ?? newGuid(), usedBytes: s.usedBytes, referencedBytes: s.referencedBytes, creation: s.creation })),
+      snapshots: streamSnapshots(snapshotsOf(ctx.state, d.name), snap, from, o.flags.has('R'), o.values.has('I')).map((s) => ({ name: s.name.split('@')[1], guid: s.guid ?? newGuid(), usedBytes: s.usedBytes, referencedBytes: s.referencedBytes, creation: s.creation })),
     })),
     files: (() => {
       const mp = mountpointOf(root);
@@ -210,7 +219,7 @@ function recv(ctx: CommandContext): CommandOutput {
       for (const [rel, f] of Object.entries(files)) writeFile(ctx.state, `${snapDir(mp, n)}/${rel}`, f.content, f.mode, true);
     }
   }
-  return { stdout: o.flags.has('v') ? `receiving ${h.kind} stream of ${h.from ? `${fs}@${h.from}` : fs}@${h.snapshot} into ${fs}@${h.snapshot}\n` : '' };
+  return { stdout: o.flags.has('v') ? `receiving ${h.kind} stream of ${h.source ?? fs}@${h.snapshot} into ${fs}@${h.snapshot}\n` : '' };
 }
 
 function destroy(ctx: CommandContext): CommandOutput {

@@ -23,6 +23,8 @@ await printFromEmptyStore(async (db) => {
     targets: await count('notification_targets'),
     rules: await db.selectFrom('notification_rules').select(['kind', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.count<number>('deleted_at').as('deleted')]).groupBy('kind').orderBy('kind').execute(),
     jobs: await count('backup_jobs'),
+    // jobs that run: those with a target (their next slot is due after the load)
+    runnable: (await db.selectFrom('backup_jobs').select(['name', 'target_node_id', 'target_dataset', 'retention', 'next_run_at']).where('target_dataset', '!=', '').orderBy('name').execute()).map(({ next_run_at, ...j }) => ({ ...j, due: next_run_at !== null && next_run_at.getTime() > Date.now() - 1000 })),
     events: await db.selectFrom('backup_events').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').orderBy('status').execute(),
     counted: Number((await db.selectFrom('backup_event_counts').select((eb) => eb.fn.sum<number>('n').as('n')).executeTakeFirstOrThrow()).n),
   };

@@ -71,6 +71,7 @@ describe('npm run seed', () => {
     expect(out.nodes).toEqual([
       { id: '7d3f0c2e-5b1a-4c8e-9f60-2a4b8c1d9e01', name: 'fbsd-01', ip: '127.0.0.1', status: 'member' },
       { id: '3b9e6a14-8c2d-4f7a-b5e1-6d0c9f2a7b83', name: 'fbsd-02', ip: '127.0.0.12', status: 'pending' },
+      { id: 'c41d2e7a-9b3f-4e1a-8d25-6f0e7a9b1c03', name: 'fbsd-03', ip: '127.0.0.13', status: 'member' },
     ]);
     expect(out.notes).toBe(4);
     expect(out.notifications).toBe(6);
@@ -80,7 +81,9 @@ describe('npm run seed', () => {
     expect(out.targets).toBe(11);
     // 3 auto rules and 1 custom in the file, 7 auto ones synchronised, 1 tombstone
     expect(out.rules).toEqual([{ kind: 'auto', n: 10, deleted: 1 }, { kind: 'custom', n: 1, deleted: 0 }]);
-    expect(out.jobs).toBe(5);
+    // five display-only jobs and one that runs (fbsd-01 → fbsd-03 every 2 minutes)
+    expect(out.jobs).toBe(6);
+    expect(out.runnable).toEqual([{ name: 'usr-src-replica', target_node_id: 'c41d2e7a-9b3f-4e1a-8d25-6f0e7a9b1c03', target_dataset: 'vault/replicas/fbsd-01/src', retention: 5, due: true }]);
     expect(out.events).toEqual([
       { status: 'failed', n: 4 }, { status: 'interrupted', n: 1 }, { status: 'queued', n: 1 }, { status: 'running', n: 1 }, { status: 'success', n: 43 },
     ]);

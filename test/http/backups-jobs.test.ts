@@ -27,7 +27,7 @@ describe('GET /cluster/backups/jobs', () => {
     const row = await testDb().selectFrom('backup_jobs').selectAll().where('id', '=', jobIds[1]).executeTakeFirstOrThrow();
     expect(res.body.data.data[1]).toEqual({
       id: row.id, name: `job-2-${T}`, nodeId: node, mode: 'incremental', sourceDataset: 'zroot/jails/app2', targetEndpoint: 'backup@10.0.0.9:tank/backups',
-      schedule: '15 3 * * *', enabled: false, createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString(),
+      schedule: '15 3 * * *', enabled: false, guest: null, target: null, retention: 7, nextRunAt: null, createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString(),
     });
   });
 

@@ -26,6 +26,7 @@ import * as m0080 from './0080_task_cancellation.ts';
 import * as m0070 from './0070_audit_log.ts';
 // backup jobs that run (issue 11)
 import * as m0085 from './0085_backup_job_targets.ts';
+import * as m0095 from './0095_backup_runs.ts';
 // backup restores (E15)
 import * as m0100 from './0100_backup_event_tasks.ts';
 import * as m0105 from './0105_certificates.ts';
@@ -69,6 +70,8 @@ export const migrations: Record<string, Migration> = {
   '0070_audit_log': m0070,
   // backup jobs that run (issue 11)
   '0085_backup_job_targets': m0085,
+  // backup runs: each job's next scheduled slot (issue 11)
+  '0095_backup_runs': m0095,
   // backup restores (E15)
   '0100_backup_event_tasks': m0100,
   // managed TLS certificates over ACME (issue 12)

@@ -1,0 +1,54 @@
+import type { JobHandler } from './job.ts';
+import { backupSnapshotName } from '#domain/backups/snapshot-names';
+import { snapshot } from '../drivers/jail-replication.ts';
+import { beyondRetention, destroySnapshots, listSnapshots, newestCommon } from '../drivers/backup-snapshots.ts';
+import { estimateStream, progressTicker, streamBackup } from '../drivers/backup-send.ts';
+
+/** How often a running stream reports its progress (HM_BACKUP_PROGRESS_MS, default 1 s: well within 2 s). */
+const progressEveryMs = () => Number(process.env.HM_BACKUP_PROGRESS_MS ?? 1000);
+
+const human = (n: number) => (n >= 1 << 30 ? `${(n / (1 << 30)).toFixed(2)} GiB` : n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : `${n} B`);
+
+/**
+ * A backup job's run on its runner: a recursive snapshot `hm-backup-<job>-<UTC stamp>` of the source; the newest
+ * job snapshot both sides hold (same name and GUID) makes the send incremental (`-I @common`), none makes it
+ * full; the stream goes over SSH into the target (a member node or the job's SSH endpoint, both pinned); then
+ * each side keeps the job's newest `retention` snapshots. Progress is the stream's byte count against the dry
+ * run's estimate. A run cut off (agent killed) leaves its snapshot here and nothing on the target; the next run
+ * starts from the newest common snapshot and carries it along.
+ */
+export const backupRun: JobHandler<'backup.run'> = async (ctx, p) => {
+  if (!ctx.peer) throw new Error('this agent cannot reach other hosts (no peer SSH configured)');
+  const source = ctx.exec;
+  const target = ctx.peer(p.target.peer);
+  try {
+    const snap = backupSnapshotName(p.jobId, new Date());
+    await ctx.progress('snapshot', 1, `zfs snapshot -r ${p.source}@${snap}`);
+    await snapshot(source, `${p.source}@${snap}`);
+
+    const [here, there] = await Promise.all([listSnapshots(source, p.source), listSnapshots(target, p.target.dataset)]);
+    const from = newestCommon(p.jobId, here, there);
+    const mode = from ? 'incremental' : 'full';
+    const estimate = await estimateStream(source, p.source, snap, from);
+    await ctx.progress(`${mode} send`, 5, `mode: ${mode}\nsend ${from ? `@${from} → ` : ''}${p.source}@${snap} to ${p.target.label}, estimated ${human(estimate)} (${estimate} bytes)`);
+
+    const ticker = progressTicker(progressEveryMs(), (bytes) => ctx.progress(`${mode} send`, 5 + Math.min(85, Math.floor((bytes / Math.max(1, estimate)) * 85)), `sent ${human(bytes)} of ${human(estimate)}`));
+    let sent: Awaited<ReturnType<typeof streamBackup>>;
+    try {
+      sent = await streamBackup(source, target, from, { dataset: p.source, snap }, p.target.dataset, ticker.onBytes);
+    } finally {
+      ticker.stop();
+    }
+
+    await ctx.progress('retention', 92, `${sent.output.trim()}\nsent ${human(sent.bytes)}`.trim());
+    // the snapshot just received is on both sides now; each side keeps the job's newest `retention`
+    const prunedSource = beyondRetention(p.jobId, await listSnapshots(source, p.source), p.retention);
+    const prunedTarget = beyondRetention(p.jobId, await listSnapshots(target, p.target.dataset), p.retention);
+    await destroySnapshots(source, p.source, prunedSource);
+    await destroySnapshots(target, p.target.dataset, prunedTarget);
+    await ctx.progress('done', 99, `retention ${p.retention}: pruned ${prunedSource.length} here (${prunedSource.join(', ') || '-'}), ${prunedTarget.length} on the target (${prunedTarget.join(', ') || '-'})`);
+    return { mode, snapshot: snap, from, bytes: sent.bytes, estimate, pruned: { source: prunedSource, target: prunedTarget } };
+  } finally {
+    await target.close?.().catch(() => undefined);
+  }
+};

@@ -1,0 +1,143 @@
+import { sql } from 'kysely';
+import { conflict, notFound, ValidationError } from '#shared/errors/domain-errors';
+import type { BackupJobsTable, Db } from '#store/tables';
+import type { Insertable } from 'kysely';
+import { nodeIdSchema } from '#domain/cluster/nodes';
+import { datasetProblem, DATASET_MAX, DATASET_PATTERN, normalHostKey, RETENTION_MAX, RETENTION_MIN } from './rules.ts';
+import { nextRunAfter, SCHEDULE_MAX, scheduleProblem } from './schedule.ts';
+import { targetColumns, targetEndpointLabel, type BackupTarget } from './target.ts';
+
+export const JOB_NAME_MAX = 100;
+
+const dataset = { type: 'string', minLength: 1, maxLength: DATASET_MAX, pattern: DATASET_PATTERN } as const;
+
+/**
+ * A backup job as an operator writes it (POST creates, PUT replaces): the runner node, a source (a dataset, or
+ * a jail's or VM's datasets), a target (another member node's dataset, or an SSH endpoint with its pinned
+ * host key), a cron schedule, retention (job snapshots kept per side) and whether it runs.
+ */
+export const backupJobBody = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: JOB_NAME_MAX, pattern: '\\S' },
+    nodeId: nodeIdSchema,
+    source: {
+      type: 'object',
+      properties: {
+        dataset,
+        guestType: { type: 'string', enum: ['jail', 'vm'] },
+        guestId: { type: 'integer', minimum: 1, maximum: 9999 },
+      },
+      additionalProperties: false,
+    },
+    target: {
+      type: 'object',
+      properties: {
+        dataset,
+        nodeId: nodeIdSchema,
+        ssh: {
+          type: 'object',
+          properties: {
+            user: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[a-z_][a-z0-9_-]*[$]?$' },
+            host: { type: 'string', minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.:_-]+$' },
+            port: { type: 'integer', minimum: 1, maximum: 65535, default: 22 },
+            hostKey: { type: 'string', minLength: 1, maxLength: 16384 },
+          },
+          required: ['user', 'host', 'hostKey'],
+          additionalProperties: false,
+        },
+      },
+      required: ['dataset'],
+      additionalProperties: false,
+    },
+    schedule: { type: 'string', minLength: 1, maxLength: SCHEDULE_MAX },
+    retention: { type: 'integer', minimum: RETENTION_MIN, maximum: RETENTION_MAX, default: 7 },
+    enabled: { type: 'boolean', default: true },
+  },
+  required: ['name', 'nodeId', 'source', 'target', 'schedule'],
+  additionalProperties: false,
+} as const;
+
+export interface BackupJobInput {
+  name: string;
+  nodeId: string;
+  source: { dataset?: string; guestType?: 'jail' | 'vm'; guestId?: number };
+  target: { dataset: string; nodeId?: string; ssh?: { user: string; host: string; port?: number; hostKey: string } };
+  schedule: string;
+  retention?: number;
+  enabled?: boolean;
+}
+
+type JobColumns = Omit<Insertable<BackupJobsTable>, 'id' | 'created_at' | 'updated_at'>;
+
+async function memberNode(trx: Db, id: string, field: string, what: string) {
+  const n = await trx.selectFrom('nodes').select(['id', 'name', 'status']).where('id', '=', id).executeTakeFirst();
+  if (!n) throw notFound('cluster_node_not_found', `${field}: cluster node ${id} does not exist`);
+  if (n.status !== 'member') throw conflict('node_not_member', `${field}: cluster node ${id} is ${n.status}; ${what} must be a cluster member`);
+  return n;
+}
+
+/**
+ * Checks a job against the rules and the store and returns its columns: each problem of the input's shape is
+ * a 400 naming the field (exactly one source, exactly one target kind, dataset names, host key, schedule);
+ * the runner and a node target must be members (404 / 409), the guest must exist (404).
+ */
+export async function jobColumns(trx: Db, input: BackupJobInput, now = new Date()): Promise<JobColumns> {
+  const problems: { field: string; problem: string }[] = [];
+  const { source, target } = input;
+  const hasGuest = source.guestType !== undefined || source.guestId !== undefined;
+  if (source.dataset !== undefined && hasGuest) problems.push({ field: 'body.source', problem: 'must name either a dataset or a guest (guestType + guestId), not both' });
+  else if (source.dataset === undefined && !hasGuest) problems.push({ field: 'body.source', problem: 'must name a dataset or a guest (guestType + guestId)' });
+  else if (hasGuest && (source.guestType === undefined || source.guestId === undefined)) problems.push({ field: 'body.source', problem: 'a guest source needs both guestType and guestId' });
+  for (const [field, name] of [['body.source.dataset', source.dataset], ['body.target.dataset', target.dataset]] as const) {
+    const p = name === undefined ? undefined : datasetProblem(name);
+    if (p) problems.push({ field, problem: p });
+  }
+  if ((target.nodeId === undefined) === (target.ssh === undefined)) problems.push({ field: 'body.target', problem: 'must name either a member node (nodeId) or an SSH endpoint (ssh), exactly one' });
+  let hostKey: string | undefined;
+  if (target.ssh) {
+    const k = normalHostKey(target.ssh.hostKey);
+    if (typeof k === 'string') hostKey = k;
+    else problems.push({ field: 'body.target.ssh.hostKey', problem: k.problem });
+  }
+  const sp = scheduleProblem(input.schedule);
+  if (sp) problems.push({ field: 'body.schedule', problem: sp });
+  if (target.nodeId !== undefined && target.nodeId === input.nodeId) problems.push({ field: 'body.target.nodeId', problem: 'must be another node than the runner (nodeId)' });
+  if (problems.length) throw new ValidationError(problems);
+
+  const runner = await memberNode(trx, input.nodeId, 'body.nodeId', 'the runner');
+  let t: BackupTarget;
+  let label: string;
+  if (target.nodeId !== undefined) {
+    const node = await memberNode(trx, target.nodeId, 'body.target.nodeId', 'a target node');
+    t = { kind: 'node', nodeId: node.id, dataset: target.dataset };
+    label = targetEndpointLabel(t, node.name || node.id);
+  } else {
+    const s = target.ssh!;
+    t = { kind: 'ssh', user: s.user, host: s.host, port: s.port ?? 22, hostKey: hostKey!, dataset: target.dataset };
+    label = targetEndpointLabel(t);
+  }
+  let sourceLabel = source.dataset ?? '';
+  if (hasGuest) {
+    const g = await trx.selectFrom('guests').select(['id', 'name']).where('id', '=', source.guestId!).where('type', '=', source.guestType!).executeTakeFirst();
+    if (!g) throw notFound(source.guestType === 'jail' ? 'jail_not_found' : 'vm_not_found', `body.source: ${source.guestType} ${source.guestId} does not exist`);
+    sourceLabel = `${source.guestType}:${g.id}${g.name ? ` (${g.name})` : ''}`;
+  }
+  const enabled = input.enabled ?? true;
+  return {
+    name: input.name.trim(),
+    node_id: runner.id,
+    mode: 'incremental',
+    source_dataset: sourceLabel,
+    guest_type: hasGuest ? source.guestType! : null,
+    guest_id: hasGuest ? source.guestId! : null,
+    target_endpoint: label,
+    ...targetColumns(t),
+    schedule: input.schedule.trim(),
+    retention: input.retention ?? 7,
+    enabled,
+    next_run_at: enabled ? nextRunAfter(input.schedule, now) : null,
+  };
+}
+
+export const touched = { updated_at: sql<Date>`now()` };

@@ -1,0 +1,83 @@
+import { sql } from 'kysely';
+import type { Db, TaskRow } from '#store/tables';
+import type { TaskStatus } from '#shared/jobs/protocol';
+import { raiseNotification } from '#shared/jobs/notify';
+import type { BackupEventStatus } from './events.ts';
+
+/** The replication output an event keeps: the tail, where zfs's last words are. */
+export const EVENT_OUTPUT_TAIL = 16 * 1024;
+
+/** A run's event follows its task: a cancelled run counts as failed (E12 knows no `cancelled`). */
+const EVENT_STATUS: Record<TaskStatus, BackupEventStatus> = {
+  queued: 'queued',
+  running: 'running',
+  success: 'success',
+  failed: 'failed',
+  cancelled: 'failed',
+  interrupted: 'interrupted',
+};
+
+/** `mode: full` / `mode: incremental`, the line the agent reports once it has decided (agent/jobs/backup-run.ts). */
+export const modeOf = (output: string): string => /^mode: (full|incremental)$/m.exec(output)?.[1] ?? '';
+
+/**
+ * A `backup.run` task's transition moves its event, in the same transaction (called by start, finish, the
+ * interruption of stale tasks and the sweeper through the task outcome): status, times, the output tail, the
+ * error. A run that ends `failed` raises a `backup_failed` notification.
+ */
+export async function applyBackupRunOutcome(trx: Db, task: TaskRow): Promise<void> {
+  if (task.kind !== 'backup.run') return;
+  const status = EVENT_STATUS[task.status];
+  const final = status !== 'queued' && status !== 'running';
+  const mode = modeOf(task.output);
+  const ev = await trx
+    .updateTable('backup_events')
+    .set({
+      status,
+      error: task.error,
+      output: task.output.slice(-EVENT_OUTPUT_TAIL),
+      ...(mode ? { mode } : {}),
+      started_at: sql<Date>`coalesce(started_at, ${task.started_at ?? null}::timestamptz, CASE WHEN ${status} <> 'queued' THEN now() END)`,
+      completed_at: final ? sql<Date>`coalesce(${task.finished_at ?? null}::timestamptz, now())` : null,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('task_id', '=', task.id)
+    .returning(['id', 'job_id'])
+    .executeTakeFirst();
+  if (!ev || status !== 'failed') return;
+  const job = await trx.selectFrom('backup_jobs').select(['name']).where('id', '=', ev.job_id).executeTakeFirst();
+  await raiseNotification(trx, {
+    kind: 'backup_failed',
+    title: `Backup job ${ev.job_id}${job ? ` (${job.name})` : ''} failed`,
+    body: task.error,
+    severity: 'error',
+    scope: 'global',
+    nodeId: task.node_id,
+    subject: { type: 'backup_job', id: ev.job_id, kind: 'backup.run', status: 'failed' },
+  });
+}
+
+/**
+ * Safety net for events whose task ended by a path that applies no outcome: they end as their task did, never
+ * `queued` or `running` forever. (Events without a task — a seed's display rows — are left as they are.)
+ * Returns how many it moved.
+ */
+export async function settleOrphanedEvents(db: Db): Promise<number> {
+  const open = await db
+    .selectFrom('backup_events as e')
+    .innerJoin('tasks as t', 't.id', 'e.task_id')
+    .select(['e.id', 't.status', 't.error'])
+    .where('e.status', 'in', ['queued', 'running'])
+    .where('t.status', 'not in', ['queued', 'running'])
+    .limit(500)
+    .execute();
+  for (const e of open) {
+    await db
+      .updateTable('backup_events')
+      .set({ status: EVENT_STATUS[e.status], error: e.error, completed_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+      .where('id', '=', e.id)
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
+  }
+  return open.length;
+}

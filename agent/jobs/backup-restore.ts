@@ -5,6 +5,7 @@ import { jobSnapshotsOldestFirst } from '#domain/backups/snapshot-names';
 import { datasetExists, destroyIfExists } from '../drivers/jail-replication.ts';
 import { datasetProps, loadKey, receiveSnapshot, renameDataset, setMountpoint, snapshotGuid, snapshotNames } from '../drivers/zfs-restore.ts';
 import { guestPower, type GuestPower } from '../drivers/guest-power.ts';
+import { bestEffort } from './best-effort.ts';
 
 /**
  * E15 on the job's runner: receive the snapshot from the job's target (over SSH, pinned) — or, when the target
@@ -139,14 +140,7 @@ async function undo(
   guest: GuestPower | null,
   wasRunning: boolean,
 ): Promise<string[]> {
-  const problems: string[] = [];
-  const attempt = async (what: string, fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-    } catch (e) {
-      problems.push(`${what}: ${(e as Error).message}`);
-    }
-  };
+  const { problems, attempt } = bestEffort();
   if (done.restoredIn) await attempt(`move the restored copy out of ${dataset}`, () => renameDataset(exec, dataset, restoring));
   if (done.received) await attempt(`destroy ${restoring}`, () => destroyIfExists(exec, restoring));
   if (done.oldMountpoint) await attempt(`mount ${old} at ${done.oldMountpoint} again`, () => setMountpoint(exec, old, done.oldMountpoint!));

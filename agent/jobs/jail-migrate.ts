@@ -5,6 +5,7 @@ import { readOrNull, removeFiles, removeTrees, writeFiles } from '../drivers/hos
 import { HOST_HOOK_PHASES, jailFiles } from '../drivers/jail-layout.ts';
 import { datasetExists, destroyIfExists, estimateSend, sendTo, snapshot } from '../drivers/jail-replication.ts';
 import { removeJournal, writeJournal, type MigrationJournal, type MigrationPhase } from './jail-migration-journal.ts';
+import { bestEffort } from './best-effort.ts';
 
 /**
  * E20 on the source host: replicate the jail's dataset to the target over SSH (initial full send
@@ -30,19 +31,6 @@ async function hostConfigFiles(exec: Executor, ctid: number): Promise<Record<str
     if (content !== null) files[path] = content;
   }
   return files;
-}
-
-/** Best-effort steps: each failure is noted (`what: message`) in `problems` and the next step still runs. */
-function bestEffort() {
-  const problems: string[] = [];
-  const attempt = async (what: string, fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-    } catch (e) {
-      problems.push(`${what}: ${(e as Error).message}`);
-    }
-  };
-  return { problems, attempt };
 }
 
 /** Undoes a migration that did not commit: the target keeps nothing, the jail runs here if it ran before. */

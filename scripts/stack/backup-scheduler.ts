@@ -1,24 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#store/tables';
 import { scheduleDueRuns } from '#domain/backups/scheduler';
+import { startPeriodic } from './periodic.ts';
 
-/**
- * What the scheduled `backups-schedule` function does in AWS (serverless-offline runs no schedules): queue the
- * due backup runs every `everyMs` in this process. Returns a stop function.
- */
-export function startBackupScheduler(db: Kysely<Database>, everyMs: number, log: (line: string) => void): () => Promise<void> {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = scheduleDueRuns(db)
-      .then((r) => {
-        if (r.queued.length || r.refused.length) log(`backup scheduler: queued task ${r.queued.join(',') || '-'}; refused job ${r.refused.join(',') || '-'}`);
-      })
-      .catch((err: Error) => log(`backup scheduler: ${err.message}`))
-      .finally(() => (running = null));
-  }, everyMs);
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
-}
+/** The scheduled `backups-schedule` function's stand-in: queue the due backup runs every `everyMs`. */
+export const startBackupScheduler = (db: Kysely<Database>, everyMs: number, log: (line: string) => void) =>
+  startPeriodic('backup scheduler', everyMs, async () => {
+    const r = await scheduleDueRuns(db);
+    return r.queued.length || r.refused.length ? `queued task ${r.queued.join(',') || '-'}; refused job ${r.refused.join(',') || '-'}` : null;
+  }, log);

@@ -3,28 +3,18 @@ import type { Database } from '#store/tables';
 import { sweepTasks } from '#shared/jobs/sweeper';
 import { applyTaskOutcome } from '#domain/task-outcomes';
 import { notifyOfflineNodes } from '#shared/jobs/node-offline';
+import { startPeriodic } from './periodic.ts';
 
 /**
- * What the scheduled `tasks-sweep` function does in AWS (serverless-offline does not run schedules): sweep
- * every `everyMs` in this process, and raise `node_offline` for member nodes that went silent (unless
- * `notifyOffline: false`). Returns a stop function.
+ * The scheduled `tasks-sweep` function's stand-in: sweep every `everyMs`, and raise `node_offline` for member
+ * nodes that went silent (unless `notifyOffline: false`).
  */
-export function startSweeper(db: Kysely<Database>, everyMs: number, log: (line: string) => void, o: { notifyOffline?: boolean } = {}): () => Promise<void> {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sweepTasks(db, { applyOutcome: applyTaskOutcome })
-      .then(async (r) => {
-        if (r.sent.length || r.failed.length || r.interrupted.length) log(`sweeper: sent ${r.sent.join(',') || '-'}; failed ${r.failed.join(',') || '-'}; interrupted ${r.interrupted.join(',') || '-'}`);
-        if (o.notifyOffline === false) return;
-        const offline = await notifyOfflineNodes(db);
-        if (offline.length) log(`sweeper: node_offline raised for ${offline.join(',')}`);
-      })
-      .catch((err: Error) => log(`sweeper: ${err.message}`))
-      .finally(() => (running = null));
-  }, everyMs);
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
-}
+export const startSweeper = (db: Kysely<Database>, everyMs: number, log: (line: string) => void, o: { notifyOffline?: boolean } = {}) =>
+  startPeriodic('sweeper', everyMs, async () => {
+    const r = await sweepTasks(db, { applyOutcome: applyTaskOutcome });
+    const lines: string[] = [];
+    if (r.sent.length || r.failed.length || r.interrupted.length) lines.push(`sent ${r.sent.join(',') || '-'}; failed ${r.failed.join(',') || '-'}; interrupted ${r.interrupted.join(',') || '-'}`);
+    const offline = o.notifyOffline === false ? [] : await notifyOfflineNodes(db);
+    if (offline.length) lines.push(`node_offline raised for ${offline.join(',')}`);
+    return lines.length ? lines.join('; ') : null;
+  }, log);

@@ -6,6 +6,7 @@ import { startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { scheduleDueRuns } from '#domain/backups/scheduler';
 import { hostKeyFingerprint } from '#domain/backups/rules';
+import { readFile, writeFile } from '#simulator/file-tree';
 import type { SimHost } from '#shared/seed/host/schema';
 
 /**
@@ -238,3 +239,23 @@ test('an SSH endpoint target: the runner pins the job’s host key (the fingerpr
   expect(last.status).toBe('failed');
   expect(last.error).toContain('host key mismatch');
 }, 120_000);
+
+test("E15 on the job's own runs: the dataset comes back from the second run's snapshot on the target, its data that run's", async () => {
+  const file = '/zroot/data/state.txt';
+  const write = (content: string) => sim(runner).state((s) => void writeFile(s, file, content, '644', true));
+  const job = await createJob('zroot/data', 'zroot/backups/data-restore', 3);
+  await write('run 1');
+  await taskDone((await runNow(job.id)).taskId);
+  await new Promise((r) => setTimeout(r, 1100)); // snapshot names are stamped to the second
+  await write('run 2');
+  const snap2 = ((await taskDone((await runNow(job.id)).taskId)).result as { snapshot: string }).snapshot;
+  await write('changed since');
+
+  const res = await call('POST', `/cluster/backups/jobs/${job.id}/restore`, { token: operator, body: { snapshot: `zroot/data@${snap2}` } });
+  expectEnvelope(res, 202, 'backup_restore_queued');
+  const task = await taskDone(res.body.data.taskId);
+  expect(task.result).toMatchObject({ dataset: 'zroot/data', snapshot: snap2, from: 'target' });
+  expect(await sim(runner).state((s) => readFile(s, file))).toBe('run 2');
+  const restore = (await events(job.id)).at(-1)!;
+  expect({ mode: restore.mode, status: restore.status }).toEqual({ mode: 'restore', status: 'success' });
+});

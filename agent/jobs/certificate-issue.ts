@@ -1,19 +1,9 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { acme, acmeClient } from '../acme/client.ts';
 import { serveChallenge, withdrawChallenge } from '../acme/http01-responder.ts';
-import { accountKeyPath, accountUrlPath, certificatePaths, installPrivateFile, readHostFile } from '../acme/host-files.ts';
+import { accountKeyPath, accountUrlPath, readHostFile } from '../acme/host-files.ts';
+import { installCertificate, installPrivateFile, leafOf } from '../drivers/certificate-files.ts';
 import type { JobHandler } from './job.ts';
-
-/** The first certificate of a PEM chain (the leaf). */
-const leafOf = (chain: string) => {
-  const end = '-----END CERTIFICATE-----';
-  const i = chain.indexOf(end);
-  if (i < 0) throw new Error('the ACME server returned no PEM certificate');
-  return chain.slice(chain.indexOf('-----BEGIN CERTIFICATE-----'), i + end.length);
-};
-
-/** SHA-256 of the DER, colon-separated upper-case hex pairs (as `openssl x509 -fingerprint -sha256`). */
-export const certificateFingerprint = (pem: string) => new X509Certificate(leafOf(pem)).fingerprint256;
 
 /**
  * `certificate.issue` (managed certificates, E22, renewals): the ACME flow with acme-client against the
@@ -61,12 +51,11 @@ export const certificateIssue: JobHandler<'certificate.issue'> = async (ctx, p) 
   } finally {
     for (const t of tokens) await withdrawChallenge(t);
   }
+  if (!chain.includes('-----END CERTIFICATE-----')) throw new Error('the ACME server returned no PEM certificate');
   const leaf = new X509Certificate(leafOf(chain));
   if (!leaf.checkPrivateKey(createPrivateKey(key))) throw new Error('the issued certificate does not match the key made for it');
   await ctx.progress('installing', 80, `installing ${p.name}`);
-  const paths = certificatePaths(p.name);
-  await installPrivateFile(ctx.exec, paths.key, key.toString());
-  await installPrivateFile(ctx.exec, paths.crt, chain);
-  await ctx.progress('installed', 100, `${paths.crt}: ${leaf.fingerprint256}`);
-  return { fingerprint: leaf.fingerprint256, notBefore: new Date(leaf.validFrom).toISOString(), notAfter: new Date(leaf.validTo).toISOString(), path: paths.crt };
+  const installed = await installCertificate(ctx.exec, p.name, chain, key.toString());
+  await ctx.progress('installed', 100, `${installed.path}: ${installed.fingerprint}`);
+  return installed;
 };

@@ -18,6 +18,8 @@ import { iscsiApplyConfig } from './iscsi-apply-config.ts';
 import { backupRun } from './backup-run.ts';
 import { restoreBackup } from './backup-restore.ts';
 import { certificateIssue } from './certificate-issue.ts';
+import { certificateInstall } from './certificate-install.ts';
+import { certificateSelfSign } from './certificate-self-sign.ts';
 
 /**
  * Every task kind the agent can run (shared/jobs/protocol.ts lists the kinds). A capability adds its
@@ -42,6 +44,8 @@ export const jobHandlers: { [K in TaskKind]?: JobHandler<K> } = {
   'backup.run': backupRun,
   'backup.restore': restoreBackup,
   'certificate.issue': certificateIssue,
+  'certificate.install': certificateInstall,
+  'certificate.self-sign': certificateSelfSign,
 };
 
 export function handlerFor(kind: string): JobHandler | undefined {

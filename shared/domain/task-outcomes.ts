@@ -22,7 +22,7 @@ const effects: Array<(trx: Db, task: TaskRow) => Promise<void>> = [
   applyIscsiTaskOutcome, // iscsi.apply-config failed: the LUNs it added are removed again
   applyBackupRunOutcome, // backup.run: its backup event follows the task (running, success, failed, interrupted)
   applyRestoreOutcome, // backup.restore: its backup event follows the task (running, success, failed)
-  (trx, task) => applyCertificateTaskOutcome(trx, task), // certificate.issue: ready with the host's fingerprint, or failed with the ACME problem
+  (trx, task) => applyCertificateTaskOutcome(trx, task), // certificate.issue/.install/.self-sign: ready with the host's fingerprint, or failed with the task's error
 ];
 
 /** Given to the task transitions (startTask, finishTask, the interruption of stale tasks, the sweeper) by the agent endpoints. */

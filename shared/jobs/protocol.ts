@@ -64,6 +64,14 @@ export interface TaskPayloads {
    * installs `<name>.crt`/`<name>.key`; its result is the certificate's fingerprint and validity
    */
   'certificate.issue': { certificateId: number; name: string; domain: string; directoryUrl: string; operation: 'initial' | 'renewal' };
+  /**
+   * An imported certificate: the agent installs `certificatePem` (leaf + chain) and `privateKeyPem` (a task
+   * secret: it leaves the stored payload when the task ends) as `<name>.crt`/`<name>.key` and reports the
+   * installed leaf's fingerprint, which must be `fingerprint` (the store's)
+   */
+  'certificate.install': { certificateId: number; name: string; certificatePem: string; privateKeyPem?: string; fingerprint: string };
+  /** A self-signed certificate: the agent makes an ECDSA P-256 key and a certificate for `domain` on the host and installs both */
+  'certificate.self-sign': { certificateId: number; name: string; domain: string; validityDays: number };
 }
 
 /** Where a backup run sends: `peer` is the task's peer (a node id, or `backup-target:<jobId>` for an SSH endpoint). */

@@ -10,6 +10,7 @@ export const SECRET_PAYLOAD_FIELDS: Readonly<Record<string, readonly string[]>> 
   'vm.vnc': ['password'],
   'vm.cloud-init': ['data', 'metadata'],
   'backup.restore': ['encryptionKey'],
+  'certificate.install': ['privateKeyPem'],
 };
 
 const FINAL = ['success', 'failed', 'interrupted', 'cancelled'];

@@ -169,8 +169,9 @@ test('create: 400 naming the field, 409 for a name taken on the node', async () 
   const bad = await call('POST', '/certificates', { body: { name: 'x', domain: 'not a domain', type: 'managed', nodeId: agent.nodeId }, token: operator });
   expectEnvelope(bad, 400, 'validation_failed');
   expect(bad.body.error).toContain('domain');
-  const unsupported = await call('POST', '/certificates', { body: { name: 'imp', domain: 'imp.example.com', type: 'imported', nodeId: agent.nodeId }, token: operator });
-  expectEnvelope(unsupported, 400, 'certificate_type_unsupported');
+  const noPem = await call('POST', '/certificates', { body: { name: 'imp', domain: 'imp.example.com', type: 'imported', nodeId: agent.nodeId }, token: operator });
+  expectEnvelope(noPem, 400, 'validation_failed');
+  expect(noPem.body.error).toContain('certificatePem');
   const name = `dup${Math.random().toString(36).slice(2, 6)}`;
   await insertCert({ name });
   expectEnvelope(await call('POST', '/certificates', { body: { name, domain: 'dup.example.com', type: 'managed', nodeId: agent.nodeId }, token: operator }), 409, 'certificate_name_taken');

@@ -4,7 +4,7 @@ import type { Db, TaskRow } from '#store/tables';
 import type { TaskPayloads } from '#shared/jobs/protocol';
 import { renewalBackoffMs } from './backoff.ts';
 
-/** What the agent's `certificate.issue` job reports when the certificate is installed. */
+/** What the agent's certificate jobs (`certificate.issue`, `.install`, `.self-sign`) report when the certificate is installed. */
 export interface IssuedCertificate {
   fingerprint: string;
   notBefore: string;
@@ -12,21 +12,28 @@ export interface IssuedCertificate {
 }
 
 const ENDED = new Set<TaskRow['status']>(['success', 'failed', 'interrupted', 'cancelled']);
+/** The task kinds that install a certificate on its node; each ends in the record's `ready` or `failed`. */
+export const CERTIFICATE_TASK_KINDS: ReadonlySet<string> = new Set(['certificate.issue', 'certificate.install', 'certificate.self-sign']);
+type CertificateTaskPayload = TaskPayloads['certificate.issue' | 'certificate.install' | 'certificate.self-sign'];
 
 /**
- * What the store learns from an ended `certificate.issue` task (registered in shared/domain/task-outcomes.ts):
- * success → `ready` with the host's fingerprint and validity; anything else → `failed` with the task's error
- * (the ACME problem document's detail) in `issuanceError`. A failed initial issuance raises
+ * What the store learns from an ended certificate task (`certificate.issue`, `.install`, `.self-sign`;
+ * registered in shared/domain/task-outcomes.ts): success → `ready` with the host's fingerprint and validity
+ * (an imported one's must be the recorded fingerprint, else `failed`); anything else → `failed` with the task's
+ * error (for ACME, the problem document's detail) in `issuanceError`. A failed initial issuance raises
  * `certificate_failed` and waits for E22; a failed renewal (the old certificate still installed) backs off —
  * `issuanceRetryAt` says when the scheduler tries again — and raises `certificate_expiring`.
  */
 export async function applyCertificateTaskOutcome(trx: Db, task: TaskRow, now: Date = new Date()): Promise<void> {
-  if (task.kind !== 'certificate.issue' || !ENDED.has(task.status)) return;
-  const p = task.payload as TaskPayloads['certificate.issue'];
+  if (!CERTIFICATE_TASK_KINDS.has(task.kind) || !ENDED.has(task.status)) return;
+  const p = task.payload as CertificateTaskPayload;
+  const operation = 'operation' in p ? p.operation : 'initial';
   const row = await trx.selectFrom('certificates').selectAll().where('id', '=', p.certificateId).forUpdate().executeTakeFirst();
   if (!row) return;
-  if (task.status === 'success') {
-    const r = task.result as IssuedCertificate;
+  const r = task.result as IssuedCertificate | null;
+  // an imported certificate is ready only when the host holds the very certificate that was checked and recorded
+  const mismatch = task.status === 'success' && row.type === 'imported' && r?.fingerprint !== row.fingerprint;
+  if (task.status === 'success' && !mismatch && r) {
     await trx
       .updateTable('certificates')
       .set({ issuance_status: 'ready', issuance_error: '', issuance_retry_at: null, issuance_failures: 0, fingerprint: r.fingerprint, not_before: r.notBefore, not_after: r.notAfter, updated_at: sql<Date>`now()` })
@@ -34,16 +41,18 @@ export async function applyCertificateTaskOutcome(trx: Db, task: TaskRow, now: D
       .execute();
     return;
   }
-  const error = task.error || `the issuance task ended ${task.status}`;
+  const error = mismatch
+    ? `the host holds certificate ${r?.fingerprint || 'unknown'}, not the imported ${row.fingerprint}`
+    : task.error || `the ${task.kind} task ended ${task.status}`;
   const failures = row.issuance_failures + 1;
-  const retryAt = p.operation === 'renewal' ? new Date(now.getTime() + renewalBackoffMs(failures)) : null;
+  const retryAt = operation === 'renewal' ? new Date(now.getTime() + renewalBackoffMs(failures)) : null;
   await trx
     .updateTable('certificates')
     .set({ issuance_status: 'failed', issuance_error: error, issuance_failures: failures, issuance_retry_at: retryAt, updated_at: sql<Date>`now()` })
     .where('id', '=', row.id)
     .execute();
   const subject = { type: 'certificate', id: row.id, status: 'failed' };
-  if (p.operation === 'initial') {
+  if (operation === 'initial') {
     await raiseNotification(trx, { kind: 'certificate_failed', title: `Certificate ${row.name} (${row.domain}) could not be issued`, body: error, severity: 'error', scope: 'global', nodeId: row.node_id, subject });
   } else {
     await raiseNotification(trx, {

@@ -43,7 +43,8 @@ export function toCertificateRecord(row: CertificateRow): CertificateRecord {
     type: row.type,
     active: row.active,
     pending: ACTIVE_ISSUANCE.has(row.issuance_status),
-    ready: row.fingerprint !== '',
+    // a managed certificate stays installed while its renewal runs or failed; the others are installed once, by their task
+    ready: row.type === 'managed' ? row.fingerprint !== '' : row.issuance_status === 'ready',
     renewable: row.type === 'managed' && row.fingerprint !== '',
     staging: row.staging,
     fingerprint: row.fingerprint,

@@ -1,12 +1,13 @@
 import type { CertificateRow, Db } from '#store/tables';
 import { resourceKey } from '#shared/jobs/protocol';
 import { toCertificateRecord, type CertificateRecord } from './record.ts';
+import { CERTIFICATE_TASK_KINDS } from './outcomes.ts';
 
-/** Phases the agent's `certificate.issue` job reports once the ACME server is validating or has issued. */
+/** Phases the agent's certificate jobs report once the ACME server is validating or has issued, or the files are being installed. */
 const PROCESSING_PHASES = new Set(['processing', 'installing', 'installed']);
 
 /**
- * Records as the API shows them: while a certificate's issuance task runs, `issuanceStatus` follows it —
+ * Records as the API shows them: while a certificate's task runs, `issuanceStatus` follows it —
  * `submitting` (the agent is placing the ACME order) then `processing` (the challenge is being validated, the
  * certificate finalised and installed); the store keeps `queued` until the task ends.
  */
@@ -18,7 +19,7 @@ export async function certificateViews(db: Db, rows: CertificateRow[]): Promise<
       .selectFrom('tasks')
       .select(['resource', 'phase'])
       .where('resource', 'in', queued.map((r) => resourceKey.certificate(r.id)))
-      .where('kind', '=', 'certificate.issue')
+      .where('kind', 'in', [...CERTIFICATE_TASK_KINDS])
       .where('status', '=', 'running')
       .execute();
     for (const t of tasks) running.set(t.resource, t.phase);

@@ -1,6 +1,10 @@
 import YAML from 'yaml';
 import type { FunctionDef } from './routes.ts';
 
+/** True unless HM_SCHEDULES_ENABLED=false: a Serverless variable, resolved by the framework at deploy or `sls offline` time. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the Serverless variable syntax, not a template literal
+const SCHEDULES_ENABLED = "${strToBool(${env:HM_SCHEDULES_ENABLED, 'true'})}";
+
 /** A function's serverless.yml entry: its bundle, what invokes it, and a zip of only its own files (`<op>.js`, its map, and a data file `<op>.json` the build may write beside it). */
 function entry(fn: FunctionDef): Record<string, unknown> {
   const { schema, trigger } = fn;
@@ -8,7 +12,9 @@ function entry(fn: FunctionDef): Record<string, unknown> {
     ? [{ httpApi: { method: schema.method, path: schema.route } }]
     : trigger && 'route' in trigger
       ? [{ httpApi: '*' }]
-      : [{ schedule: trigger!.schedule }];
+      : // HM_SCHEDULES_ENABLED=false: `npm start` and the tests run the schedules in-process at their own pace
+        // (scripts/stack/periodic.ts), so serverless-offline, which would also invoke them every minute, must not
+        [{ schedule: { rate: [trigger!.schedule], enabled: SCHEDULES_ENABLED } }];
   return {
     handler: `dist/${fn.module}.handler`,
     ...(trigger && 'timeout' in trigger && trigger.timeout ? { timeout: trigger.timeout } : {}),

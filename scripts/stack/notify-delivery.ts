@@ -3,7 +3,7 @@ import type { Database } from '#store/tables';
 import { deliverDue } from '#domain/notifications/delivery/worker';
 
 /**
- * What the scheduled `notifications-deliver` function does in AWS (serverless-offline runs no schedules): one
+ * What the scheduled `notifications-deliver` function does in AWS, in this process (serverless-offline's schedule is switched off by HM_SCHEDULES_ENABLED=false): one
  * delivery pass every `everyMs` in this process, and again at once while a pass found work, so a notification
  * raised now reaches its channels within about `everyMs`. Returns a stop function.
  */

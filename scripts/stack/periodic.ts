@@ -1,5 +1,5 @@
 /**
- * What a scheduled function does in AWS, run in this process instead (serverless-offline runs no schedules):
+ * What a scheduled function does in AWS, run in this process instead, at a finer pace than the minutely schedule serverless-offline would keep (the stack switches that off with HM_SCHEDULES_ENABLED=false):
  * `pass` every `everyMs`, never two at once; its summary line (null: nothing to say) and its errors go to `log`,
  * prefixed with `name`. Returns a stop function that waits for a running pass.
  */

@@ -33,7 +33,8 @@ test('a schema, a catch-all and a schedule become their serverless functions', a
   const { default: YAML } = await import('yaml');
   expect(YAML.parse(functionsYml(fns))).toEqual({
     'meta-not-found': { handler: 'dist/functions/meta/not-found.handler', events: [{ httpApi: '*' }], package: { patterns: ['dist/functions/meta/not-found.*'] } },
-    'tasks-sweep': { handler: 'dist/functions/tasks/sweep.handler', timeout: 60, events: [{ schedule: 'rate(1 minute)' }], package: { patterns: ['dist/functions/tasks/sweep.*'] } },
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the Serverless variable the build writes, not a template literal
+    'tasks-sweep': { handler: 'dist/functions/tasks/sweep.handler', timeout: 60, events: [{ schedule: { rate: ['rate(1 minute)'], enabled: "${strToBool(${env:HM_SCHEDULES_ENABLED, 'true'})}" } }], package: { patterns: ['dist/functions/tasks/sweep.*'] } },
     'vm-get': { handler: 'dist/functions/vm/get.handler', tags: { role: 'operator' }, events: [{ httpApi: { method: 'GET', path: '/api/vm/{rid}' } }], package: { patterns: ['dist/functions/vm/get.*'] } },
   });
 });

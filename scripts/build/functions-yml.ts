@@ -3,7 +3,7 @@ import type { FunctionDef } from './routes.ts';
 
 /** True unless HM_SCHEDULES_ENABLED=false: a Serverless variable, resolved by the framework at deploy or `sls offline` time. */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the Serverless variable syntax, not a template literal
-const SCHEDULES_ENABLED = "${strToBool(${env:HM_SCHEDULES_ENABLED, 'true'})}";
+export const SCHEDULES_ENABLED = "${strToBool(${env:HM_SCHEDULES_ENABLED, 'true'})}";
 
 /** A function's serverless.yml entry: its bundle, what invokes it, and a zip of only its own files (`<op>.js`, its map, and a data file `<op>.json` the build may write beside it). */
 function entry(fn: FunctionDef): Record<string, unknown> {

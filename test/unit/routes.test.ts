@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { FUNCTIONS_YML } from '#scripts/build/routes';
+import { SCHEDULES_ENABLED } from '#scripts/build/functions-yml';
 import type { EndpointSchema } from '#http/spec';
 import type { Trigger } from '#shared/trigger';
 
@@ -48,7 +49,7 @@ test('every trigger has its function: the catch-all route or its schedule', () =
     const fn = generated[fnName(module)];
     expect({ module, handler: fn?.handler }).toEqual({ module, handler: `dist/${module}.handler` });
     if ('route' in t) expect({ module, events: fn.events }).toEqual({ module, events: [{ httpApi: '*' }] });
-    else expect({ module, events: fn.events, timeout: fn.timeout }).toEqual({ module, events: [{ schedule: t.schedule }], timeout: t.timeout });
+    else expect({ module, events: fn.events, timeout: fn.timeout }).toEqual({ module, events: [{ schedule: { rate: [t.schedule], enabled: SCHEDULES_ENABLED } }], timeout: t.timeout });
   }
 });
 

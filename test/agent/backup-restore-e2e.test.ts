@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
-import { hostKeyFile, startTestAgent, testJailHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
+import { hostKeyFile, startTestAgent, testJailHost, waitForTask, waitUntil, type TestAgent, admitAsMember } from '../helpers/agent.ts';
 import { startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { SimulatorExecutor } from '#simulator/executor';
@@ -34,11 +34,6 @@ const jailOn = (agent: TestAgent, name: string) => sim(agent).state((s) => findS
 const readOn = (agent: TestAgent, path: string) => sim(agent).state((s) => readFile(s, path));
 const datasetsOf = (agent: TestAgent, prefix: string) => sim(agent).state((s) => s.datasets.map((d) => d.name).filter((n) => n.startsWith(prefix)));
 const snap = (job: number, n: number) => `hm-backup-${job}-2026030${n}T120000Z`;
-
-async function admit(agent: TestAgent) {
-  await waitUntil(`node ${agent.nodeId} registered`, () => testDb().selectFrom('nodes').select('id').where('id', '=', agent.nodeId).executeTakeFirst());
-  await testDb().updateTable('nodes').set({ status: 'member' }).where('id', '=', agent.nodeId).execute();
-}
 
 /** A backup job of a jail, runner → target node (as the backup runs store it). */
 async function job(ctid: number, name: string): Promise<number> {
@@ -84,7 +79,7 @@ beforeAll(async () => {
   });
   toTarget = new SshExecutor({ host: '127.0.0.1', port: sshd.port, username: sshd.username, privateKey: sshd.privateKey, hostKeySha256: sshd.hostKeySha256, prefix });
   await Promise.all([runner.ready(), target.ready()]);
-  await Promise.all([admit(runner), admit(target)]);
+  await Promise.all([admitAsMember(runner), admitAsMember(target)]);
   await waitUntil('the jails projected', () => testDb().selectFrom('guests').select('id').where('id', '=', ids.db).executeTakeFirst());
 }, 90_000);
 

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
-import { getTaskRow, hostKeyFile, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
+import { getTaskRow, hostKeyFile, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent, admitAsMember } from '../helpers/agent.ts';
 import { startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { scheduleDueRuns } from '#domain/backups/scheduler';
@@ -41,11 +41,6 @@ const host = (files?: SimHost['files']): SimHost =>
     ],
   });
 
-async function admit(agent: TestAgent) {
-  await waitUntil(`node ${agent.nodeId} registered`, () => testDb().selectFrom('nodes').select('id').where('id', '=', agent.nodeId).executeTakeFirst());
-  await testDb().updateTable('nodes').set({ status: 'member' }).where('id', '=', agent.nodeId).execute();
-}
-
 beforeAll(async () => {
   sshd = await startSshd();
   operator = await tokenFor('operator');
@@ -53,7 +48,7 @@ beforeAll(async () => {
   target = await startTestAgent({ host: host(hostKeyFile(readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8'))), args: ['--node-ip', '127.0.0.1'] });
   runner = await startTestAgent(runnerOptions());
   await Promise.all([runner.ready(), target.ready()]);
-  await Promise.all([admit(runner), admit(target)]);
+  await Promise.all([admitAsMember(runner), admitAsMember(target)]);
 }, 90_000);
 
 function runnerOptions() {

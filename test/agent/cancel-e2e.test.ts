@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
-import { getTaskRow, probeTask, hostKeyFile, startTestAgent, testHost, testJailHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
+import { getTaskRow, probeTask, hostKeyFile, startTestAgent, testHost, testJailHost, waitForTask, waitUntil, type TestAgent, admitAsMember } from '../helpers/agent.ts';
 import { startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { findSimJail } from '#simulator/commands/jail-model';
@@ -36,11 +36,6 @@ const poolHost = () =>
     pools: [{ name: 'tank', vdevs: [{ type: 'mirror', children: [{ type: 'disk', name: 'ada1' }, { type: 'disk', name: 'ada2' }] }], allocatedBytes: 20 * GB }],
   });
 
-async function admit(agent: TestAgent) {
-  await waitUntil(`node ${agent.nodeId} registered`, () => testDb().selectFrom('nodes').select('id').where('id', '=', agent.nodeId).executeTakeFirst());
-  await testDb().updateTable('nodes').set({ status: 'member' }).where('id', '=', agent.nodeId).execute();
-}
-
 beforeAll(async () => {
   sshd = await startSshd();
   operator = await tokenFor('operator');
@@ -62,7 +57,7 @@ beforeAll(async () => {
   // a resilver of a minute, read every 150 ms
   pools = await startTestAgent({ host: poolHost(), env: { HM_SIM_RESILVER_MS: '60000', HM_RESILVER_POLL_MS: '150' } });
   await Promise.all([source.ready(), target.ready(), pools.ready()]);
-  await Promise.all([admit(source), admit(target), admit(pools)]);
+  await Promise.all([admitAsMember(source), admitAsMember(target), admitAsMember(pools)]);
 }, 90_000);
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
-import { getTaskRow, hostKeyFile, startTestAgent, testJailHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
+import { getTaskRow, hostKeyFile, startTestAgent, testJailHost, waitForTask, waitUntil, type TestAgent, admitAsMember } from '../helpers/agent.ts';
 import { startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { findSimJail } from '#simulator/commands/jail-model';
@@ -32,11 +32,6 @@ const datasetsOf = (agent: TestAgent) => sim(agent).state((s) => s.datasets.map(
 const guest = (id: number) => testDb().selectFrom('guests').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** the host's sshd public key, where ssh-keygen -l reads it at registration */
-async function admit(agent: TestAgent) {
-  await waitUntil(`node ${agent.nodeId} registered`, () => testDb().selectFrom('nodes').select('id').where('id', '=', agent.nodeId).executeTakeFirst());
-  await testDb().updateTable('nodes').set({ status: 'member' }).where('id', '=', agent.nodeId).execute();
-}
-
 beforeAll(async () => {
   sshd = await startSshd();
   operator = await tokenFor('operator');
@@ -66,7 +61,7 @@ beforeAll(async () => {
     env: { HM_SIM_SEND_MAX_BYTES: String(8 * MiB), HM_SIM_STREAM_BYTES_PER_S: String(4 * MiB) },
   });
   await Promise.all([a.ready(), b.ready(), c.ready()]);
-  await Promise.all([admit(a), admit(b), admit(c)]);
+  await Promise.all([admitAsMember(a), admitAsMember(b), admitAsMember(c)]);
 }, 90_000);
 
 afterAll(async () => {

@@ -220,3 +220,9 @@ export async function startTestAgent(o: TestAgentOptions = {}, reuse?: { token: 
   running.add(agent);
   return agent;
 }
+
+/** Waits for the agent's node to register, then makes it a cluster member (what E16 does; tests that are not about joining skip it). */
+export async function admitAsMember(agent: Pick<TestAgent, 'nodeId'>): Promise<void> {
+  await waitUntil(`node ${agent.nodeId} registered`, () => testDb().selectFrom('nodes').select('id').where('id', '=', agent.nodeId).executeTakeFirst());
+  await testDb().updateTable('nodes').set({ status: 'member' }).where('id', '=', agent.nodeId).execute();
+}

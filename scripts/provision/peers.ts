@@ -1,7 +1,7 @@
 /**
  * The real programs the test suite runs against besides Node (it never mocks them). One entry each: what it
- * is, the binary that must exist, and the package that provides it per package manager. Add pebble or an SMTP
- * server here when their tests arrive.
+ * is, the binary that must exist, and the package that provides it per package manager. (The SMTP server and
+ * the HTTP receivers of the notification tests are npm packages and node:http: nothing to install.)
  */
 export interface Peer {
   what: string;
@@ -19,6 +19,12 @@ export const PEERS: Peer[] = [
     binary: '/usr/sbin/sshd',
     env: 'SSHD',
     packages: { 'apt-get': 'openssh-server', dnf: 'openssh-server', apk: 'openssh-server', pacman: 'openssh', brew: 'openssh' },
+  },
+  {
+    what: 'OpenSSL command line (test CAs and certificates: E8 over HTTPS, pebble, imported certificates)',
+    binary: '/usr/bin/openssl',
+    env: 'OPENSSL',
+    packages: { 'apt-get': 'openssl', dnf: 'openssl', apk: 'openssl', pacman: 'openssl', brew: 'openssl' },
   },
   // ACME: Debian's pebble package ships both the test ACME server and its DNS/management peer
   {

@@ -1,8 +1,8 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
 import { hostKeyFile, startTestAgent, testJailHost, waitForTask, waitUntil, type TestAgent, admitAsMember } from '../helpers/agent.ts';
-import { startSshd, type Sshd } from './sshd-server.ts';
+import { peerViaSshd, simulatorPrefix, startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { SimulatorExecutor } from '#simulator/executor';
 import { findSimJail } from '#simulator/commands/jail-model';
@@ -19,7 +19,6 @@ import type { SimHost } from '#shared/seed/host/schema';
  * the target.
  */
 jest.setTimeout(90_000);
-const ROOT = resolve(__dirname, '../..');
 const T = uid();
 
 let sshd: Sshd;
@@ -66,7 +65,7 @@ beforeAll(async () => {
   const targetHost: SimHost = testJailHost([], hostKeyFile(readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8')));
   targetHost.datasets.push({ name: 'zroot/backups', type: 'filesystem', usedBytes: 2 ** 20, mountpoint: '/zroot/backups' });
   target = await startTestAgent({ host: targetHost, args: ['--node-ip', '127.0.0.1'] });
-  const prefix = ['env', '-C', ROOT, `HM_SIM_STATE=${target.statePath}`, process.execPath, '--import', 'tsx', 'simulator/cli.ts'];
+  const prefix = simulatorPrefix(target.statePath);
   const runnerHost = testJailHost([
     { ctid: ids.app, name: 'app', dataset: 'zroot/jails/app', state: 'running', hooks: { poststop: { enabled: true, script: 'logger app down' } } },
     { ctid: ids.db, name: 'db', dataset: 'zroot/jails/db', state: 'running' },
@@ -75,7 +74,7 @@ beforeAll(async () => {
   runnerHost.jails!.push({ ctid: ids.squatter, name: 'squatter', path: '/zroot/jails/db.restoring/srv', state: 'running' });
   runner = await startTestAgent({
     host: runnerHost,
-    args: ['--node-ip', '127.0.0.1', '--peer-ssh-port', String(sshd.port), '--peer-ssh-user', sshd.username, '--peer-ssh-key', join(sshd.dir, 'user_key'), '--peer-ssh-prefix', prefix.join(' ')],
+    args: ['--node-ip', '127.0.0.1', ...peerViaSshd(sshd, target.statePath)],
   });
   toTarget = new SshExecutor({ host: '127.0.0.1', port: sshd.port, username: sshd.username, privateKey: sshd.privateKey, hostKeySha256: sshd.hostKeySha256, prefix });
   await Promise.all([runner.ready(), target.ready()]);

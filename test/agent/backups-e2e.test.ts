@@ -1,8 +1,8 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { getTaskRow, hostKeyFile, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent, admitAsMember } from '../helpers/agent.ts';
-import { startSshd, type Sshd } from './sshd-server.ts';
+import { peerViaSshd, startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { scheduleDueRuns } from '#domain/backups/scheduler';
 import { hostKeyFingerprint } from '#domain/backups/rules';
@@ -16,7 +16,6 @@ import type { SimHost } from '#shared/seed/host/schema';
  * queued by the scheduler; then a run cut off by kill -9 ends `interrupted` and the next one succeeds
  * incrementally from the newest common snapshot.
  */
-const ROOT = resolve(__dirname, '../..');
 const MiB = 2 ** 20;
 
 let sshd: Sshd;
@@ -54,14 +53,8 @@ beforeAll(async () => {
 function runnerOptions() {
   return {
     host: host(),
-    args: [
-      '--node-ip', '127.0.0.1',
-      '--peer-ssh-port', String(sshd.port),
-      '--peer-ssh-user', sshd.username,
-      '--peer-ssh-key', join(sshd.dir, 'user_key'),
-      // the target "host" behind sshd: every command runs through the simulator CLI on the target's state file
-      '--peer-ssh-prefix', `env -C ${ROOT} HM_SIM_STATE=${target.statePath} ${process.execPath} --import tsx simulator/cli.ts`,
-    ],
+    // the target "host" behind sshd: every command runs through the simulator CLI on the target's state file
+    args: ['--node-ip', '127.0.0.1', ...peerViaSshd(sshd, target.statePath)],
     // zroot/big's simulated stream: 16 MiB (full) or ~10 MiB (incremental) at 2 MiB/s, long enough to cut off
     env: { HM_SIM_SEND_MAX_BYTES: String(16 * MiB), HM_SIM_STREAM_BYTES_PER_S: String(2 * MiB) },
   };

@@ -1,8 +1,8 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { getTaskRow, probeTask, hostKeyFile, startTestAgent, testHost, testJailHost, waitForTask, waitUntil, type TestAgent, admitAsMember } from '../helpers/agent.ts';
-import { startSshd, type Sshd } from './sshd-server.ts';
+import { peerViaSshd, startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { findSimJail } from '#simulator/commands/jail-model';
 import { dispatchTask } from '#shared/jobs/dispatch';
@@ -14,7 +14,6 @@ import type { SimHost } from '#shared/seed/host/schema';
  * E7 replacement and a running E20 migration are stopped by their agent (told through its heartbeat or
  * progress answer), undone, and end `cancelled` with the host as it was; a queued task never reaches the host.
  */
-const ROOT = resolve(__dirname, '../..');
 const MiB = 2 ** 20;
 const GB = 1000 ** 3;
 
@@ -43,14 +42,8 @@ beforeAll(async () => {
   target = await startTestAgent({ host: testJailHost([], hostKeyFile(readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8'))), args: ['--node-ip', '127.0.0.1'] });
   source = await startTestAgent({
     host: testJailHost([{ ctid, name: 'big', dataset: 'zroot/jails/big', state: 'running' }]),
-    args: [
-      '--node-ip', '127.0.0.1',
-      '--peer-ssh-port', String(sshd.port),
-      '--peer-ssh-user', sshd.username,
-      '--peer-ssh-key', join(sshd.dir, 'user_key'),
-      // the target "host" behind sshd: every command runs through the simulator CLI on the target's state file
-      '--peer-ssh-prefix', `env -C ${ROOT} HM_SIM_STATE=${target.statePath} ${process.execPath} --import tsx simulator/cli.ts`,
-    ],
+    // the target "host" behind sshd: every command runs through the simulator CLI on the target's state file
+    args: ['--node-ip', '127.0.0.1', ...peerViaSshd(sshd, target.statePath)],
     // a simulated send of the 1 GiB jail streams 16 MiB at 1 MiB/s: long enough to cancel it mid-way
     env: { HM_SIM_SEND_MAX_BYTES: String(16 * MiB), HM_SIM_STREAM_BYTES_PER_S: String(MiB) },
   });

@@ -1,9 +1,9 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { getTaskRow, hostKeyFile, startTestAgent, testJailHost, waitForTask, waitUntil, type TestAgent, admitAsMember } from '../helpers/agent.ts';
-import { startSshd, type Sshd } from './sshd-server.ts';
+import { peerViaSshd, startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { findSimJail } from '#simulator/commands/jail-model';
 import { noHooks } from '#domain/jails/hooks';
@@ -14,7 +14,6 @@ import type { SimHost } from '#shared/seed/host/schema';
  * E3, E4 and E20 end to end: HTTP → store → queue → agent processes → simulated hosts, with the migration's
  * ZFS streams carried by a real sshd on 127.0.0.1 into the simulator CLI of the target host.
  */
-const ROOT = resolve(__dirname, '../..');
 const MiB = 2 ** 20;
 
 let sshd: Sshd;
@@ -43,13 +42,8 @@ beforeAll(async () => {
   const other = join(sshd.dir, 'other_key');
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'other', '-f', other]);
   c = await startTestAgent({ host: testJailHost([], hostKeyFile(readFileSync(`${other}.pub`, 'utf8'))), args: ['--node-ip', '127.0.0.1'] });
-  const peer = [
-    '--peer-ssh-port', String(sshd.port),
-    '--peer-ssh-user', sshd.username,
-    '--peer-ssh-key', join(sshd.dir, 'user_key'),
-    // the target "host" behind sshd: every command runs through the simulator CLI on B's state file
-    '--peer-ssh-prefix', `env -C ${ROOT} HM_SIM_STATE=${b.statePath} ${process.execPath} --import tsx simulator/cli.ts`,
-  ];
+  // the target "host" behind sshd: every command runs through the simulator CLI on B's state file
+  const peer = peerViaSshd(sshd, b.statePath);
   a = await startTestAgent({
     host: testJailHost([
       { ctid: ids.web, name: 'web', dataset: 'zroot/jails/web', state: 'running', hooks: { poststart: { enabled: true, script: 'logger web up' } }, memoryBytes: 256 * MiB },

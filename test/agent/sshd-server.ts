@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { freePort } from '#scripts/stack/ports';
 
 /**
@@ -94,3 +94,14 @@ export async function startSshd(): Promise<Sshd> {
     },
   };
 }
+
+/** The simulator CLI on a simulated host's state file: what the "host" behind sshd runs each peer command through. */
+export const simulatorPrefix = (statePath: string): string[] => ['env', '-C', resolve(__dirname, '../..'), `HM_SIM_STATE=${statePath}`, process.execPath, '--import', 'tsx', 'simulator/cli.ts'];
+
+/** Agent options that make the simulated host of `statePath` the agent's SSH peer, reached through this sshd. */
+export const peerViaSshd = (sshd: Sshd, statePath: string): string[] => [
+  '--peer-ssh-port', String(sshd.port),
+  '--peer-ssh-user', sshd.username,
+  '--peer-ssh-key', join(sshd.dir, 'user_key'),
+  '--peer-ssh-prefix', simulatorPrefix(statePath).join(' '),
+];

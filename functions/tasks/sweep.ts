@@ -1,19 +1,12 @@
 import { getDb } from '#store/db';
-import { sweepTasks } from '#shared/jobs/sweeper';
-import { pruneAudit } from '#domain/audit/retention';
-import { applyTaskOutcome } from '#domain/task-outcomes';
-import { notifyOfflineNodes } from '#shared/jobs/node-offline';
+import { sweepPass } from '#domain/sweep-pass';
 
 /**
- * Scheduled (sweep.trigger.ts: every minute), not an HTTP endpoint: re-sends tasks left `queued` and
- * interrupts tasks of nodes that went silent, for every node (agents also sweep their own node on heartbeat);
- * deletes audit rows past their retention (HM_AUDIT_RETENTION_DAYS, default 180); raises `node_offline` once for
- * each member node that went silent.
+ * Scheduled (sweep.trigger.ts: every minute), not an HTTP endpoint: the sweep pass for every node (agents also
+ * sweep their own node on heartbeat).
  */
 export const handler = async () => {
-  const result = await sweepTasks(getDb(), { applyOutcome: applyTaskOutcome });
-  const auditPruned = await pruneAudit(getDb());
-  const offline = await notifyOfflineNodes(getDb());
-  console.log(JSON.stringify({ level: 'info', msg: 'task sweep', sent: result.sent.length, failed: result.failed.length, interrupted: result.interrupted.length, auditPruned, offline: offline.length }));
-  return result;
+  const r = await sweepPass(getDb());
+  console.log(JSON.stringify({ level: 'info', msg: 'task sweep', sent: r.sent.length, failed: r.failed.length, interrupted: r.interrupted.length, auditPruned: r.auditPruned, offline: r.offline.length }));
+  return r;
 };

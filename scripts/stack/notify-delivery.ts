@@ -1,36 +1,25 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#store/tables';
-import { deliverDue } from '#domain/notifications/delivery/worker';
+import { deliveryPass, pruneDeliveries } from '#domain/notifications/delivery/worker';
+import { startPeriodic } from './periodic.ts';
+
+const PRUNE_EVERY_MS = 60_000;
 
 /**
- * What the scheduled `notifications-deliver` function does in AWS, in this process (serverless-offline's schedule is switched off by HM_SCHEDULES_ENABLED=false): one
- * delivery pass every `everyMs` in this process, and again at once while a pass found work, so a notification
- * raised now reaches its channels within about `everyMs`. Returns a stop function.
+ * The scheduled `notifications-deliver` function's stand-in: a delivery pass every `everyMs` (repeating at once
+ * while it finds work), so a notification raised now reaches its channels within about `everyMs`; ended
+ * deliveries past their retention are pruned once a minute, as the function does on each run.
  */
 export function startDeliveryLoop(db: Kysely<Database>, everyMs: number, log: (line: string) => void): () => Promise<void> {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  const pass = async (): Promise<void> => {
-    try {
-      const r = await deliverDue(db);
-      const n = r.delivered.length + r.retrying.length + r.gaveUp.length;
-      if (n) log(`delivery: delivered ${r.delivered.join(',') || '-'}; retrying ${r.retrying.join(',') || '-'}; gave up ${r.gaveUp.join(',') || '-'}`);
-      if (n && !stopped) return pass();
-    } catch (err) {
-      log(`delivery: ${(err as Error).message}`);
+  let prunedAt = Date.now();
+  return startPeriodic('delivery', everyMs, async () => {
+    const r = await deliveryPass(db, Date.now() + 10_000);
+    const lines = r.delivered.length + r.retrying.length + r.gaveUp.length ? [`delivered ${r.delivered.join(',') || '-'}; retrying ${r.retrying.join(',') || '-'}; gave up ${r.gaveUp.join(',') || '-'}`] : [];
+    if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      const pruned = await pruneDeliveries(db);
+      if (pruned) lines.push(`pruned ${pruned} ended events`);
     }
-  };
-  const tick = () => {
-    running = pass().finally(() => {
-      running = null;
-      if (!stopped) timer = setTimeout(tick, everyMs);
-    });
-  };
-  timer = setTimeout(tick, everyMs);
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
+    return lines.length ? lines.join('; ') : null;
+  }, log);
 }

@@ -160,6 +160,22 @@ async function recordOutcome(
  * Deletes events (with their outbox rows) whose every delivery ended (delivered or given up) more than
  * `days` ago (HM_NOTIFY_RETENTION_DAYS, default 30). Returns how many events went.
  */
+/**
+ * One scheduled pass: delivery passes until one finds nothing due or `untilMs` (epoch ms) has come, so a burst is
+ * sent at once rather than a batch per schedule tick.
+ */
+export async function deliveryPass(db: Kysely<Database>, untilMs: number): Promise<DeliveryResult> {
+  const total: DeliveryResult = { delivered: [], retrying: [], gaveUp: [] };
+  while (Date.now() < untilMs) {
+    const r = await deliverDue(db);
+    total.delivered.push(...r.delivered);
+    total.retrying.push(...r.retrying);
+    total.gaveUp.push(...r.gaveUp);
+    if (r.delivered.length + r.retrying.length + r.gaveUp.length === 0) break;
+  }
+  return total;
+}
+
 export async function pruneDeliveries(db: Kysely<Database>, days = num(process.env.HM_NOTIFY_RETENTION_DAYS, 30)): Promise<number> {
   const res = await sql`
     DELETE FROM notification_events e

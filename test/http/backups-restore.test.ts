@@ -82,6 +82,20 @@ describe('E15 POST /api/cluster/backups/jobs/{id}/restore', () => {
     expect(await eventsOf(a.jobId)).toHaveLength(1);
   });
 
+  test('a guest job created through the API restores the guest\'s dataset, not the job\'s source label', async () => {
+    const a = await arrange();
+    const created = await call('POST', '/cluster/backups/jobs', {
+      token: operator,
+      body: { name: `api-${T}-${a.ctid}`, nodeId: a.runner, source: { guestType: 'jail', guestId: a.ctid }, target: { nodeId: a.target, dataset: `tank/api/j${a.ctid}` }, schedule: '0 3 * * *', retention: 2 },
+    });
+    expectEnvelope(created, 201, 'backup_job_created');
+    const res = await call('POST', path(created.body.data.id), { token: operator, body: { snapshot: 'hm-backup-1-20260102T000000Z' } });
+    expectEnvelope(res, 202, 'backup_restore_queued');
+    expect(res.body.data.dataset).toBe(`zroot/jails/j${a.ctid}`);
+    const [task] = await tasksOf(created.body.data.id);
+    expect((task.payload as { dataset: string }).dataset).toBe(`zroot/jails/j${a.ctid}`);
+  });
+
   test('no snapshot: the newest, resolved by the runner; an SSH target travels with its pinned key fingerprint; the key is a secret that leaves the payload', async () => {
     const a = await arrange({ sshTarget: true });
     const key = 'correct horse battery staple';

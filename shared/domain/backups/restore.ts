@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import { conflict, notFound, unavailable } from '#shared/errors/domain-errors';
 import type { Database, Db, TaskRow } from '#store/tables';
@@ -7,6 +6,9 @@ import { ACTIVE_STATUSES, resourceKey, type BackupRestorePayload, type RestoreSo
 import { onlineSql } from '#store/presence';
 import { reportedGuestIds } from '../jails/migrate.ts';
 import { targetEndpointLabel, targetOf, type BackupTarget } from './target.ts';
+import { requireBackupJob } from './jobs.ts';
+import { guestDataset } from './run-plan.ts';
+import { hostKeyFingerprint } from './rules.ts';
 import { checkEncryptionKey, snapshotNameOf, type KeyFormat } from './restore-input.ts';
 
 export interface RestoreRequest {
@@ -23,12 +25,6 @@ export interface RestoreResult {
   /** null: the newest of the job's snapshots, which the runner resolves on the host (the store does not know them) */
   snapshot: string | null;
   outcome: 'queued';
-}
-
-/** `SHA256:…` of a known_hosts key (`<type> <base64>`), as `ssh-keygen -l` prints it. */
-export function hostKeyFingerprint(knownHostsKey: string): string {
-  const b64 = knownHostsKey.trim().split(/\s+/)[1] ?? '';
-  return `SHA256:${createHash('sha256').update(Buffer.from(b64, 'base64')).digest('base64').replace(/=+$/, '')}`;
 }
 
 const sourceOf = (t: BackupTarget): RestoreSource =>
@@ -54,14 +50,14 @@ async function requireGuestIdFree(trx: Db, runner: string, guest: { type: 'jail'
  * guest's id is not another guest's (409). Writes the backup event (mode `restore`, queued) the task moves.
  */
 export async function planRestore(trx: Transaction<Database>, jobId: number, req: RestoreRequest): Promise<TaskPlan<'backup.restore'>> {
-  const job = await trx.selectFrom('backup_jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
-  if (!job) throw notFound('backup_job_not_found', `backup job ${jobId} does not exist`);
+  const job = await requireBackupJob(trx, jobId);
   checkEncryptionKey(req.encryptionKey, req.encryptionKeyFormat);
   const runner = await trx.selectFrom('nodes').select(['id', 'name', 'status', onlineSql('nodes').as('online')]).where('id', '=', job.node_id).executeTakeFirst();
   if (!runner) throw notFound('cluster_node_not_found', `cluster node ${job.node_id}, which runs backup job ${jobId}, does not exist`);
   if (runner.status !== 'member' || !runner.online) {
     throw unavailable('node_offline', `cluster node ${runner.id}, which runs backup job ${jobId}, is ${runner.status !== 'member' ? `${runner.status}, not a cluster member` : 'offline'}`);
   }
+  // any queued or running task of the job (its runs and restores are all on this one resource)
   const active = await trx.selectFrom('tasks').select(['id', 'kind', 'status']).where('resource', '=', resourceKey.backupJob(jobId)).where('status', 'in', ACTIVE_STATUSES).orderBy('id').executeTakeFirst();
   if (active) throw conflict('restore_conflict', `backup job ${jobId} is busy: task ${active.id} (${active.kind}) is ${active.status}`);
   const target = targetOf(job);
@@ -69,8 +65,8 @@ export async function planRestore(trx: Transaction<Database>, jobId: number, req
 
   const guest = job.guest_type && job.guest_id ? { type: job.guest_type, id: job.guest_id } : null;
   const guestName = guest ? await requireGuestIdFree(trx, runner.id, guest) : null;
-  const guestRow = guest ? await trx.selectFrom('guests').select(['config']).where('id', '=', guest.id).executeTakeFirst() : undefined;
-  const dataset = job.source_dataset || ((guestRow?.config ?? {}) as { dataset?: string }).dataset || '';
+  // a guest job's source_dataset is only its label: the dataset is the guest's, resolved as its runs resolve it
+  const dataset = guest ? await guestDataset(trx, job) : job.source_dataset;
   if (!dataset) throw conflict('backup_job_no_dataset', `backup job ${jobId} names no dataset to restore`);
   const snapshot = req.snapshot === undefined ? null : snapshotNameOf(req.snapshot, dataset);
 

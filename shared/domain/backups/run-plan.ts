@@ -9,7 +9,7 @@ import { hostKeyFingerprint } from './rules.ts';
 type JobRow = Selectable<BackupJobsTable>;
 
 /** A guest's source: a jail's root dataset, or the one dataset that holds all of a VM's (a `-R` send takes the rest). */
-async function guestDataset(trx: Db, job: JobRow): Promise<string> {
+export async function guestDataset(trx: Db, job: JobRow): Promise<string> {
   const g = await trx.selectFrom('guests').select(['config']).where('id', '=', job.guest_id!).where('type', '=', job.guest_type!).executeTakeFirst();
   if (!g) throw conflict('backup_source_missing', `backup job ${job.id}: ${job.guest_type} ${job.guest_id} no longer exists`);
   const c = g.config as { dataset?: string | null; datasets?: string[] };

@@ -4,11 +4,11 @@ import { acceptTask } from '#http/accept';
 import { certificateOfTask, checkCertificateRetry, planCertificateRetry } from '#domain/certificates/retry';
 import type { Input } from './retry.schema.ts';
 
-export const handler = endpoint<Input>(spec, async ({ path }, ctx) => {
-  await checkCertificateRetry(ctx.db, path.id);
-  return acceptTask(ctx, {
+export const handler = endpoint<Input>(spec, async ({ path }, ctx) =>
+  acceptTask(ctx, {
     message: 'certificate_issuance_queued',
+    precheck: (db) => checkCertificateRetry(db, path.id),
     plan: (trx) => planCertificateRetry(trx, path.id),
     data: (task, trx) => certificateOfTask(trx, task.payload),
-  });
-});
+  }),
+);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { stableJson } from '#domain/nodes/inventory-hash';
 import type { HandlerContext } from '#http/endpoint';
 import { accepted, type Reply } from '#http/envelope';
@@ -11,6 +11,11 @@ import { checkIdempotencyKey, createTask, findIdempotentTask, type Enqueue, type
 export interface AcceptOptions<T> {
   /** the envelope's message, e.g. `device_replacement_queued` */
   message: string;
+  /**
+   * checks that must wait on something outside the store (an upstream service), run before the transaction so
+   * the store is never held meanwhile; skipped, like `plan`, for a repeated Idempotency-Key
+   */
+  precheck?: (db: Kysely<Database>) => Promise<void>;
   /** validates against the store and persists the change, inside the transaction; returns the task to create */
   plan: (trx: Transaction<Database>) => Promise<TaskPlan>;
   /** the response data, built from the task — also for a repeated Idempotency-Key (then `plan` does not run) */
@@ -44,6 +49,7 @@ export async function acceptTask<T>(ctx: HandlerContext, o: AcceptOptions<T>): P
   const key = idempotencyKeyOf(ctx);
   const ref = requestRef(ctx);
   const by = { tokenId: ctx.principal.tokenId, name: ctx.principal.name };
+  if (o.precheck && !(key && (await findIdempotentTask(ctx.db, by, key, ref)))) await o.precheck(ctx.db);
   const { task, data } = await inTransaction(ctx.db, async (trx) => {
     const earlier = key ? await findIdempotentTask(trx, by, key, ref) : undefined;
     const task = earlier ?? (await createTask(trx, { ...(await o.plan(trx)), requestedBy: by, idempotencyKey: key, requestRef: ref }));

@@ -112,7 +112,8 @@ describe('with pebble running', () => {
     expect(notes).toEqual([{ kind: 'certificate_failed', body: failed.issuance_error }]);
 
     await pebble!.clearA('refused.example.com');
-    const again = await retry(res.body.data.id);
+    const key = { 'idempotency-key': `e22-${res.body.data.id}-${Date.now()}` };
+    const again = await call('POST', `/certificates/${res.body.data.id}/retry`, { token: operator, headers: key });
     expectEnvelope(again, 202, 'certificate_issuance_queued');
     expect(again.body.data).toMatchObject({ id: res.body.data.id, issuanceStatus: 'queued', issuanceOperation: 'initial', issuanceError: '', pending: true });
     const location = again.headers.get('location')!;
@@ -131,6 +132,10 @@ describe('with pebble running', () => {
 
     const issued = await retry(res.body.data.id);
     expectEnvelope(issued, 409, 'certificate_already_issued');
+    // the first retry's Idempotency-Key repeated: its task again, not the state check's 409
+    const repeated = await call('POST', `/certificates/${res.body.data.id}/retry`, { token: operator, headers: key });
+    expectEnvelope(repeated, 202, 'certificate_issuance_queued');
+    expect(repeated.headers.get('location')).toBe(location);
   }, 120_000);
 });
 

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { conflict } from '#shared/errors/domain-errors';
 import type { Db, TaskRow } from '#store/tables';
-import type { TaskOutcome } from './lifecycle.ts';
-import { scrubTaskSecrets } from './secrets.ts';
+import { afterTaskEnded, type TaskOutcome } from './lifecycle.ts';
 import { getTask } from './tasks.ts';
 
 /**
@@ -33,8 +32,7 @@ export async function cancelTask(trx: Db, taskId: number, by: string, applyOutco
       .where('status', '=', 'queued')
       .returningAll()
       .executeTakeFirstOrThrow();
-    await applyOutcome(trx, done);
-    await scrubTaskSecrets(trx, done); // an ended task keeps no secrets
+    await afterTaskEnded(trx, done, applyOutcome);
     return { task: done, state: 'cancelled' };
   }
   if (task.status === 'running') {

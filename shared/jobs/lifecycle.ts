@@ -21,6 +21,16 @@ import { getTask } from './tasks.ts';
  */
 export type TaskOutcome = (trx: Db, task: TaskRow) => Promise<void>;
 
+/**
+ * What follows every end of a task, in the transaction that ends it: its task event and notification, the
+ * capability's outcome (which still sees the whole payload), then the payload's secrets dropped.
+ */
+export async function afterTaskEnded(trx: Db, task: TaskRow, applyOutcome?: TaskOutcome): Promise<void> {
+  await notifyTaskEnded(trx, task);
+  if (applyOutcome) await applyOutcome(trx, task);
+  await scrubTaskSecrets(trx, task); // an ended task keeps no secrets
+}
+
 /** Output kept per task: the tail, so a chatty command cannot grow a row without bound. */
 export const OUTPUT_TAIL_CHARS = 64 * 1024;
 const appendOutput = (text: string | undefined) =>
@@ -76,9 +86,7 @@ export async function finishTask(trx: Db, nodeId: string, taskId: number, r: Fin
     .where('id', '=', taskId)
     .returningAll()
     .executeTakeFirstOrThrow();
-  await notifyTaskEnded(trx, done);
-  await applyOutcome(trx, done);
-  await scrubTaskSecrets(trx, done); // an ended task keeps no secrets
+  await afterTaskEnded(trx, done, applyOutcome);
   return { task: done, changed: true };
 }
 
@@ -92,9 +100,7 @@ export async function interruptTasks(trx: Db, ids: number[], reason: string, app
     .where('status', '=', 'running')
     .returningAll()
     .execute();
-  for (const t of rows) await notifyTaskEnded(trx, t);
-  for (const t of rows) await scrubTaskSecrets(trx, t); // an ended task keeps no secrets
-  if (applyOutcome) for (const t of rows) await applyOutcome(trx, t);
+  for (const t of rows) await afterTaskEnded(trx, t, applyOutcome);
   return rows.map((r) => r.id);
 }
 

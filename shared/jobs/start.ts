@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { TaskRow, Db } from '#store/tables';
-import { nodeTask, type TaskOutcome } from './lifecycle.ts';
-import { notifyTaskEnded } from './notify.ts';
+import { afterTaskEnded, nodeTask, type TaskOutcome } from './lifecycle.ts';
 import { CONFIGURATION_KINDS, sshPeerId, type TaskKind, type TaskPayloads } from './protocol.ts';
 import { toTaskView, type TaskView } from './tasks.ts';
 
@@ -92,10 +91,7 @@ async function supersede(db: Db, task: TaskRow, by: number, applyOutcome: TaskOu
     .where('status', '=', 'queued')
     .returningAll()
     .executeTakeFirst();
-  if (done) {
-    await notifyTaskEnded(db, done);
-    await applyOutcome(db, done);
-  }
+  if (done) await afterTaskEnded(db, done, applyOutcome);
   return done;
 }
 

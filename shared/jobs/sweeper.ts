@@ -1,10 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, TaskRow } from '#store/tables';
 import { OFFLINE_AFTER_HEARTBEATS, onlineSql } from '#store/presence';
-import { scrubTaskSecrets } from './secrets.ts';
+import { inTransaction } from '#store/tx';
 import { sendTask } from './dispatch.ts';
-import { interruptTasks, type TaskOutcome } from './lifecycle.ts';
-import { notifyTaskEnded } from './notify.ts';
+import { afterTaskEnded, interruptTasks, type TaskOutcome } from './lifecycle.ts';
 
 /**
  * Keeps the queue in step with the tasks table: messages are sent after commit, so a send can
@@ -80,19 +79,19 @@ export async function sweepTasks(db: Kysely<Database>, options: SweepOptions = {
         t.dispatch_count === 0
           ? `the task could not be sent to the queue of node ${t.node_id} in ${attempts} attempts; last error: ${t.send_error || 'unknown'}`
           : `no agent of node ${t.node_id} picked the task up after ${t.dispatch_count} sends (${attempts} attempts)`;
-      const gone = await db
-        .updateTable('tasks')
-        .set({ status: 'failed', error, phase: 'failed', finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-        .where('id', '=', t.id)
-        .where('status', '=', 'queued')
-        .returningAll()
-        .executeTakeFirst();
-      if (gone) {
-        await notifyTaskEnded(db, gone);
-        await scrubTaskSecrets(db, gone); // an ended task keeps no secrets
-        await o.applyOutcome?.(db, gone);
-        out.failed.push(t.id);
-      }
+      // the failure and what follows it commit together, as every other end of a task does
+      const gone = await inTransaction(db, async (trx) => {
+        const row = await trx
+          .updateTable('tasks')
+          .set({ status: 'failed', error, phase: 'failed', finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+          .where('id', '=', t.id)
+          .where('status', '=', 'queued')
+          .returningAll()
+          .executeTakeFirst();
+        if (row) await afterTaskEnded(trx, row, o.applyOutcome);
+        return row;
+      });
+      if (gone) out.failed.push(t.id);
       continue;
     }
     // claim: a concurrent sweeper re-evaluates the same staleness test against the updated row and skips it

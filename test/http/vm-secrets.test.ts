@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { insertNode, queueTask, stackQueue } from '../helpers/agent.ts';
 import { sweepTasks } from '#shared/jobs/sweeper';
+import { startTask } from '#shared/jobs/start';
+import { applyTaskOutcome } from '#domain/task-outcomes';
+import { inTransaction } from '#store/tx';
 import { defaultVmOptions } from '#domain/vms/types';
 import { freeRids, insertVm } from './vm-fixtures.ts';
 
@@ -105,5 +108,18 @@ describe('VM secrets are write-only', () => {
     const row = await testDb().selectFrom('tasks').selectAll().where('id', '=', task.id).executeTakeFirstOrThrow();
     expect(row.status).toBe('failed');
     expect(JSON.stringify(row.payload)).not.toContain('VNC-SECRET');
+  });
+
+  test('a queued configuration task a newer one overtook (superseded, failed) keeps no VNC password', async () => {
+    const rid = await insertVm({ nodeId: node });
+    const payload = (password: string) => ({ rid, domain: String(rid), enabled: true, bind: '127.0.0.1', port: 5913, resolution: '1024x768', wait: false, password });
+    const older = await queueTask({ kind: 'vm.vnc', nodeId: node, resource: `vm:${rid}`, dispatch: false, payload: payload('VNC-OLDER-SECRET') });
+    const newer = await queueTask({ kind: 'vm.vnc', nodeId: node, resource: `vm:${rid}`, dispatch: false, payload: payload('VNC-NEWER-SECRET') });
+    await inTransaction(testDb(), (trx) => startTask(trx, node, newer.id, applyTaskOutcome));
+    const answer = await inTransaction(testDb(), (trx) => startTask(trx, node, older.id, applyTaskOutcome));
+    expect(answer.run).toBe(false);
+    const row = await testDb().selectFrom('tasks').selectAll().where('id', '=', older.id).executeTakeFirstOrThrow();
+    expect({ status: row.status, error: row.error }).toEqual({ status: 'failed', error: `superseded by task ${newer.id}` });
+    expect(JSON.stringify(row.payload)).not.toContain('VNC-OLDER-SECRET');
   });
 });

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readOrNull } from '../drivers/host-files.ts';
 
 /**
  * Where ACME material lives on the host: the account key per ACME directory under /var/db/hostmgr/acme (the
@@ -13,4 +12,3 @@ export const accountKeyPath = (directoryUrl: string) => `${accountBase(directory
 /** the account's URL at that directory, once registered (later orders reuse the account) */
 export const accountUrlPath = (directoryUrl: string) => `${accountBase(directoryUrl)}.url`;
 
-export const readHostFile = readOrNull;

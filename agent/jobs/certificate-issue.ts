@@ -1,7 +1,8 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { acme, acmeClient } from '../acme/client.ts';
 import { serveChallenge, withdrawChallenge } from '../acme/http01-responder.ts';
-import { accountKeyPath, accountUrlPath, readHostFile } from '../acme/host-files.ts';
+import { accountKeyPath, accountUrlPath } from '../acme/host-files.ts';
+import { readOrNull } from '../drivers/host-files.ts';
 import { installCertificate, installPrivateFile, leafOf } from '../drivers/certificate-files.ts';
 import type { JobHandler } from './job.ts';
 
@@ -15,13 +16,13 @@ import type { JobHandler } from './job.ts';
 export const certificateIssue: JobHandler<'certificate.issue'> = async (ctx, p) => {
   await ctx.progress('submitting', 10, `ACME order for ${p.domain} at ${p.directoryUrl}`);
   const accountPath = accountKeyPath(p.directoryUrl);
-  let accountKey = await readHostFile(ctx.exec, accountPath);
+  let accountKey = await readOrNull(ctx.exec, accountPath);
   const fresh = !accountKey;
   if (!accountKey) {
     accountKey = (await acme.crypto.createPrivateEcdsaKey('P-256')).toString();
     await installPrivateFile(ctx.exec, accountPath, accountKey);
   }
-  const accountUrl = (await readHostFile(ctx.exec, accountUrlPath(p.directoryUrl)))?.trim() || undefined;
+  const accountUrl = (await readOrNull(ctx.exec, accountUrlPath(p.directoryUrl)))?.trim() || undefined;
   const client = acmeClient(p.directoryUrl, accountKey, accountUrl);
   const [key, csr] = await acme.crypto.createCsr({ commonName: p.domain, altNames: [p.domain] }, await acme.crypto.createPrivateEcdsaKey('P-256'));
   const tokens: string[] = [];

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { conflict, notFound, ValidationError } from '#shared/errors/domain-errors';
 import type { BackupJobsTable, Db } from '#store/tables';
 import type { Insertable } from 'kysely';
@@ -140,4 +139,3 @@ export async function jobColumns(trx: Db, input: BackupJobInput, now = new Date(
   };
 }
 
-export const touched = { updated_at: sql<Date>`now()` };

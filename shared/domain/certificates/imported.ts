@@ -1,5 +1,6 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { invalid, ValidationError } from '#shared/errors/domain-errors';
+import { certificateDomainSchema } from './rules.ts';
 
 /** What an imported certificate's record takes from the certificate itself. */
 export interface ImportedCertificate {
@@ -10,7 +11,8 @@ export interface ImportedCertificate {
 }
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
-const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+// the names compared are lowercased: the schema's rule for a certificate's domain
+const DOMAIN = new RegExp(certificateDomainSchema.pattern);
 
 /** The DNS names a certificate is for: its subjectAltName DNS entries, then its subject CN. */
 export function certificateNames(x: X509Certificate): string[] {

@@ -6,6 +6,7 @@ import ssh2, { type Connection, type Server, type ServerChannel } from 'ssh2';
 import { readFile, writeFile } from '#simulator/file-tree';
 import { HostSimulator } from '#simulator/simulator';
 import { shSplit } from './sh-words.ts';
+import { ed25519KeyPair, sshKeyParses } from './ssh-keypair.ts';
 
 /**
  * How simulated hosts reach each other in the local stack. A real host's jobs stream to another node over
@@ -59,12 +60,15 @@ function serveExec(sim: HostSimulator, command: string, channel: ServerChannel):
 
 const HOST_KEY = '/etc/ssh/ssh_host_ed25519_key';
 
-/** The host's sshd key (private, OpenSSH format), made and stored in its state on first use like sshd-keygen does. */
+/**
+ * The host's sshd key (private, OpenSSH format), made and stored in its state on first use like sshd-keygen
+ * does — and made again if the stored one cannot be read (an unreadable key from before ed25519KeyPair).
+ */
 function hostKeyOf(sim: HostSimulator, nodeId: string): Promise<string> {
   return sim.state((state) => {
     const existing = readFile(state, HOST_KEY);
-    if (existing) return existing;
-    const key = ssh2.utils.generateKeyPairSync('ed25519', { comment: `root@${nodeId}` });
+    if (existing && sshKeyParses(existing)) return existing;
+    const key = ed25519KeyPair(`root@${nodeId}`);
     writeFile(state, HOST_KEY, key.private, '600', true);
     writeFile(state, `${HOST_KEY}.pub`, `${key.public}\n`, '644', true);
     return key.private;
@@ -74,7 +78,7 @@ function hostKeyOf(sim: HostSimulator, nodeId: string): Promise<string> {
 /** Starts one SSH server per host on `host.address:port`; a host whose address cannot be bound is left out with a warning. */
 export async function startPeerSsh(o: { hosts: PeerHost[]; port: number; dir: string; warn: (line: string) => void }): Promise<PeerSsh> {
   mkdirSync(o.dir, { recursive: true });
-  const client = ssh2.utils.generateKeyPairSync('ed25519');
+  const client = ed25519KeyPair();
   const keyFile = resolve(join(o.dir, 'id_ed25519'));
   writeFileSync(keyFile, client.private, { mode: 0o600 });
   chmodSync(keyFile, 0o600);

@@ -208,6 +208,17 @@ describe('a failed group task: the store returns to the host’s last report', (
     expect((await groupRow(host.ids.video))!.members).toEqual(['alice', 'bob']);
   });
 
+  test('E1: only the failed task’s group goes back; another group’s accepted change stays', async () => {
+    const host = await createGroupHost();
+    expectEnvelope(await putMembers(host.ids.audio, { usernames: ['bob'] }), 200);
+    expectEnvelope(await putMembers(host.ids.video, { usernames: ['carol'] }), 200);
+    const [task] = await groupTasks(host.ids.video);
+    await finishFailed(host.nodeId, task.id, "pw: user `carol' does not exist");
+    expect((await groupRow(host.ids.video))!.members).toEqual(['alice', 'bob']);
+    expect((await groupRow(host.ids.audio))!.members).toEqual(['bob']);
+    expect(await groupTasks(host.ids.audio)).toEqual([expect.objectContaining({ status: 'queued' })]);
+  });
+
   test('E2: the group is no longer marked deleted and can be deleted again', async () => {
     const host = await createGroupHost();
     expectEnvelope(await del(host.ids.staff), 200);

@@ -1,21 +1,22 @@
 import type { HostInventory } from '#domain/inventory';
 import type { TaskRow, Db } from '#store/tables';
 import type { TaskPayloads } from '#shared/jobs/protocol';
-import { projectGroups } from './projection.ts';
 
 /**
  * What the store learns from a failed group task (registered in shared/domain/task-outcomes.ts): the agent
- * undid its applied steps, so the host's last report is the truth again. A refused delete brings the group
- * back; refused members are replaced by the reported ones. (A success shows in the next inventory report.)
+ * undid its applied steps, so for that one group the host's last report is the truth again. A refused delete
+ * brings the group back; refused members are replaced by the reported ones. Other groups are left alone: a
+ * change accepted for them may still be on its way to the host. (A success shows in the next inventory report.)
  */
 export async function applyGroupTaskOutcome(trx: Db, task: TaskRow): Promise<void> {
   if (!task.kind.startsWith('group.') || task.status !== 'failed') return;
+  const { group } = task.payload as TaskPayloads['group.delete' | 'group.set-members'];
+  const named = trx.updateTable('host_groups').where('node_id', '=', task.node_id).where('name', '=', group);
   if (task.kind === 'group.delete') {
-    const { group } = task.payload as TaskPayloads['group.delete'];
-    await trx.updateTable('host_groups').set({ deleted_at: null }).where('node_id', '=', task.node_id).where('name', '=', group).execute();
+    await named.set({ deleted_at: null }).execute();
     return;
   }
   const node = await trx.selectFrom('nodes').select('inventory').where('id', '=', task.node_id).executeTakeFirst();
-  const inventory = node?.inventory as Partial<HostInventory> | undefined;
-  await projectGroups(trx, task.node_id, undefined, inventory?.groups);
+  const reported = (node?.inventory as Partial<HostInventory> | undefined)?.groups?.find((g) => g.name === group);
+  if (reported) await named.set({ members: JSON.stringify(reported.members), updated_at: new Date() }).execute();
 }

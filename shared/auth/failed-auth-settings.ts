@@ -57,14 +57,17 @@ export function failedAuthSettings(env: NodeJS.ProcessEnv = process.env): Failed
   };
 }
 
-// node's own CIDR matcher: every function bundle authenticates, so a parsing library here would weigh on all of them
-const lists = new WeakMap<FailedAuthSettings['exempt'], BlockList>();
+// node's own CIDR matcher: every function bundle authenticates, so a parsing library here would weigh on all of them.
+// Settings are read afresh on each refusal (a new array each time), so the list is kept by the ranges' text.
+const lists = new Map<string, BlockList>();
 function blockListOf(exempt: FailedAuthSettings['exempt']): BlockList {
-  let list = lists.get(exempt);
+  const key = exempt.map((e) => e.join('/')).join(',');
+  let list = lists.get(key);
   if (!list) {
     list = new BlockList();
     for (const [net, prefix, family] of exempt) list.addSubnet(net, prefix, family);
-    lists.set(exempt, list);
+    if (lists.size >= 16) lists.clear();
+    lists.set(key, list);
   }
   return list;
 }

@@ -68,18 +68,19 @@ export async function revokeToken(db: Kysely<Database>, idOrName: string): Promi
   return Number(res.numUpdatedRows);
 }
 
-export type TokenCheck = { ok: true; principal: Principal } | { ok: false; reason: string };
+/** `lastUsedAt`: when the token was last noted as used (shared/auth/last-use.ts), so a recent one costs no write. */
+export type TokenCheck = { ok: true; principal: Principal; lastUsedAt: Date | null } | { ok: false; reason: string };
 
 /** Resolves a bearer token to its principal, or says why it is refused (for the 401 detail). */
 export async function verifyToken(db: Kysely<Database>, token: string, now = new Date()): Promise<TokenCheck> {
   if (!isWellFormedToken(token)) return { ok: false, reason: 'malformed token' };
   const row = await db
     .selectFrom('api_tokens')
-    .select(['id', 'name', 'role', 'node_id', 'expires_at', 'revoked_at'])
+    .select(['id', 'name', 'role', 'node_id', 'expires_at', 'revoked_at', 'last_used_at'])
     .where('token_hash', '=', hashToken(token))
     .executeTakeFirst();
   if (!row) return { ok: false, reason: 'unknown token' };
   if (row.revoked_at) return { ok: false, reason: 'token revoked' };
   if (row.expires_at && row.expires_at <= now) return { ok: false, reason: 'token expired' };
-  return { ok: true, principal: { tokenId: row.id, name: row.name, role: row.role as Role, nodeId: row.node_id } };
+  return { ok: true, principal: { tokenId: row.id, name: row.name, role: row.role as Role, nodeId: row.node_id }, lastUsedAt: row.last_used_at };
 }

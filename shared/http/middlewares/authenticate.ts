@@ -24,7 +24,7 @@ export const authenticate = (required: Role): middy.MiddlewareObj<APIGatewayProx
     const check = await verifyToken(getDb(), m[1]);
     if (!check.ok) throw await failedCredential(request.event, check.reason);
     request.context.hm.principal = check.principal;
-    await touchToken(getDb(), check.principal.tokenId);
+    await touchToken(getDb(), check.principal.tokenId, check.lastUsedAt);
     if (!roleAllows(check.principal.role, required)) {
       throw forbidden(required === 'agent' ? 'only agent tokens may call this endpoint' : `this operation requires the ${required} role; the token has ${check.principal.role}`);
     }

@@ -14,8 +14,9 @@ import { contentOf, setContent } from './zfs-mounts.ts';
  * default 256 KiB), and a trailer with the payload's length. `zfs recv` refuses a stream whose trailer is
  * missing or wrong, in zfs's words, and changes nothing — as a real receive of a cut-off stream does.
  * A snapshot keeps the files its filesystem held when it was taken, where ZFS shows them:
- * `<mountpoint>/.zfs/snapshot/<name>/`; a stream carries the sent snapshot's files (and, with -R, those of
- * the snapshots before it), so a receive restores what the snapshot held, not what the sender holds now.
+ * `<mountpoint>/.zfs/snapshot/<name>/` (kept with the dataset while it is not mounted); a stream carries the files
+ * of each snapshot it carries (one rule for both, streamSnapshots), so a receive restores what the snapshot held,
+ * not what the sender holds now.
  * Dry runs (`-nP`, `-nvP`) print the lines of the samples in test/fixtures/freebsd (zfs-send-nvP-*.txt);
  * `-v` prints the estimate lines of zfs-send-v-*.txt on stderr.
  */
@@ -114,6 +115,8 @@ function send(ctx: CommandContext): CommandOutput {
   const from = fromArg?.includes('@') ? fromArg.split('@')[1] : fromArg;
   if (from !== undefined && !findDataset(ctx.state, `${fs}@${from}`)) return notExist(`${fs}@${from}`);
   const members = o.flags.has('R') ? descendants(ctx.state, fs) : [root];
+  const carried = (d: SimDataset) => streamSnapshots(snapshotsOf(ctx.state, d.name), snap, from, o.flags.has('R'), o.values.has('I'));
+  const content = contentOf(ctx.state, root);
   const header: StreamHeader = {
     kind: from === undefined ? 'full' : 'incremental',
     snapshot: snap,
@@ -126,16 +129,11 @@ function send(ctx: CommandContext): CommandOutput {
       referencedBytes: d.referencedBytes,
       mountpoint: d.mountpoint,
       properties: d.properties,
-      snapshots: streamSnapshots(snapshotsOf(ctx.state, d.name), snap, from, o.flags.has('R'), o.values.has('I')).map((s) => ({ name: s.name.split('@')[1], guid: s.guid ?? newGuid(), usedBytes: s.usedBytes, referencedBytes: s.referencedBytes, creation: s.creation })),
+      snapshots: carried(d).map((s) => ({ name: s.name.split('@')[1], guid: s.guid ?? newGuid(), usedBytes: s.usedBytes, referencedBytes: s.referencedBytes, creation: s.creation })),
     })),
-    files: snapshotContent(contentOf(ctx.state, root), snap),
-    snapshotFiles: (() => {
-      const content = contentOf(ctx.state, root);
-      const names = snapshotsOf(ctx.state, fs).map((x) => x.name.split('@')[1]);
-      const upTo = names.slice(from === undefined || !o.flags.has('R') ? 0 : names.indexOf(from) + 1, names.indexOf(snap) + 1);
-      const carried = o.flags.has('R') ? upTo : [snap];
-      return Object.fromEntries(carried.map((n) => [n, snapshotContent(content, n)]));
-    })(),
+    files: snapshotContent(content, snap),
+    // the files of each snapshot the stream carries (the root dataset's)
+    snapshotFiles: Object.fromEntries(carried(root).map((x) => x.name.split('@')[1]).map((n) => [n, snapshotContent(content, n)])),
   };
   const size = streamSize(header);
   if (o.flags.has('n')) {

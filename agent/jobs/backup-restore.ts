@@ -1,9 +1,10 @@
 import type { Executor } from '../executors/executor.ts';
 import type { JobContext, JobHandler } from './job.ts';
-import { sshPeerId, type BackupRestorePayload } from '#shared/jobs/protocol';
+import { backupPeerId, type BackupRestorePayload } from '#shared/jobs/protocol';
 import { jobSnapshotsOldestFirst } from '#domain/backups/snapshot-names';
 import { datasetExists, destroyIfExists } from '../drivers/jail-replication.ts';
-import { datasetProps, loadKey, receiveSnapshot, renameDataset, setMountpoint, snapshotGuid, snapshotNames } from '../drivers/zfs-restore.ts';
+import { datasetProps, loadKey, receiveSnapshot, renameDataset, setMountpoint } from '../drivers/zfs-restore.ts';
+import { listSnapshots } from '../drivers/backup-snapshots.ts';
 import { guestPower, type GuestPower } from '../drivers/guest-power.ts';
 import { mountedRelative, mountTree, remountRelative } from '../drivers/zfs-mount.ts';
 import { bestEffort } from './best-effort.ts';
@@ -29,8 +30,8 @@ interface Origin {
 
 /** The snapshot to restore and where to read it; throws naming which snapshot is missing where. */
 async function locateSnapshot(ctx: JobContext, p: BackupRestorePayload, remote: Executor): Promise<{ snap: string; origin: Origin }> {
-  const onTarget = (await snapshotNames(remote, p.source.dataset)) ?? [];
-  const here = (await snapshotNames(ctx.exec, p.dataset)) ?? [];
+  const onTarget = (await listSnapshots(remote, p.source.dataset)).map((s) => s.name);
+  const here = (await listSnapshots(ctx.exec, p.dataset)).map((s) => s.name);
   const targetLabel = `the target (${p.source.kind === 'node' ? `node ${p.source.nodeId}` : `${p.source.user}@${p.source.host}`}, ${p.source.dataset})`;
   let snap = p.snapshot;
   if (snap === null) {
@@ -45,6 +46,9 @@ async function locateSnapshot(ctx: JobContext, p: BackupRestorePayload, remote: 
   }
   throw new Error(`snapshot ${snap} is missing on ${targetLabel} and on this host (${p.dataset}@${snap})`);
 }
+
+/** The GUID of `dataset@snap`, or null when there is no such snapshot. */
+const guidOf = async (exec: Executor, dataset: string, snap: string) => (await listSnapshots(exec, dataset)).find((s) => s.name === snap)?.guid ?? null;
 
 /** Loads the key of an encrypted received dataset; the given format must be the dataset's `keyformat`. */
 async function unlock(exec: Executor, dataset: string, p: BackupRestorePayload, warnings: string[]): Promise<void> {
@@ -65,7 +69,7 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
   const local = ctx.exec;
   const restoring = `${p.dataset}.restoring`;
   const old = `${p.dataset}.pre-restore-${stampOf(new Date())}`;
-  const remote = ctx.peer(p.source.kind === 'node' ? p.source.nodeId : sshPeerId(p.source));
+  const remote = ctx.peer(backupPeerId(p.source));
   const warnings: string[] = [];
   // what has been done, for the undo
   const done: Done = { received: false, stopped: false, oldMoved: false, oldMountpoint: null, originalMounted: [], restoredIn: false };
@@ -79,8 +83,8 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
     await receiveSnapshot(origin.exec, origin.dataset, snap, local, restoring);
 
     await ctx.progress('verifying', 60);
-    const sent = await snapshotGuid(origin.exec, `${origin.dataset}@${snap}`);
-    const got = await snapshotGuid(local, `${restoring}@${snap}`);
+    const sent = await guidOf(origin.exec, origin.dataset, snap);
+    const got = await guidOf(local, restoring, snap);
     if (!sent || sent !== got) throw new Error(`verification failed: ${restoring}@${snap} has GUID ${got ?? '(none)'}, the sent snapshot ${sent ?? '(none)'}`);
     await unlock(local, restoring, p, warnings);
 

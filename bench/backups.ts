@@ -48,7 +48,7 @@ async function progressGaps(): Promise<{ maxGapMs: number; reports: number; send
         progress: async (phase, percent) => void reports.push({ at: performance.now(), phase, percent }),
         signal: new AbortController().signal,
       },
-      { jobId: 1, source: 'tank/data', retention: 3, target: { kind: 'node', peer: 'b', dataset: 'tank/backups/data', label: 'b:tank/backups/data' } },
+      { jobId: 1, source: 'tank/data', retention: 3, target: { kind: 'node', nodeId: 'b', dataset: 'tank/backups/data', label: 'b:tank/backups/data' } },
     );
     const send = reports.filter((r) => r.phase === 'full send');
     const end = reports.find((r) => r.phase === 'retention')!;

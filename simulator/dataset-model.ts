@@ -47,7 +47,41 @@ export interface DatasetProp {
   header: string;
   value: (h: SimHost, d: SimDataset) => number | string | null;
   numeric?: boolean;
-  source?: (d: SimDataset) => string;
+  source?: (h: SimHost, d: SimDataset) => string;
+}
+
+/**
+ * A filesystem's mountpoint property: its own value (`local`), else the nearest ancestor's that sets one with
+ * the rest of the name appended (`inherited from <ancestor>`; `none` and `legacy` inherit as they are), else
+ * `/<name>` (`default`). Null for volumes and snapshots.
+ */
+export function mountpointProperty(host: SimHost, d: SimDataset): { value: string; source: string } | null {
+  if (d.type !== 'filesystem') return null;
+  if (d.mountpoint !== undefined) return { value: d.mountpoint, source: 'local' };
+  for (let anc = parentOf(d.name); anc; anc = parentOf(anc)) {
+    const a = findDataset(host, anc);
+    if (a?.mountpoint === undefined) continue;
+    const value = a.mountpoint === 'none' || a.mountpoint === 'legacy' ? a.mountpoint : `${a.mountpoint.replace(/\/+$/, '')}${d.name.slice(anc.length)}`;
+    return { value, source: `inherited from ${anc}` };
+  }
+  return { value: `/${d.name}`, source: 'default' };
+}
+
+/** Where a filesystem mounts: its mountpoint path, or null (`none`, `legacy`, not a filesystem). */
+export function mountPath(host: SimHost, d: SimDataset): string | null {
+  const mp = mountpointProperty(host, d)?.value;
+  return mp && mp !== 'none' && mp !== 'legacy' ? mp : null;
+}
+
+/** The canmount property of a filesystem (`on` unless set). */
+export const canmountOf = (d: SimDataset) => d.properties?.canmount ?? 'on';
+
+/**
+ * Whether a filesystem is mounted: one that can be (a mountpoint path, canmount not `off`) is, unless it was
+ * received with `zfs recv -u` or unmounted since (`mounted: false`; an absent flag means mounted).
+ */
+export function isMounted(host: SimHost, d: SimDataset): boolean {
+  return mountPath(host, d) !== null && canmountOf(d) !== 'off' && d.mounted !== false;
 }
 
 const bytes = (fn: (h: SimHost, d: SimDataset) => number | null): DatasetProp => ({ header: '', value: fn, numeric: true });
@@ -68,9 +102,15 @@ export const DATASET_PROPS: Record<string, DatasetProp> = {
   volsize: { ...bytes((_h, d) => (d.type === 'volume' ? d.volsizeBytes ?? 0 : null)), header: 'VOLSIZE' },
   mountpoint: {
     header: 'MOUNTPOINT',
-    value: (_h, d) => (d.type === 'filesystem' ? d.mountpoint ?? `/${d.name}` : null),
-    source: (d) => (d.mountpoint !== undefined ? 'local' : 'default'),
+    value: (h, d) => mountpointProperty(h, d)?.value ?? null,
+    source: (h, d) => mountpointProperty(h, d)?.source ?? '-',
   },
+  canmount: {
+    header: 'CANMOUNT',
+    value: (_h, d) => (d.type === 'filesystem' ? canmountOf(d) : null),
+    source: (_h, d) => (d.type !== 'filesystem' ? '-' : d.properties?.canmount !== undefined ? 'local' : 'default'),
+  },
+  mounted: { header: 'MOUNTED', value: (h, d) => (d.type === 'filesystem' ? (isMounted(h, d) ? 'yes' : 'no') : null), source: () => '-' },
   guid: { header: 'GUID', value: (_h, d) => d.guid ?? null, numeric: true, source: () => '-' },
   creation: { header: 'CREATION', value: (_h, d) => d.creation ?? null, numeric: true, source: () => '-' },
 };
@@ -103,9 +143,9 @@ export function datasetValue(host: SimHost, ds: SimDataset, prop: string, parsab
   return parsable ? String(v) : nicenum(v);
 }
 
-export function datasetSource(ds: SimDataset, prop: string): string {
+export function datasetSource(host: SimHost, ds: SimDataset, prop: string): string {
   const def = DATASET_PROPS[prop];
-  if (def) return def.source ? def.source(ds) : '-';
+  if (def) return def.source ? def.source(host, ds) : '-';
   return ds.properties?.[prop] !== undefined ? 'local' : 'default';
 }
 

@@ -1,5 +1,5 @@
-import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
-import { runPiped } from '../executors/pipe.ts';
+import { runChecked, type Executor } from '../executors/executor.ts';
+import { sendInto } from './zfs-pipe.ts';
 import { parseSendDryRun } from './jail-replication.ts';
 
 /**
@@ -32,11 +32,7 @@ export interface StreamResult {
 
 /** Streams source → target; `onBytes` sees the running byte count. Throws with the failing side's own message. */
 export async function streamBackup(source: Executor, target: Executor, from: string | null, src: { dataset: string; snap: string }, dst: string, onBytes?: (n: number) => void): Promise<StreamResult> {
-  const send = sendArgv(src.dataset, src.snap, from);
-  const recv = recvArgv(dst);
-  const r = await runPiped(source, send, target, recv, { onBytes });
-  if (r.source.code !== 0) throw new CommandError(send, { code: r.source.code, stdout: '', stderr: r.source.stderr });
-  if (r.target.code !== 0) throw new CommandError(recv, r.target);
+  const r = await sendInto(source, sendArgv(src.dataset, src.snap, from), target, recvArgv(dst), onBytes);
   return { bytes: r.bytes, output: r.target.stdout + r.target.stderr };
 }
 

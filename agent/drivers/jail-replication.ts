@@ -1,5 +1,5 @@
 import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
-import { runPiped } from '../executors/pipe.ts';
+import { sendInto } from './zfs-pipe.ts';
 
 /**
  * ZFS replication for E20: snapshots, a dry-run size estimate, and `zfs send -R` on this host piped into
@@ -58,10 +58,5 @@ export async function estimateSend(exec: Executor, dataset: string, snap: string
 
 /** `zfs send -R [-i @from] ds@snap | <target> zfs recv -F -u ds`; throws with the failing side's message. */
 export async function sendTo(source: Executor, target: Executor, dataset: string, snap: string, from: string | null, onBytes?: (n: number) => void): Promise<number> {
-  const send = sendArgv(dataset, snap, from);
-  const recv = ['zfs', 'recv', '-F', '-u', dataset];
-  const r = await runPiped(source, send, target, recv, { onBytes });
-  if (r.source.code !== 0) throw new CommandError(send, { code: r.source.code, stdout: '', stderr: r.source.stderr });
-  if (r.target.code !== 0) throw new CommandError(recv, r.target);
-  return r.bytes;
+  return (await sendInto(source, sendArgv(dataset, snap, from), target, ['zfs', 'recv', '-F', '-u', dataset], onBytes)).bytes;
 }

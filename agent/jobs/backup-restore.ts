@@ -1,19 +1,22 @@
 import type { Executor } from '../executors/executor.ts';
 import type { JobContext, JobHandler } from './job.ts';
-import { sshPeerId, type BackupRestorePayload } from '#shared/jobs/protocol';
+import { backupPeerId, type BackupRestorePayload } from '#shared/jobs/protocol';
 import { jobSnapshotsOldestFirst } from '#domain/backups/snapshot-names';
 import { datasetExists, destroyIfExists } from '../drivers/jail-replication.ts';
-import { datasetProps, loadKey, receiveSnapshot, renameDataset, setMountpoint, snapshotGuid, snapshotNames } from '../drivers/zfs-restore.ts';
+import { datasetProps, loadKey, receiveSnapshot, renameDataset, setMountpoint } from '../drivers/zfs-restore.ts';
+import { listSnapshots } from '../drivers/backup-snapshots.ts';
 import { guestPower, type GuestPower } from '../drivers/guest-power.ts';
+import { mountedRelative, mountTree, remountRelative } from '../drivers/zfs-mount.ts';
 import { bestEffort } from './best-effort.ts';
 
 /**
  * E15 on the job's runner: receive the snapshot from the job's target (over SSH, pinned) — or, when the target
  * lacks it, from this host's own copy — into `<dataset>.restoring`, check that the received snapshot's GUID is
  * the sent one, load its key when it is encrypted, stop the guest if it runs, swap the datasets (the old one
- * renamed to `<dataset>.pre-restore-<stamp>` and kept until the swap succeeded), start the guest again if it
- * ran, then destroy the old dataset. A failure at any step puts the original back in place (and the guest
- * running again if it ran) and destroys what was received.
+ * renamed to `<dataset>.pre-restore-<stamp>` and kept until the swap succeeded), mount the restored filesystems
+ * (received unmounted, they stay so through the rename), start the guest again if it ran, then destroy the old
+ * dataset. A failure at any step puts the original back in place — mounted as it was — (and the guest running
+ * again if it ran) and destroys what was received.
  */
 
 const NO_KEYFORMAT = new Set(['', '-', 'none']);
@@ -27,8 +30,8 @@ interface Origin {
 
 /** The snapshot to restore and where to read it; throws naming which snapshot is missing where. */
 async function locateSnapshot(ctx: JobContext, p: BackupRestorePayload, remote: Executor): Promise<{ snap: string; origin: Origin }> {
-  const onTarget = (await snapshotNames(remote, p.source.dataset)) ?? [];
-  const here = (await snapshotNames(ctx.exec, p.dataset)) ?? [];
+  const onTarget = (await listSnapshots(remote, p.source.dataset)).map((s) => s.name);
+  const here = (await listSnapshots(ctx.exec, p.dataset)).map((s) => s.name);
   const targetLabel = `the target (${p.source.kind === 'node' ? `node ${p.source.nodeId}` : `${p.source.user}@${p.source.host}`}, ${p.source.dataset})`;
   let snap = p.snapshot;
   if (snap === null) {
@@ -43,6 +46,9 @@ async function locateSnapshot(ctx: JobContext, p: BackupRestorePayload, remote: 
   }
   throw new Error(`snapshot ${snap} is missing on ${targetLabel} and on this host (${p.dataset}@${snap})`);
 }
+
+/** The GUID of `dataset@snap`, or null when there is no such snapshot. */
+const guidOf = async (exec: Executor, dataset: string, snap: string) => (await listSnapshots(exec, dataset)).find((s) => s.name === snap)?.guid ?? null;
 
 /** Loads the key of an encrypted received dataset; the given format must be the dataset's `keyformat`. */
 async function unlock(exec: Executor, dataset: string, p: BackupRestorePayload, warnings: string[]): Promise<void> {
@@ -63,10 +69,10 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
   const local = ctx.exec;
   const restoring = `${p.dataset}.restoring`;
   const old = `${p.dataset}.pre-restore-${stampOf(new Date())}`;
-  const remote = ctx.peer(p.source.kind === 'node' ? p.source.nodeId : sshPeerId(p.source));
+  const remote = ctx.peer(backupPeerId(p.source));
   const warnings: string[] = [];
   // what has been done, for the undo
-  const done = { received: false, stopped: false, oldMoved: false, oldMountpoint: null as string | null, restoredIn: false };
+  const done: Done = { received: false, stopped: false, oldMoved: false, oldMountpoint: null, originalMounted: [], restoredIn: false };
   let guest: GuestPower | null = null;
   let wasRunning = false;
   try {
@@ -77,8 +83,8 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
     await receiveSnapshot(origin.exec, origin.dataset, snap, local, restoring);
 
     await ctx.progress('verifying', 60);
-    const sent = await snapshotGuid(origin.exec, `${origin.dataset}@${snap}`);
-    const got = await snapshotGuid(local, `${restoring}@${snap}`);
+    const sent = await guidOf(origin.exec, origin.dataset, snap);
+    const got = await guidOf(local, restoring, snap);
     if (!sent || sent !== got) throw new Error(`verification failed: ${restoring}@${snap} has GUID ${got ?? '(none)'}, the sent snapshot ${sent ?? '(none)'}`);
     await unlock(local, restoring, p, warnings);
 
@@ -96,6 +102,7 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
 
     await ctx.progress('swapping the datasets', 80);
     if (hasOriginal) {
+      done.originalMounted = await mountedRelative(local, p.dataset);
       await renameDataset(local, p.dataset, old);
       done.oldMoved = true;
       if (localMountpoint) {
@@ -107,6 +114,8 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
     await renameDataset(local, restoring, p.dataset);
     done.restoredIn = true;
     if (localMountpoint) await setMountpoint(local, p.dataset, localMountpoint);
+    await ctx.progress('mounting the restored dataset', 85);
+    await mountTree(local, p.dataset);
 
     if (wasRunning) {
       await ctx.progress('starting the guest', 90);
@@ -130,13 +139,24 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
   }
 };
 
-/** Puts the original back: the restored copy out of its place and destroyed, the old one renamed back, the guest started. */
+/** What a restore has done so far, for the undo. */
+interface Done {
+  received: boolean;
+  stopped: boolean;
+  oldMoved: boolean;
+  oldMountpoint: string | null;
+  /** the original's filesystems that were mounted before the swap, relative to its name */
+  originalMounted: string[];
+  restoredIn: boolean;
+}
+
+/** Puts the original back: the restored copy out of its place and destroyed, the old one renamed back and mounted as it was, the guest started. */
 async function undo(
   exec: Executor,
   dataset: string,
   restoring: string,
   old: string,
-  done: { received: boolean; stopped: boolean; oldMoved: boolean; oldMountpoint: string | null; restoredIn: boolean },
+  done: Done,
   guest: GuestPower | null,
   wasRunning: boolean,
 ): Promise<string[]> {
@@ -144,7 +164,10 @@ async function undo(
   if (done.restoredIn) await attempt(`move the restored copy out of ${dataset}`, () => renameDataset(exec, dataset, restoring));
   if (done.received) await attempt(`destroy ${restoring}`, () => destroyIfExists(exec, restoring));
   if (done.oldMountpoint) await attempt(`mount ${old} at ${done.oldMountpoint} again`, () => setMountpoint(exec, old, done.oldMountpoint!));
-  if (done.oldMoved) await attempt(`rename ${old} back to ${dataset}`, () => renameDataset(exec, old, dataset));
+  if (done.oldMoved) {
+    await attempt(`rename ${old} back to ${dataset}`, () => renameDataset(exec, old, dataset));
+    await attempt(`mount ${dataset} again`, () => remountRelative(exec, dataset, done.originalMounted));
+  }
   if (guest && wasRunning) {
     await attempt('start the guest again', async () => {
       if (!(await guest.running())) await guest.start();

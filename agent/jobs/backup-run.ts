@@ -1,4 +1,5 @@
 import type { JobHandler } from './job.ts';
+import { backupPeerId } from '#shared/jobs/protocol';
 import { backupSnapshotName } from '#domain/backups/snapshot-names';
 import { snapshot } from '../drivers/jail-replication.ts';
 import { beyondRetention, destroySnapshots, listSnapshots, newestCommon } from '../drivers/backup-snapshots.ts';
@@ -20,7 +21,7 @@ const human = (n: number) => (n >= 1 << 30 ? `${(n / (1 << 30)).toFixed(2)} GiB`
 export const backupRun: JobHandler<'backup.run'> = async (ctx, p) => {
   if (!ctx.peer) throw new Error('this agent cannot reach other hosts (no peer SSH configured)');
   const source = ctx.exec;
-  const target = ctx.peer(p.target.peer);
+  const target = ctx.peer(backupPeerId(p.target));
   try {
     const snap = backupSnapshotName(p.jobId, new Date());
     await ctx.progress('snapshot', 1, `zfs snapshot -r ${p.source}@${snap}`);

@@ -4,6 +4,7 @@ import { findJail, isRunning, startJail, stopJail } from '../drivers/jail.ts';
 import { readOrNull, removeFiles, removeTrees, writeFiles } from '../drivers/host-files.ts';
 import { HOST_HOOK_PHASES, jailFiles } from '../drivers/jail-layout.ts';
 import { datasetExists, destroyIfExists, estimateSend, sendTo, snapshot } from '../drivers/jail-replication.ts';
+import { mountTree } from '../drivers/zfs-mount.ts';
 import { removeJournal, writeJournal, type MigrationJournal, type MigrationPhase } from './jail-migration-journal.ts';
 import { bestEffort } from './best-effort.ts';
 
@@ -135,6 +136,8 @@ export const migrateJail: JobHandler<'jail.migrate'> = async (ctx, p) => {
     await step('final-send', 65, 'final incremental send');
     await snapshot(source, `${p.dataset}@${s2}`);
     await sendTo(source, target, p.dataset, s2, s1);
+    // received with -u: mounted here, so the jail's files are at its path before it starts
+    await mountTree(target, p.dataset);
 
     await step('copied-config', 85, 'copying the jail configuration');
     const files = await hostConfigFiles(source, p.ctid);

@@ -74,27 +74,23 @@ export interface TaskPayloads {
   'certificate.self-sign': { certificateId: number; name: string; domain: string; validityDays: number };
 }
 
-/** Where a backup run sends: `peer` is the task's peer (a node id, or `backup-target:<jobId>` for an SSH endpoint). */
-export interface BackupRunTarget {
-  kind: 'node' | 'ssh';
-  peer: string;
-  dataset: string;
-  /** the E12 label, e.g. `node-b:tank/backups/web` */
-  label: string;
-  /** an SSH endpoint: where, as whom, and the `SHA256:…` fingerprint of the host key the job pinned */
-  ssh?: { address: string; port: number; user: string; hostKeys: string[] };
-}
-
 /**
- * Where a restore reads the job's snapshots: the job's target (a member node, or an SSH endpoint whose pinned
- * key travels as its `SHA256:…` fingerprint).
+ * A backup job's target as a task reaches it over SSH (where a backup run sends, where a restore reads): a member
+ * node, or an SSH endpoint outside the cluster — where, as whom, and the `SHA256:…` fingerprint of the host key
+ * the job pinned. The task's peer (shared/jobs/start.ts) is built from it, by {@link backupPeerId}.
  */
-export type RestoreSource =
+export type BackupPeer =
   | { kind: 'node'; nodeId: string; dataset: string }
   | { kind: 'ssh'; user: string; host: string; port: number; dataset: string; hostKeys: string[] };
 
-/** The peer id (JobContext.peer) a restore reaches an SSH-endpoint source by. */
-export const sshPeerId = (s: { user: string; host: string; port: number }) => `ssh:${s.user}@${s.host}:${s.port}`;
+/** The peer id (JobContext.peer) a task reaches a backup peer by: the node's id, or `ssh:<user>@<host>:<port>`. */
+export const backupPeerId = (p: BackupPeer) => (p.kind === 'node' ? p.nodeId : `ssh:${p.user}@${p.host}:${p.port}`);
+
+/** Where a backup run sends, with the E12 label (e.g. `node-b:tank/backups/web`). */
+export type BackupRunTarget = BackupPeer & { label: string };
+
+/** Where a restore reads the job's snapshots: the job's target. */
+export type RestoreSource = BackupPeer;
 
 export interface BackupRestorePayload {
   jobId: number;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { TaskRow, Db } from '#store/tables';
 import { afterTaskEnded, nodeTask, type TaskOutcome } from './lifecycle.ts';
-import { CONFIGURATION_KINDS, sshPeerId, type TaskKind, type TaskPayloads } from './protocol.ts';
+import { backupPeerId, CONFIGURATION_KINDS, type BackupPeer, type TaskKind, type TaskPayloads } from './protocol.ts';
 import { toTaskView, type TaskView } from './tasks.ts';
 
 
@@ -38,30 +38,18 @@ export interface StartAnswer {
   work?: Work;
 }
 
-/** Nodes a task reaches over SSH, by kind. */
-function peerNodesOf(task: TaskRow): string[] {
-  if (task.kind === 'jail.migrate') return [(task.payload as TaskPayloads['jail.migrate']).target.nodeId];
-  if (task.kind === 'backup.run') {
-    const { target } = task.payload as TaskPayloads['backup.run'];
-    return target.kind === 'node' ? [target.peer] : [];
-  }
-  const restore = task.kind === 'backup.restore' ? (task.payload as TaskPayloads['backup.restore']).source : null;
-  return restore?.kind === 'node' ? [restore.nodeId] : [];
+/** The backup job's target a task reaches: a backup run's target, a restore's source; null for other kinds. */
+function backupPeerOf(task: TaskRow): BackupPeer | null {
+  if (task.kind === 'backup.run') return (task.payload as TaskPayloads['backup.run']).target;
+  if (task.kind === 'backup.restore') return (task.payload as TaskPayloads['backup.restore']).source;
+  return null;
 }
 
-/** A backup run to an SSH endpoint: the endpoint the job pinned (address, port, user, host key fingerprint). */
-function backupSshPeers(task: TaskRow): PeerHost[] | null {
-  if (task.kind !== 'backup.run') return null;
-  const { target } = task.payload as TaskPayloads['backup.run'];
-  return target.ssh ? [{ nodeId: target.peer, ...target.ssh }] : null;
-}
-
+/** The hosts a task reaches over SSH: an SSH endpoint as the job pinned it, or member nodes as they registered. */
 async function peersOf(db: Db, task: TaskRow): Promise<PeerHost[]> {
-  const fixed = backupSshPeers(task);
-  if (fixed) return fixed;
-  const restore = task.kind === 'backup.restore' ? (task.payload as TaskPayloads['backup.restore']).source : null;
-  if (restore?.kind === 'ssh') return [{ nodeId: sshPeerId(restore), address: restore.host, hostKeys: restore.hostKeys, user: restore.user, port: restore.port }];
-  const ids = peerNodesOf(task);
+  const backup = backupPeerOf(task);
+  if (backup?.kind === 'ssh') return [{ nodeId: backupPeerId(backup), address: backup.host, port: backup.port, user: backup.user, hostKeys: backup.hostKeys }];
+  const ids = task.kind === 'jail.migrate' ? [(task.payload as TaskPayloads['jail.migrate']).target.nodeId] : backup ? [backup.nodeId] : [];
   if (!ids.length) return [];
   const rows = await db.selectFrom('nodes').select(['id', 'ip', 'ssh_host_keys']).where('id', 'in', ids).execute();
   return rows.map((r) => ({ nodeId: r.id, address: r.ip, hostKeys: Array.isArray(r.ssh_host_keys) ? r.ssh_host_keys : [] }));

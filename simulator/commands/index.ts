@@ -19,6 +19,7 @@ import './sysctl-arcstats.ts';
 import './virsh.ts';
 import './zfs.ts';
 import './zfs-load-key.ts';
+import './zfs-mount.ts';
 import './zfs-rename.ts';
 import './zfs-set.ts';
 import './zfs-snapshot-send-recv.ts';

@@ -4,6 +4,7 @@ import { HOOK_PHASES } from '#domain/jails/hooks';
 import { renderJailConf, withManagedSection } from '#agent/drivers/jail-conf';
 import { hookFileContent, jailFiles, limitsFileContent, managedLines } from '#agent/drivers/jail-layout';
 import { readFile, writeFile } from '../file-tree.ts';
+import { mountPath } from '../dataset-model.ts';
 
 /**
  * Jails of a simulated host. The seed lists them (`hosts[nodeId].jails`); the first command run on the host
@@ -52,7 +53,7 @@ export function logHook(j: SimJail, phase: string, command: string, now: number)
 /** Lays out a seeded jail on the simulated host the way the agent does (conf, hooks, limits, dataset). */
 export function materialize(state: SimHost, j: SimJail): void {
   const ds = j.dataset ? state.datasets.find((d) => d.name === j.dataset) : undefined;
-  const path = j.path ?? ds?.mountpoint ?? (j.dataset ? `/${j.dataset}` : `/usr/local/jails/${j.name}`);
+  const path = j.path ?? (ds ? mountPath(state, ds) : null) ?? (j.dataset ? `/${j.dataset}` : `/usr/local/jails/${j.name}`);
   j.path = path;
   if (j.dataset && !ds) state.datasets.push({ name: j.dataset, type: 'filesystem', usedBytes: 1024 ** 3, mountpoint: path });
   const files = jailFiles(j.ctid, j.name, path);

@@ -1,11 +1,13 @@
 import { getopt } from '../format.ts';
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
 import { findDataset, poolOf } from '../dataset-model.ts';
+import { isMounted } from '../dataset-model.ts';
 import { busyError, mountpointOf, remount } from './zfs-mounts.ts';
 
 /**
  * zfs rename of OpenZFS 2.2 for filesystems and volumes: the dataset, its descendants and their snapshots
- * take the new name; a filesystem without a local mountpoint is remounted under the new name (its files move).
+ * take the new name; a mounted filesystem without a local mountpoint is remounted under the new name (its files
+ * move); one that is not mounted stays unmounted (zfsprops(7): only a mounted filesystem is remounted).
  * Refusals in libzfs's words: a missing source, an existing target, another pool, a busy filesystem.
  */
 function rename(ctx: CommandContext): CommandOutput {
@@ -21,17 +23,17 @@ function rename(ctx: CommandContext): CommandOutput {
   const parent = to.slice(0, to.lastIndexOf('/'));
   if (parent && !findDataset(ctx.state, parent)) return fail(`cannot rename to '${to}': parent does not exist`);
   const members = ctx.state.datasets.filter((x) => x.name === from || x.name.startsWith(`${from}/`) || x.name.startsWith(`${from}@`));
-  const mounted = members.filter((x) => x.type === 'filesystem');
+  const mounted = members.filter((x) => x.type === 'filesystem' && isMounted(ctx.state, x));
   if (!o.flags.has('u')) {
     for (const x of mounted) {
       const busy = busyError(ctx.state, x);
       if (busy) return fail(busy);
     }
   }
-  const before = new Map(mounted.map((x) => [x, mountpointOf(x)]));
+  const before = new Map(mounted.map((x) => [x, mountpointOf(ctx.state, x)]));
   for (const x of members) x.name = `${to}${x.name.slice(from.length)}`;
   // parents before children, so a child's files move after its parent's tree
-  for (const [x, mp] of before) remount(ctx.state, mp, mountpointOf(x));
+  for (const [x, mp] of before) remount(ctx.state, mp, mountpointOf(ctx.state, x));
   return {};
 }
 

@@ -1,13 +1,13 @@
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
-import { canonicalDatasetProp, DATASET_PROPS, findDataset } from '../dataset-model.ts';
-import { busyError, mountpointOf, remount } from './zfs-mounts.ts';
+import { canonicalDatasetProp, DATASET_PROPS, findDataset, isMounted } from '../dataset-model.ts';
+import { busyError, mountFs, mountpointOf, remount, unmountFs } from './zfs-mounts.ts';
 
 /**
- * zfs set property=value… dataset… of OpenZFS 2.2: `mountpoint` remounts the filesystem (its files move;
- * refused while it is busy); other settable properties are kept as `zfs get` shows them. Read-only ones
+ * zfs set property=value… dataset… of OpenZFS 2.2: `mountpoint` remounts a mounted filesystem (its files move;
+ * refused while it is busy) and leaves one that is not mounted unmounted; other settable properties are kept as `zfs get` shows them. Read-only ones
  * (used, guid, keystatus, keyformat, encryption …) are refused in zfs's words.
  */
-const READ_ONLY = new Set([...Object.keys(DATASET_PROPS).filter((p) => p !== 'mountpoint'), 'keystatus', 'keyformat', 'encryption', 'encryptionroot', 'origin', 'mounted']);
+const READ_ONLY = new Set([...Object.keys(DATASET_PROPS).filter((p) => p !== 'mountpoint' && p !== 'canmount'), 'keystatus', 'keyformat', 'encryption', 'encryptionroot', 'origin', 'mounted']);
 
 function set(ctx: CommandContext): CommandOutput {
   const assignments = ctx.args.filter((a) => a.includes('='));
@@ -28,9 +28,19 @@ function set(ctx: CommandContext): CommandOutput {
         if (value !== 'none' && value !== 'legacy' && !value.startsWith('/')) return fail(`cannot set property for '${name}': 'mountpoint' must be an absolute path, 'none', or 'legacy'`);
         const busy = busyError(ctx.state, d);
         if (busy) return fail(busy);
-        const was = mountpointOf(d);
-        d.mountpoint = value;
-        remount(ctx.state, was, mountpointOf(d));
+        // zfsprops(7): remounted at the new place if it was mounted, or if the old value was none or legacy
+        const wasMounted = isMounted(ctx.state, d);
+        const was = mountpointOf(ctx.state, d);
+        if (value === 'none' || value === 'legacy') {
+          unmountFs(ctx.state, d);
+          d.mountpoint = value;
+        } else if (wasMounted) {
+          d.mountpoint = value;
+          remount(ctx.state, was, mountpointOf(ctx.state, d));
+        } else {
+          d.mountpoint = value;
+          if (!was) mountFs(ctx.state, d);
+        }
       } else d.properties = { ...d.properties, [prop]: value };
     }
   }

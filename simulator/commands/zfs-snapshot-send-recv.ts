@@ -3,7 +3,8 @@ import { getopt, nicenum } from '../format.ts';
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
 import { findDataset, poolOf } from '../dataset-model.ts';
 import { newGuid } from '../pool-model.ts';
-import { filesBelow, removeTree, writeFile, type SimFile } from '../file-tree.ts';
+import type { SimFile } from '../file-tree.ts';
+import { contentOf, setContent } from './zfs-mounts.ts';
 
 /**
  * zfs snapshot / send / recv / destroy of OpenZFS 2.2, for replication (E20 jail migration).
@@ -13,8 +14,9 @@ import { filesBelow, removeTree, writeFile, type SimFile } from '../file-tree.ts
  * default 256 KiB), and a trailer with the payload's length. `zfs recv` refuses a stream whose trailer is
  * missing or wrong, in zfs's words, and changes nothing — as a real receive of a cut-off stream does.
  * A snapshot keeps the files its filesystem held when it was taken, where ZFS shows them:
- * `<mountpoint>/.zfs/snapshot/<name>/`; a stream carries the sent snapshot's files (and, with -R, those of
- * the snapshots before it), so a receive restores what the snapshot held, not what the sender holds now.
+ * `<mountpoint>/.zfs/snapshot/<name>/` (kept with the dataset while it is not mounted); a stream carries the files
+ * of each snapshot it carries (one rule for both, streamSnapshots), so a receive restores what the snapshot held,
+ * not what the sender holds now.
  * Dry runs (`-nP`, `-nvP`) print the lines of the samples in test/fixtures/freebsd (zfs-send-nvP-*.txt);
  * `-v` prints the estimate lines of zfs-send-v-*.txt on stderr.
  */
@@ -45,14 +47,17 @@ interface StreamHeader {
   snapshotFiles?: Record<string, Record<string, SimFile>>;
 }
 
-const SNAPDIR = '.zfs/snapshot';
-const snapDir = (mp: string, snap: string) => `${mp}/${SNAPDIR}/${snap}`;
-/** A filesystem's live files, without its snapshots' directories. */
-const liveFiles = (state: SimHost, mp: string) => Object.fromEntries(Object.entries(filesBelow(state, mp)).filter(([rel]) => !rel.startsWith('.zfs/')));
+const snapDir = (snap: string) => `.zfs/snapshot/${snap}/`;
+/** Files of a filesystem's content without its snapshots' directories. */
+const live = (content: Record<string, SimFile>) => Object.fromEntries(Object.entries(content).filter(([rel]) => !rel.startsWith('.zfs/')));
+/** The files under `prefix` of a content, relative to it. */
+const filesUnder = (content: Record<string, SimFile>, prefix: string) => Object.fromEntries(Object.entries(content).flatMap(([rel, f]) => (rel.startsWith(prefix) ? [[rel.slice(prefix.length), f]] : [])));
+/** Files placed under `prefix` (a snapshot's directory). */
+const under = (prefix: string, files: Record<string, SimFile>) => Object.fromEntries(Object.entries(files).map(([rel, f]) => [`${prefix}${rel}`, f]));
 /** What a snapshot holds: its recorded files, else (a snapshot of an empty tree, or of an older state) the live ones. */
-function snapshotContent(state: SimHost, mp: string, snap: string): Record<string, SimFile> {
-  const recorded = filesBelow(state, snapDir(mp, snap));
-  return Object.keys(recorded).length ? recorded : liveFiles(state, mp);
+function snapshotContent(content: Record<string, SimFile>, snap: string): Record<string, SimFile> {
+  const recorded = filesUnder(content, snapDir(snap));
+  return Object.keys(recorded).length ? recorded : live(content);
 }
 
 const notExist = (name: string) => fail(`cannot open '${name}': dataset does not exist`);
@@ -60,7 +65,6 @@ const maxPayload = () => Number(process.env.HM_SIM_SEND_MAX_BYTES ?? 256 * 1024)
 
 const descendants = (state: SimHost, fs: string) => state.datasets.filter((d) => d.type !== 'snapshot' && (d.name === fs || d.name.startsWith(`${fs}/`)));
 const snapshotsOf = (state: SimHost, fs: string) => state.datasets.filter((d) => d.type === 'snapshot' && d.name.startsWith(`${fs}@`));
-const mountpointOf = (d: SimDataset) => (d.mountpoint && d.mountpoint !== 'none' && d.mountpoint !== 'legacy' ? d.mountpoint : d.mountpoint ? null : `/${d.name}`);
 
 function snapshot(ctx: CommandContext): CommandOutput {
   const o = getopt(ctx.args, 'ro:');
@@ -75,8 +79,8 @@ function snapshot(ctx: CommandContext): CommandOutput {
     if (taken) return fail(`cannot create snapshot '${taken.name}@${snap}': dataset already exists`);
     for (const d of all) {
       ctx.state.datasets.push({ name: `${d.name}@${snap}`, type: 'snapshot', guid: newGuid(), usedBytes: 0, referencedBytes: d.referencedBytes ?? d.usedBytes, creation: Math.floor(ctx.now / 1000) });
-      const mp = mountpointOf(d);
-      if (mp) for (const [rel, f] of Object.entries(liveFiles(ctx.state, mp))) writeFile(ctx.state, `${snapDir(mp, snap)}/${rel}`, f.content, f.mode, true);
+      const content = contentOf(ctx.state, d);
+      if (d.type === 'filesystem') setContent(ctx.state, d, { ...content, ...under(snapDir(snap), live(content)) });
     }
   }
   return {};
@@ -111,6 +115,8 @@ function send(ctx: CommandContext): CommandOutput {
   const from = fromArg?.includes('@') ? fromArg.split('@')[1] : fromArg;
   if (from !== undefined && !findDataset(ctx.state, `${fs}@${from}`)) return notExist(`${fs}@${from}`);
   const members = o.flags.has('R') ? descendants(ctx.state, fs) : [root];
+  const carried = (d: SimDataset) => streamSnapshots(snapshotsOf(ctx.state, d.name), snap, from, o.flags.has('R'), o.values.has('I'));
+  const content = contentOf(ctx.state, root);
   const header: StreamHeader = {
     kind: from === undefined ? 'full' : 'incremental',
     snapshot: snap,
@@ -123,20 +129,11 @@ function send(ctx: CommandContext): CommandOutput {
       referencedBytes: d.referencedBytes,
       mountpoint: d.mountpoint,
       properties: d.properties,
-      snapshots: streamSnapshots(snapshotsOf(ctx.state, d.name), snap, from, o.flags.has('R'), o.values.has('I')).map((s) => ({ name: s.name.split('@')[1], guid: s.guid ?? newGuid(), usedBytes: s.usedBytes, referencedBytes: s.referencedBytes, creation: s.creation })),
+      snapshots: carried(d).map((s) => ({ name: s.name.split('@')[1], guid: s.guid ?? newGuid(), usedBytes: s.usedBytes, referencedBytes: s.referencedBytes, creation: s.creation })),
     })),
-    files: (() => {
-      const mp = mountpointOf(root);
-      return mp ? snapshotContent(ctx.state, mp, snap) : {};
-    })(),
-    snapshotFiles: (() => {
-      const mp = mountpointOf(root);
-      if (!mp) return {};
-      const names = snapshotsOf(ctx.state, fs).map((x) => x.name.split('@')[1]);
-      const upTo = names.slice(from === undefined || !o.flags.has('R') ? 0 : names.indexOf(from) + 1, names.indexOf(snap) + 1);
-      const carried = o.flags.has('R') ? upTo : [snap];
-      return Object.fromEntries(carried.map((n) => [n, snapshotContent(ctx.state, mp, n)]));
-    })(),
+    files: snapshotContent(content, snap),
+    // the files of each snapshot the stream carries (the root dataset's)
+    snapshotFiles: Object.fromEntries(carried(root).map((x) => x.name.split('@')[1]).map((n) => [n, snapshotContent(content, n)])),
   };
   const size = streamSize(header);
   if (o.flags.has('n')) {
@@ -194,7 +191,8 @@ function recv(ctx: CommandContext): CommandOutput {
     const name = `${fs}${sd.rel}`;
     let d = findDataset(ctx.state, name);
     if (!d) {
-      d = { name, type: sd.type, guid: newGuid(), usedBytes: 0, creation: Math.floor(ctx.now / 1000) };
+      // `-u`: a filesystem the receive creates is not mounted (its files are not visible at its mountpoint)
+      d = { name, type: sd.type, guid: newGuid(), usedBytes: 0, creation: Math.floor(ctx.now / 1000), ...(sd.type === 'filesystem' && o.flags.has('u') ? { mounted: false } : {}) };
       ctx.state.datasets.push(d);
     }
     d.usedBytes = sd.usedBytes;
@@ -209,15 +207,10 @@ function recv(ctx: CommandContext): CommandOutput {
     }
   }
   const root = findDataset(ctx.state, fs)!;
-  const mp = mountpointOf(root);
-  if (mp) {
-    const kept = Object.entries(filesBelow(ctx.state, `${mp}/.zfs`));
-    removeTree(ctx.state, mp);
-    for (const [rel, f] of kept) writeFile(ctx.state, `${mp}/.zfs/${rel}`, f.content, f.mode, true);
-    for (const [rel, f] of Object.entries(h.files)) writeFile(ctx.state, `${mp}/${rel}`, f.content, f.mode, true);
-    for (const [n, files] of Object.entries(h.snapshotFiles ?? { [h.snapshot]: h.files })) {
-      for (const [rel, f] of Object.entries(files)) writeFile(ctx.state, `${snapDir(mp, n)}/${rel}`, f.content, f.mode, true);
-    }
+  if (root.type === 'filesystem') {
+    const kept = Object.fromEntries(Object.entries(contentOf(ctx.state, root)).filter(([rel]) => rel.startsWith('.zfs/')));
+    const snaps = Object.entries(h.snapshotFiles ?? { [h.snapshot]: h.files }).map(([n, files]) => under(snapDir(n), files));
+    setContent(ctx.state, root, Object.assign(kept, h.files, ...snaps));
   }
   return { stdout: o.flags.has('v') ? `receiving ${h.kind} stream of ${h.source ?? fs}@${h.snapshot} into ${fs}@${h.snapshot}\n` : '' };
 }
@@ -237,8 +230,7 @@ function destroy(ctx: CommandContext): CommandOutput {
     for (const x of gone) {
       const [owner, n] = x.name.split('@');
       const ds = findDataset(ctx.state, owner);
-      const mp = ds ? mountpointOf(ds) : null;
-      if (mp) removeTree(ctx.state, snapDir(mp, n));
+      if (ds?.type === 'filesystem') setContent(ctx.state, ds, Object.fromEntries(Object.entries(contentOf(ctx.state, ds)).filter(([rel]) => !rel.startsWith(snapDir(n)))));
     }
     ctx.state.datasets = ctx.state.datasets.filter((x) => !gone.includes(x));
     return {};
@@ -250,10 +242,8 @@ function destroy(ctx: CommandContext): CommandOutput {
     const kind = below.some((x) => x.type !== 'snapshot') ? 'filesystem has children' : 'filesystem has dependent snapshots';
     return fail(`cannot destroy '${target}': ${kind}\nuse '-r' to destroy the following datasets:\n${below.map((x) => x.name).join('\n')}`);
   }
-  for (const x of [d, ...below]) {
-    const mp = x.type === 'filesystem' ? mountpointOf(x) : null;
-    if (mp) removeTree(ctx.state, mp);
-  }
+  // a mounted filesystem's files leave its mountpoint; one not mounted takes its files with it
+  for (const x of [d, ...below]) if (x.type === 'filesystem') setContent(ctx.state, x, {});
   const gone = new Set([d, ...below]);
   ctx.state.datasets = ctx.state.datasets.filter((x) => !gone.has(x));
   return {};

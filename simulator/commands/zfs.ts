@@ -132,9 +132,9 @@ function get(ctx: CommandContext): CommandOutput {
   const parsable = o.flags.has('p');
   const out: string[][] = [];
   for (const d of rows) {
-    const list = propSpec === 'all' ? [...Object.keys(DATASET_PROPS).filter((p) => p !== 'name'), ...Object.keys(d.properties ?? {})] : props(propSpec, []);
+    const list = propSpec === 'all' ? [...new Set([...Object.keys(DATASET_PROPS).filter((p) => p !== 'name'), ...Object.keys(d.properties ?? {})])] : props(propSpec, []);
     for (const p of list) {
-      const cell = { name: d.name, property: p, value: datasetValue(ctx.state, d, p, parsable), received: '-', source: datasetSource(d, p) };
+      const cell = { name: d.name, property: p, value: datasetValue(ctx.state, d, p, parsable), received: '-', source: datasetSource(ctx.state, d, p) };
       out.push(fields.map((f) => cell[f as keyof typeof cell]));
     }
   }

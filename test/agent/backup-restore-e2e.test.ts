@@ -26,7 +26,7 @@ let runner: TestAgent;
 let target: TestAgent;
 let toTarget: SshExecutor;
 let operator: string;
-const ids = { app: 0, db: 0, squatter: 0 };
+const ids = { app: 0, db: 0, squatter: 0, web: 0 };
 
 const sim = (agent: TestAgent) => new HostSimulator({ statePath: agent.statePath });
 const jailOn = (agent: TestAgent, name: string) => sim(agent).state((s) => findSimJail(s, name));
@@ -45,10 +45,10 @@ async function job(ctid: number, name: string): Promise<number> {
 }
 
 /** One backup run: data written, zfs snapshot -r on the runner, (incremental) zfs send piped over SSH into zfs recv on the target. */
-async function backupRun(jobId: number, name: string, n: number, content: string) {
+async function backupRun(jobId: number, name: string, n: number, content: string, dir = `/zroot/jails/${name}`) {
   const ds = `zroot/jails/${name}`;
   const here = new SimulatorExecutor({ statePath: runner.statePath });
-  await here.simulator.state((s) => void writeFile(s, `/${ds}/srv/data.txt`, content, '644', true));
+  await here.simulator.state((s) => void writeFile(s, `${dir}/srv/data.txt`, content, '644', true));
   const r = await here.run(['zfs', 'snapshot', '-r', `${ds}@${snap(jobId, n)}`]);
   expect(r.stderr).toBe('');
   const send = ['zfs', 'send', '-R', ...(n > 1 ? ['-i', `@${snap(jobId, n - 1)}`] : []), `${ds}@${snap(jobId, n)}`];
@@ -62,6 +62,7 @@ beforeAll(async () => {
   ids.app = await freeGuestId();
   ids.db = await freeGuestId();
   ids.squatter = await freeGuestId();
+  ids.web = await freeGuestId();
   const targetHost: SimHost = testJailHost([], hostKeyFile(readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8')));
   targetHost.datasets.push({ name: 'zroot/backups', type: 'filesystem', usedBytes: 2 ** 20, mountpoint: '/zroot/backups' });
   target = await startTestAgent({ host: targetHost, args: ['--node-ip', '127.0.0.1'] });
@@ -70,8 +71,12 @@ beforeAll(async () => {
     { ctid: ids.app, name: 'app', dataset: 'zroot/jails/app', state: 'running', hooks: { poststop: { enabled: true, script: 'logger app down' } } },
     { ctid: ids.db, name: 'db', dataset: 'zroot/jails/db', state: 'running' },
   ]);
-  // a jail (without a dataset of its own) rooted where db's received copy lands keeps that copy busy: its swap cannot complete
-  runnerHost.jails!.push({ ctid: ids.squatter, name: 'squatter', path: '/zroot/jails/db.restoring/srv', state: 'running' });
+  // a jail (without a dataset of its own) rooted inside db's dataset keeps it busy once db is stopped: its swap cannot start
+  runnerHost.jails!.push({ ctid: ids.squatter, name: 'squatter', path: '/zroot/jails/db/srv/squatter', state: 'running' });
+  // web's dataset inherits its mountpoint: zroot/jails is mounted at /jails, so web is at /jails/web
+  runnerHost.datasets.find((d) => d.name === 'zroot/jails')!.mountpoint = '/jails';
+  runnerHost.datasets.push({ name: 'zroot/jails/web', type: 'filesystem', usedBytes: 2 ** 20 });
+  runnerHost.jails!.push({ ctid: ids.web, name: 'web', dataset: 'zroot/jails/web', state: 'running' });
   runner = await startTestAgent({
     host: runnerHost,
     args: ['--node-ip', '127.0.0.1', ...peerViaSshd(sshd, target.statePath)],
@@ -126,7 +131,7 @@ test('E15: a failure mid-restore (the swap refused) leaves the original dataset 
   expectEnvelope(res, 202, 'backup_restore_queued');
   const task = await waitForTask(res.body.data.taskId, ['success', 'failed', 'interrupted'], 45_000);
   expect(task.status).toBe('failed');
-  expect(task.error).toBe("cannot unmount '/zroot/jails/db.restoring': pool or dataset is busy; undone: zroot/jails/db is the original and the guest runs again");
+  expect(task.error).toBe("cannot unmount '/zroot/jails/db': pool or dataset is busy; undone: zroot/jails/db is the original and the guest runs again");
   // the newest job snapshot was chosen on the host, and said so
   expect(task.output).toContain(`no snapshot given: restoring the job's newest, ${snap(jobId, 2)}`);
 
@@ -138,6 +143,27 @@ test('E15: a failure mid-restore (the swap refused) leaves the original dataset 
   // the job is free again: another restore is accepted
   const again = await call('POST', `/cluster/backups/jobs/${jobId}/restore`, { token: operator, body: { snapshot: snap(jobId, 1) } });
   expectEnvelope(again, 202);
-  // (the squatter still holds db's received copy: that one fails the same way, again undone)
+  // (the squatter still holds db's dataset: that one fails the same way, again undone)
   expect(await waitForTask(again.body.data.taskId, ['success', 'failed', 'interrupted'], 45_000)).toMatchObject({ status: 'failed', error: task.error });
+});
+
+test("E15 with an inherited mountpoint: the restored dataset, received unmounted, is mounted at the jail's path before the jail starts again", async () => {
+  const jobId = await job(ids.web, 'web');
+  for (const n of [1, 2]) await backupRun(jobId, 'web', n, `web v${n}`, '/jails/web');
+  await sim(runner).state((s) => void writeFile(s, '/jails/web/srv/data.txt', 'web live', '644', true));
+
+  const res = await call('POST', `/cluster/backups/jobs/${jobId}/restore`, { token: operator, body: { snapshot: snap(jobId, 1) } });
+  expectEnvelope(res, 202, 'backup_restore_queued');
+  const task = await waitForTask(res.body.data.taskId, ['success', 'failed', 'interrupted'], 45_000);
+  expect(task.error).toBe('');
+  expect(task.status).toBe('success');
+  expect(task.result).toMatchObject({ dataset: 'zroot/jails/web', snapshot: snap(jobId, 1), guest: { type: 'jail', id: ids.web, state: 'running' }, warnings: [] });
+
+  // the first snapshot's data at the jail's path, the dataset mounted there, the jail running on it
+  expect(await readOn(runner, '/jails/web/srv/data.txt')).toBe('web v1');
+  const web = (await jailOn(runner, 'web'))!;
+  expect({ state: web.state, path: web.path }).toEqual({ state: 'running', path: '/jails/web' });
+  const here = new SimulatorExecutor({ statePath: runner.statePath });
+  expect((await here.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint,mounted', 'zroot/jails/web'])).stdout).toBe('/jails/web\tinherited from zroot/jails\nyes\t-\n');
+  expect(await datasetsOf(runner, 'zroot/jails/web')).toEqual(['zroot/jails/web', `zroot/jails/web@${snap(jobId, 1)}`]);
 });

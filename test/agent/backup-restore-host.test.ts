@@ -19,6 +19,8 @@ const JOB = 5;
 const DS = 'zroot/jails/web';
 const BACKUP = 'zroot/backups/web';
 const DATA = `/${DS}/srv/data.txt`;
+/** where the data is when the jails' datasets inherit their mountpoint from zroot/jails, mounted at /jails */
+const INHERITED_DATA = '/jails/web/srv/data.txt';
 const snap = (n: number) => `hm-backup-${JOB}-2026010${n}T000000Z`;
 const WEB = { ctid: 301, name: 'web', dataset: DS, state: 'running' as const };
 
@@ -38,20 +40,30 @@ async function run(e: SimulatorExecutor, argv: string[]) {
 }
 
 /** A backup run as the scheduled runs make it: snapshot on the runner, (incremental) send to the target. */
-async function backupRun(a: SimulatorExecutor, b: SimulatorExecutor, n: number, content: string) {
-  await write(a, DATA, content);
+async function backupRun(a: SimulatorExecutor, b: SimulatorExecutor, n: number, content: string, data = DATA) {
+  await write(a, data, content);
   await run(a, ['zfs', 'snapshot', '-r', `${DS}@${snap(n)}`]);
   const send = ['zfs', 'send', '-R', ...(n > 1 ? ['-i', `@${snap(n - 1)}`] : []), `${DS}@${snap(n)}`];
   const r = await runPiped(a, send, b, ['zfs', 'recv', '-F', '-u', BACKUP]);
   if (r.source.code || r.target.code) throw new Error(`backup run ${n}: ${r.source.stderr}${r.target.stderr}`);
 }
 
-/** Runner with the jail running and three job snapshots (data v1, v2, v3) on both sides; the live data is v4. */
-async function arrange(extraJails: SimHost['jails'] = []) {
-  const a = simulatedHost(jailHost([WEB, ...(extraJails ?? [])]));
+/**
+ * Runner with the jail running and three job snapshots (data v1, v2, v3) on both sides; the live data is v4. By
+ * default the jail's dataset has a local mountpoint (/zroot/jails/web); `inherited`: zroot/jails is mounted at
+ * /jails and the jail's dataset inherits /jails/web.
+ */
+async function arrange(extraJails: SimHost['jails'] = [], inherited = false) {
+  const seed = jailHost([WEB, ...(extraJails ?? [])]);
+  if (inherited) {
+    seed.datasets[1].mountpoint = '/jails';
+    seed.datasets.push({ name: DS, type: 'filesystem', usedBytes: 2 ** 20 });
+  }
+  const a = simulatedHost(seed);
   const b = simulatedHost(targetHost());
-  for (const n of [1, 2, 3]) await backupRun(a, b, n, `v${n}`);
-  await write(a, DATA, 'v4');
+  const data = inherited ? INHERITED_DATA : DATA;
+  for (const n of [1, 2, 3]) await backupRun(a, b, n, `v${n}`, data);
+  await write(a, data, 'v4');
   return { a, b };
 }
 
@@ -94,11 +106,11 @@ test("restores the second snapshot while the jail runs: received, verified, jail
   };
   const result = await restoreBackup(c, payload());
   expect(result).toMatchObject({ jobId: JOB, dataset: DS, snapshot: snap(2), from: 'target', guest: { type: 'jail', id: 301, state: 'running' }, warnings: [] });
-  expect(phases).toEqual(['receiving', 'verifying', 'stopping the guest', 'swapping the datasets', 'starting the guest', 'removing the old dataset']);
+  expect(phases).toEqual(['receiving', 'verifying', 'stopping the guest', 'swapping the datasets', 'mounting the restored dataset', 'starting the guest', 'removing the old dataset']);
 
   // the data of the second snapshot, at the jail's path, in a running jail that was restarted
   expect(await read(a, DATA)).toBe('v2');
-  expect(runningAt).toEqual({ receiving: true, verifying: true, 'stopping the guest': true, 'swapping the datasets': false, 'starting the guest': false, 'removing the old dataset': true });
+  expect(runningAt).toEqual({ receiving: true, verifying: true, 'stopping the guest': true, 'swapping the datasets': false, 'mounting the restored dataset': false, 'starting the guest': false, 'removing the old dataset': true });
   expect(await isRunning(a, 'web')).toBe(true);
   expect(await a.simulator.state((s) => findSimJail(s, 'web')!.path)).toBe(`/${DS}`);
   // one dataset, with the received snapshots up to the restored one; nothing left beside it
@@ -133,18 +145,45 @@ test("a snapshot the target lacks comes from the runner's own copy; one missing 
   expect(await isRunning(a, 'web')).toBe(true);
 });
 
-test('a failure at the final rename (the new dataset busy) puts the original back and starts the jail again', async () => {
-  // a jail whose root lies in the received copy keeps it busy: renaming it into place fails
-  const { a, b } = await arrange([{ ctid: 302, name: 'squatter', path: `/${DS}.restoring/srv`, state: 'running' }]);
+test('an inherited mountpoint: the restored dataset, received unmounted and renamed into place, is mounted before the jail starts', async () => {
+  const { a, b } = await arrange([], true);
   const phases: string[] = [];
-  await expect(restoreBackup(ctx(a, b, phases), payload())).rejects.toThrow(
-    new RegExp(`cannot unmount '/${DS}.restoring': pool or dataset is busy; undone: ${DS} is the original and the guest runs again`),
-  );
-  expect(phases).toContain('swapping the datasets');
-  expect(await read(a, DATA)).toBe('v4');
+  const c = ctx(a, b, phases);
+  const report = c.progress;
+  // at the mount step, the jail's path is empty: the restored filesystem is in place but not mounted yet
+  let atMount: string | null | undefined;
+  c.progress = async (phase, pct, out) => {
+    if (phase === 'mounting the restored dataset') atMount = await read(a, INHERITED_DATA);
+    return report(phase, pct, out);
+  };
+  await restoreBackup(c, payload());
+  expect(atMount).toBeNull();
+  expect(await read(a, INHERITED_DATA)).toBe('v2');
   expect(await isRunning(a, 'web')).toBe(true);
+  expect(await a.simulator.state((s) => findSimJail(s, 'web')!.path)).toBe('/jails/web');
+  expect((await a.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint,mounted', DS])).stdout).toBe('/jails/web\tinherited from zroot/jails\nyes\t-\n');
+  expect(await names(a, 'zroot/jails/web')).toEqual([DS, `${DS}@${snap(1)}`, `${DS}@${snap(2)}`]);
+});
+
+test.each([false, true])('a failure at the mount step (the mountpoint directory not empty) puts the original back, mounted with its data, and starts the jail again (inherited mountpoint: %s)', async (inherited) => {
+  const { a, b } = await arrange([], inherited);
+  const data = inherited ? INHERITED_DATA : DATA;
+  const dir = data.slice(0, data.indexOf('/srv/'));
+  const phases: string[] = [];
+  const c = ctx(a, b, phases);
+  const report = c.progress;
+  // something writes into the jail's empty directory while nothing is mounted there: zfs mount refuses it
+  c.progress = async (phase, pct, out) => {
+    if (phase === 'mounting the restored dataset') await write(a, `${dir}/stray`, 'x');
+    return report(phase, pct, out);
+  };
+  await expect(restoreBackup(c, payload())).rejects.toThrow(`cannot mount '${dir}': directory is not empty; undone: ${DS} is the original and the guest runs again`);
+  expect(phases).not.toContain('starting the guest');
+  expect(await read(a, data)).toBe('v4');
+  expect(await isRunning(a, 'web')).toBe(true);
+  expect((await a.run(['zfs', 'get', '-H', '-o', 'value', 'mounted', DS])).stdout).toBe('yes\n');
   expect(await names(a, 'zroot/jails/web')).toEqual([DS, ...[1, 2, 3].map((n) => `${DS}@${snap(n)}`)]);
-  expect((await a.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint', DS])).stdout).toBe(`/${DS}\tlocal\n`);
+  expect((await a.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint', DS])).stdout).toBe(inherited ? '/jails/web\tinherited from zroot/jails\n' : `/${DS}\tlocal\n`);
 });
 
 test('a failure at the first rename (the original busy) leaves everything as it was', async () => {

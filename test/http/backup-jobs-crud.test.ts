@@ -70,11 +70,10 @@ test('an SSH target keeps its pinned host key; the run hands the agent its finge
   expectEnvelope(run, 202, 'backup_run_queued');
   const task = await testDb().selectFrom('tasks').selectAll().where('id', '=', run.body.data.taskId).executeTakeFirstOrThrow();
   expect((task.payload as { target: unknown }).target).toEqual({
-    kind: 'ssh', peer: `backup-target:${res.body.data.id}`, dataset: 'archive/data', label: 'backup@backup.example.net:2222:archive/data',
-    ssh: { address: 'backup.example.net', port: 2222, user: 'backup', hostKeys: [hostKeyFingerprint(HOST_KEY)] },
+    kind: 'ssh', user: 'backup', host: 'backup.example.net', port: 2222, dataset: 'archive/data', hostKeys: [hostKeyFingerprint(HOST_KEY)], label: 'backup@backup.example.net:2222:archive/data',
   });
   const answer = await inTransaction(testDb(), (trx) => startTask(trx, runner, task.id, applyTaskOutcome));
-  expect(answer.work!.peers).toEqual([{ nodeId: `backup-target:${res.body.data.id}`, address: 'backup.example.net', port: 2222, user: 'backup', hostKeys: [hostKeyFingerprint(HOST_KEY)] }]);
+  expect(answer.work!.peers).toEqual([{ nodeId: 'ssh:backup@backup.example.net:2222', address: 'backup.example.net', port: 2222, user: 'backup', hostKeys: [hostKeyFingerprint(HOST_KEY)] }]);
   expect(hostKeyFingerprint(HOST_KEY)).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
 });
 

@@ -2,13 +2,12 @@ import { sql, type Transaction } from 'kysely';
 import { conflict, notFound, unavailable } from '#shared/errors/domain-errors';
 import type { Database, Db, TaskRow } from '#store/tables';
 import type { TaskPlan } from '#shared/jobs/tasks';
-import { ACTIVE_STATUSES, resourceKey, type BackupRestorePayload, type RestoreSource } from '#shared/jobs/protocol';
+import { ACTIVE_STATUSES, resourceKey, type BackupRestorePayload } from '#shared/jobs/protocol';
 import { onlineSql } from '#store/presence';
 import { reportedGuestIds } from '../jails/migrate.ts';
-import { targetEndpointLabel, targetOf, type BackupTarget } from './target.ts';
+import { peerOf, targetEndpointLabel, targetOf } from './target.ts';
 import { requireBackupJob } from './jobs.ts';
 import { guestDataset } from './run-plan.ts';
-import { hostKeyFingerprint } from './rules.ts';
 import { checkEncryptionKey, snapshotNameOf, type KeyFormat } from './restore-input.ts';
 
 export interface RestoreRequest {
@@ -26,11 +25,6 @@ export interface RestoreResult {
   snapshot: string | null;
   outcome: 'queued';
 }
-
-const sourceOf = (t: BackupTarget): RestoreSource =>
-  t.kind === 'node'
-    ? { kind: 'node', nodeId: t.nodeId, dataset: t.dataset }
-    : { kind: 'ssh', user: t.user, host: t.host, port: t.port, dataset: t.dataset, hostKeys: [hostKeyFingerprint(t.hostKey)] };
 
 /** 409 `guest_id_conflict` when another guest of the cluster holds the restored guest's id. */
 async function requireGuestIdFree(trx: Db, runner: string, guest: { type: 'jail' | 'vm'; id: number }): Promise<string | null> {
@@ -88,7 +82,7 @@ export async function planRestore(trx: Transaction<Database>, jobId: number, req
     eventId: event.id,
     dataset,
     snapshot,
-    source: sourceOf(target),
+    source: peerOf(target),
     guest: guest ? { ...guest, name: guestName ?? `${guest.type}${guest.id}` } : null,
     ...(req.encryptionKey !== undefined ? { encryptionKey: req.encryptionKey, encryptionKeyFormat: req.encryptionKeyFormat } : {}),
   };

@@ -3,8 +3,7 @@ import { conflict } from '#shared/errors/domain-errors';
 import type { BackupJobsTable, Db, TaskRow } from '#store/tables';
 import type { TaskPlan } from '#shared/jobs/tasks';
 import { resourceKey, type BackupRunTarget } from '#shared/jobs/protocol';
-import { targetOf } from './target.ts';
-import { hostKeyFingerprint } from './rules.ts';
+import { peerOf, targetOf } from './target.ts';
 
 type JobRow = Selectable<BackupJobsTable>;
 
@@ -26,13 +25,11 @@ export async function guestDataset(trx: Db, job: JobRow): Promise<string> {
 async function runTarget(trx: Db, job: JobRow): Promise<BackupRunTarget> {
   const t = targetOf(job);
   if (!t) throw conflict('backup_job_has_no_target', `backup job ${job.id} has no target; set one with PUT /api/cluster/backups/jobs/${job.id}`);
-  if (t.kind === 'ssh') {
-    return { kind: 'ssh', peer: `backup-target:${job.id}`, dataset: t.dataset, label: job.target_endpoint, ssh: { address: t.host, port: t.port, user: t.user, hostKeys: [hostKeyFingerprint(t.hostKey)] } };
-  }
+  if (t.kind === 'ssh') return { ...peerOf(t), label: job.target_endpoint };
   const node = await trx.selectFrom('nodes').select(['id', 'status', 'ip']).where('id', '=', t.nodeId).executeTakeFirst();
   if (!node || node.status !== 'member') throw conflict('node_not_member', `backup job ${job.id}: target node ${t.nodeId} is not a cluster member`);
   if (!node.ip) throw conflict('node_address_unknown', `backup job ${job.id}: target node ${t.nodeId} has not reported its address`);
-  return { kind: 'node', peer: node.id, dataset: t.dataset, label: job.target_endpoint };
+  return { ...peerOf(t), label: job.target_endpoint };
 }
 
 /**

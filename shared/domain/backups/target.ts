@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { BackupJobsTable } from '#store/tables';
+import type { BackupPeer } from '#shared/jobs/protocol';
+import { hostKeyFingerprint } from './rules.ts';
 
 /** Where a backup job's snapshots are received: another member node's dataset, or an SSH endpoint. */
 export type BackupTarget =
@@ -19,6 +21,11 @@ export function targetOf(row: TargetColumns): BackupTarget | null {
     return { kind: 'ssh', user: row.target_ssh_user, host: row.target_ssh_host, port: row.target_ssh_port ?? 22, hostKey: row.target_ssh_host_key, dataset: row.target_dataset };
   }
   return null;
+}
+
+/** The target as a task reaches it: an SSH endpoint's pinned key travels as its fingerprint. */
+export function peerOf(t: BackupTarget): BackupPeer {
+  return t.kind === 'node' ? { kind: 'node', nodeId: t.nodeId, dataset: t.dataset } : { kind: 'ssh', user: t.user, host: t.host, port: t.port, dataset: t.dataset, hostKeys: [hostKeyFingerprint(t.hostKey)] };
 }
 
 /** The columns that store a target. */

@@ -108,6 +108,14 @@ const poolSchema = {
   },
 } as const;
 
+/** A file's content and mode (octal, as chmod takes it). */
+const simFileSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['content', 'mode'],
+  properties: { content: { type: 'string' }, mode: { type: 'string', pattern: '^[0-7]{3,4}$' } },
+} as const;
+
 const datasetSchema = {
   type: 'object',
   additionalProperties: false,
@@ -124,8 +132,12 @@ const datasetSchema = {
     usedBySnapshotsBytes: bytes,
     /** zvols */
     volsizeBytes: bytes,
-    /** filesystems; default /<name> (`none`, `legacy` allowed) */
+    /** filesystems; default: inherited from the nearest ancestor that sets one, else /<name> (`none`, `legacy` allowed) */
     mountpoint: { type: 'string' },
+    /** filesystems: false while not mounted (received with `zfs recv -u`, or unmounted); absent means mounted */
+    mounted: { type: 'boolean' },
+    /** the files of a filesystem while it is not mounted, by path relative to its mountpoint */
+    unmountedFiles: { type: 'object', additionalProperties: simFileSchema },
     /** Unix seconds */
     creation: { type: 'integer', minimum: 0 },
     /** other ZFS properties by name, as `zfs get` prints them (compression, origin …) */
@@ -247,15 +259,7 @@ export const hostSchema = {
     /** routing tables per FIB (routes.ts), what `netstat -rn` answers */
     routing: simRoutingSchema,
     /** files of the host by absolute path (file-tree.ts): confs, hook scripts, registrations */
-    files: {
-      type: 'object',
-      additionalProperties: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['content', 'mode'],
-        properties: { content: { type: 'string' }, mode: { type: 'string', pattern: '^[0-7]{3,4}$' } },
-      },
-    },
+    files: { type: 'object', additionalProperties: simFileSchema },
     /** directories created explicitly (mkdir); a directory also exists when anything lies below it */
     dirs: { type: 'array', items: { type: 'string', pattern: '^/' } },
     /** ctld(8), the iSCSI target daemon (commands/ctld.ts): running or not, and the ctl.conf text it last loaded */

@@ -41,8 +41,11 @@ test('a snapshot keeps what its filesystem held, under .zfs/snapshot, and a stre
   expect(await at(e, '/zroot/jails/app/.zfs/snapshot/s1/f.txt')).toBe('one');
   const stream = await e.run(['zfs', 'send', '-R', 'zroot/jails/app@s1']);
   expect((await e.run(['zfs', 'recv', '-u', '-x', 'mountpoint', 'zroot/jails/copy'], { stdin: stream.stdout })).code).toBe(0);
+  // received unmounted (-u): the files appear once it is mounted
+  expect(await at(e, '/zroot/jails/copy/f.txt')).toBeNull();
+  expect((await e.run(['zfs', 'mount', 'zroot/jails/copy'])).code).toBe(0);
   expect(await at(e, '/zroot/jails/copy/f.txt')).toBe('one');
-  expect((await e.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint', 'zroot/jails/copy'])).stdout).toBe('/zroot/jails/copy\tdefault\n');
+  expect((await e.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint', 'zroot/jails/copy'])).stdout).toBe('/zroot/jails/copy\tinherited from zroot/jails\n');
   await e.run(['zfs', 'destroy', 'zroot/jails/app@s1']);
   expect(await at(e, '/zroot/jails/app/.zfs/snapshot/s1/f.txt')).toBeNull();
 });

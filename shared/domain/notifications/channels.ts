@@ -3,6 +3,7 @@ import { invalid } from '#shared/errors/domain-errors';
 import { DELIVERY_CHANNELS, type DeliveryChannel } from '#shared/jobs/notification-outbox';
 import { inTransaction } from '#store/tx';
 import type { Database, Db } from '#store/tables';
+import { parseJsonObject } from './json-object.ts';
 
 /**
  * Global channel settings (one row per channel); rules switch channels on and may override the destination
@@ -34,15 +35,6 @@ export interface ChannelView {
   updatedAt: string | null;
 }
 
-const parse = (text: string | undefined): Record<string, any> => {
-  try {
-    const v = JSON.parse(text ?? '{}');
-    return v && typeof v === 'object' ? v : {};
-  } catch {
-    return {};
-  }
-};
-
 /** Every channel's stored configuration (an unset channel: empty). */
 export async function loadChannels(db: Db): Promise<Record<DeliveryChannel, ChannelConfig & { updatedAt: Date | null }>> {
   const rows = await db.selectFrom('notification_channels').selectAll().execute();
@@ -50,7 +42,7 @@ export async function loadChannels(db: Db): Promise<Record<DeliveryChannel, Chan
   return Object.fromEntries(
     DELIVERY_CHANNELS.map((c) => {
       const r = byName.get(c);
-      return [c, { settings: parse(r?.settings), secrets: parse(r?.secrets), updatedAt: r?.updated_at ?? null }];
+      return [c, { settings: parseJsonObject(r?.settings), secrets: parseJsonObject(r?.secrets), updatedAt: r?.updated_at ?? null }];
     }),
   ) as Record<DeliveryChannel, ChannelConfig & { updatedAt: Date | null }>;
 }

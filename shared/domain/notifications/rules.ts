@@ -3,6 +3,7 @@ import { inTransaction } from '#store/tx';
 import type { Database, Db } from '#store/tables';
 import { requireAllFound } from '#store/paging';
 import { synchroniseRules } from './sync.ts';
+import { parseJsonObject } from './json-object.ts';
 
 
 /** `auto`: created by synchronisation; `custom`: created by an operator. */
@@ -62,7 +63,7 @@ export async function listRules(db: Db): Promise<NotificationRule[]> {
     .orderBy('r.template_key').orderBy('r.target_key').orderBy('r.id')
     .execute();
   return rows.map((r) => {
-    const deliveryFailures = parseFailures(r.delivery_failures);
+    const deliveryFailures = parseJsonObject(r.delivery_failures);
     return {
     id: r.id,
     templateKey: r.template_key,
@@ -85,15 +86,6 @@ export async function listRules(db: Db): Promise<NotificationRule[]> {
     deliveryFailures,
     };
   });
-}
-
-function parseFailures(text: string): NotificationRule['deliveryFailures'] {
-  try {
-    const v = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
-  } catch {
-    return {};
-  }
 }
 
 export async function listTemplates(db: Db): Promise<NotificationTemplate[]> {

@@ -5,7 +5,7 @@ import type { TaskPayloads } from '#shared/jobs/protocol';
 import { renewalBackoffMs } from './backoff.ts';
 
 /** What the agent's certificate jobs (`certificate.issue`, `.install`, `.self-sign`) report when the certificate is installed. */
-export interface IssuedCertificate {
+interface IssuedCertificate {
   fingerprint: string;
   notBefore: string;
   notAfter: string;

@@ -10,7 +10,7 @@ import { parseJsonObject } from './json-object.ts';
  * in their `config` (`to`, `ntfyTopic`, `ntfyPriority`, `webhookUrl`). Secret fields are write-only: the API
  * answers `"set"` or `null` for them, and they reach no log and no audit row.
  */
-export const CHANNEL_FIELDS = {
+const CHANNEL_FIELDS = {
   email: { plain: ['host', 'port', 'secure', 'username', 'from', 'to'], secret: ['password'] },
   ntfy: { plain: ['server', 'topic', 'priority'], secret: ['token'] },
   // a Discord webhook URL embeds its token
@@ -29,7 +29,7 @@ export interface ChannelConfig {
 }
 
 /** A channel as the API shows it: plain settings, then `"set"`/`null` for each secret. */
-export interface ChannelView {
+interface ChannelView {
   channel: DeliveryChannel;
   settings: Record<string, string | number | boolean | null>;
   updatedAt: string | null;

@@ -34,7 +34,7 @@ export interface NotificationRule {
 }
 
 /** A notification template, with the targets its rules may address (those of its target type). */
-export interface NotificationTemplate {
+interface NotificationTemplate {
   key: string;
   label: string;
   description: string;
@@ -43,7 +43,7 @@ export interface NotificationTemplate {
   targets: Array<{ key: string; label: string }>;
 }
 
-export interface RulesAndTemplates {
+interface RulesAndTemplates {
   rules: NotificationRule[];
   templates: NotificationTemplate[];
 }
@@ -88,7 +88,7 @@ export async function listRules(db: Db): Promise<NotificationRule[]> {
   });
 }
 
-export async function listTemplates(db: Db): Promise<NotificationTemplate[]> {
+async function listTemplates(db: Db): Promise<NotificationTemplate[]> {
   const [templates, targets] = await Promise.all([
     db.selectFrom('notification_templates').selectAll().orderBy('key').execute(),
     db.selectFrom('notification_targets').selectAll().orderBy('target_type').orderBy('label').orderBy('key').execute(),

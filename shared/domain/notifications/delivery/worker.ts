@@ -13,7 +13,7 @@ import { sendWebhook } from './send-webhook.ts';
 
 const SENDERS: Record<DeliveryChannel, Sender> = { email: sendEmail, ntfy: sendNtfy, discord: sendDiscord, pushover: sendPushover, webhook: sendWebhook };
 
-export interface DeliveryOptions {
+interface DeliveryOptions {
   /** rows claimed per pass */
   limit: number;
   /** attempts before a delivery is given up and its channel marked failing on the rule */
@@ -25,7 +25,7 @@ export interface DeliveryOptions {
   timeoutMs: number;
 }
 
-export interface DeliveryResult {
+interface DeliveryResult {
   delivered: number[];
   retrying: number[];
   gaveUp: number[];
@@ -54,7 +54,7 @@ export const backoffSeconds = (attempts: number, o: Pick<DeliveryOptions, 'backo
  * retry after exponential backoff, or — after `maxAttempts` — given up and the channel marked failing on the
  * rule. Giving up raises no notification: a failing channel must not feed the outbox it failed on.
  */
-export async function deliverDue(db: Kysely<Database>, options: Partial<DeliveryOptions> = {}): Promise<DeliveryResult> {
+async function deliverDue(db: Kysely<Database>, options: Partial<DeliveryOptions> = {}): Promise<DeliveryResult> {
   const o = { ...deliveryDefaults(), ...options };
   const leaseS = Math.ceil((o.timeoutMs * 3) / 1000) + 30;
   const out: DeliveryResult = { delivered: [], retrying: [], gaveUp: [] };

@@ -12,7 +12,7 @@ const tokens = new Map<string, string>();
 let server: Server | null = null;
 let listening: Promise<void> | null = null;
 
-export const responderPort = (env: NodeJS.ProcessEnv = process.env): number => Number(env.HM_ACME_HTTP_PORT || 80);
+const responderPort = (env: NodeJS.ProcessEnv = process.env): number => Number(env.HM_ACME_HTTP_PORT || 80);
 
 function start(): Promise<void> {
   server = createServer((req, res) => {

@@ -38,11 +38,11 @@ export function poolVdevs(named: ZpoolStatus, byGuid: ZpoolStatus | undefined): 
 }
 
 /** Device names a pool occupies (leaves, missing ones by their last path). */
-export function poolDevices(status: ZpoolStatus): string[] {
+function poolDevices(status: ZpoolStatus): string[] {
   return leafVdevs(status).map(deviceName);
 }
 
-export interface CollectedPools {
+interface CollectedPools {
   pools: PoolInventory[];
   /** device names in use by any pool */
   devices: string[];

@@ -3,7 +3,7 @@ import type { PoolSample, TelemetrySample } from '#domain/telemetry/sample';
 import { arcSample, readArcstats } from '../drivers/arc.ts';
 import { listPools, parseZpoolStatus, poolIostat, poolSummary } from '../drivers/zpool.ts';
 
-export interface TelemetryOptions {
+interface TelemetryOptions {
   /** the agent's sampling interval, stored with the sample (default 10) */
   intervalSeconds?: number;
   /**

@@ -6,9 +6,9 @@ import { readOrNull } from './host-files.ts';
  * Where certificates live on the host, whatever made them (ACME, an import, self-signed): under
  * /usr/local/etc/ssl/hostmgr as `<name>.crt` (the certificate then its chain, PEM) and `<name>.key`, both 0600.
  */
-export const CERT_DIR = '/usr/local/etc/ssl/hostmgr';
+const CERT_DIR = '/usr/local/etc/ssl/hostmgr';
 
-export const certificatePaths = (name: string) => ({ crt: `${CERT_DIR}/${name}.crt`, key: `${CERT_DIR}/${name}.key` });
+const certificatePaths = (name: string) => ({ crt: `${CERT_DIR}/${name}.crt`, key: `${CERT_DIR}/${name}.key` });
 
 /**
  * Writes `path` atomically with mode 0600: an empty temp file beside it is made and restricted first, the
@@ -34,7 +34,7 @@ export function leafOf(chain: string): string {
 }
 
 /** What a certificate job reports: SHA-256 fingerprint (as `openssl x509 -fingerprint -sha256`), validity, path. */
-export interface InstalledCertificate {
+interface InstalledCertificate {
   fingerprint: string;
   notBefore: string;
   notAfter: string;

@@ -8,7 +8,7 @@ import { vmPaths } from './vm-runtime.ts';
  * directory, made into an ISO 9660 image labelled `cidata` (the label cloud-init looks for) with
  * FreeBSD's makefs, then attached to the domain as a cdrom.
  */
-export const SEED_FILES = { data: 'user-data', metadata: 'meta-data', networkConfig: 'network-config' } as const;
+const SEED_FILES = { data: 'user-data', metadata: 'meta-data', networkConfig: 'network-config' } as const;
 
 export const isCloudInitOn = (c: CloudInitOptions) => c.data !== '' && c.metadata !== '';
 

@@ -54,7 +54,7 @@ export function readVnc(d: DomainXml): VncOptions {
   };
 }
 
-export interface VncSetting {
+interface VncSetting {
   enabled: boolean;
   bind: string;
   port: number;

@@ -5,7 +5,7 @@ import { XMLBuilder, XMLParser } from 'fast-xml-parser';
  * patched document keeps every element it did not touch, in order). The agent reads what a VM's options
  * are from `virsh dumpxml` and writes the options of E5/E17/E19 back for `virsh define`.
  */
-export type Attrs = Record<string, string>;
+type Attrs = Record<string, string>;
 /** One node of the preserve-order tree: `{tag: children, ':@': attrs}` or `{'#text': text}`. */
 export type XNode = Record<string, unknown>;
 
@@ -29,7 +29,7 @@ export const childrenOf = (n: XNode): XNode[] => {
   const t = tagOf(n);
   return t ? (n[t] as XNode[]) : [];
 };
-export const textOf = (n: XNode): string =>
+const textOf = (n: XNode): string =>
   childrenOf(n)
     .map((c) => (c['#text'] as string | undefined) ?? '')
     .join('');

@@ -7,14 +7,14 @@
  * lists; "double" (with backslash escapes) and 'single' quoted strings; `$var`/`${var}` references kept as text;
  * `#`, `//` and C comments.
  */
-export interface ConfParam {
+interface ConfParam {
   key: string;
   /** null for a bare boolean parameter (`exec.clean;`) */
   op: '=' | '+=' | null;
   values: string[];
 }
 
-export interface ConfBlock {
+interface ConfBlock {
   name: string;
   params: ConfParam[];
   /** offsets of the block's `{` and `}` in the text */
@@ -29,7 +29,7 @@ export interface ParsedConf {
 
 type Tok = { t: 'word' | 'str' | 'punct'; v: string; at: number };
 
-export class ConfSyntaxError extends Error {}
+class ConfSyntaxError extends Error {}
 
 function tokenize(text: string): Tok[] {
   const out: Tok[] = [];
@@ -179,7 +179,7 @@ export function withManagedSection(text: string, name: string, lines: string[]):
 }
 
 /** The agent's header line of a managed conf: `# hostmgr: ctid=101 dataset=zroot/jails/web`. */
-export const HEADER_PREFIX = '# hostmgr:';
+const HEADER_PREFIX = '# hostmgr:';
 
 export function parseHeader(text: string): Record<string, string> {
   const line = text.split('\n').find((l) => l.startsWith(HEADER_PREFIX));
@@ -192,7 +192,7 @@ export function parseHeader(text: string): Record<string, string> {
   return out;
 }
 
-export interface NewJailConf {
+interface NewJailConf {
   ctid: number;
   name: string;
   hostname: string;

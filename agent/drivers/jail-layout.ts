@@ -15,9 +15,9 @@ import { quote } from './jail-conf.ts';
  * The conf's managed section wires them with `exec.<phase> += "<script>";` lines (agent/drivers/jail-conf.ts).
  */
 export const JAIL_CONF_DIR = '/etc/jail.conf.d';
-export const JAIL_STATE_ROOT = '/usr/local/etc/hostmgr/jails';
+const JAIL_STATE_ROOT = '/usr/local/etc/hostmgr/jails';
 /** where start/stop hooks live, as seen from inside the jail */
-export const IN_JAIL_HOOK_DIR = '/usr/local/etc/hostmgr/hooks';
+const IN_JAIL_HOOK_DIR = '/usr/local/etc/hostmgr/hooks';
 
 const IN_JAIL: ReadonlySet<HookPhase> = new Set(['start', 'stop']);
 /** hook phases whose scripts live on the host, outside the jail's dataset */

@@ -5,7 +5,7 @@ import { sendInto } from './zfs-pipe.ts';
  * ZFS replication for E20: snapshots, a dry-run size estimate, and `zfs send -R` on this host piped into
  * `zfs recv -F -u` on another (over SSH, agent/executors/pipe.ts), full or incremental.
  */
-export interface SendEstimate {
+interface SendEstimate {
   kind: 'full' | 'incremental';
   from: string | null;
   snapshot: string;

@@ -9,7 +9,7 @@ import { jailUsage, addRule, removeJailRules, memoryRule } from './rctl.ts';
 import { pinJail } from './cpuset.ts';
 
 /** A managed jail as its conf describes it (before looking at whether it runs). */
-export interface ConfiguredJail {
+interface ConfiguredJail {
   ctid: number;
   name: string;
   hostname: string;
@@ -54,14 +54,14 @@ export async function findJail(exec: Executor, ctid: number): Promise<Configured
 }
 
 /** The phases the conf's exec lines wire to the agent's hook scripts. */
-export function wiredPhases(j: ConfiguredJail): HookPhase[] {
+function wiredPhases(j: ConfiguredJail): HookPhase[] {
   return HOOK_PHASES.filter((p) => paramValues(j.conf, j.name, `exec.${p}`).includes(j.files.hookCommand(p)));
 }
 
 const limitsWired = (j: ConfiguredJail) => paramValues(j.conf, j.name, 'exec.poststart').includes(j.files.limits);
 
 /** Hooks as the host has them: wired phases are enabled; a script file that is not wired is a disabled phase. */
-export async function readHooks(exec: Executor, j: ConfiguredJail): Promise<JailHooks> {
+async function readHooks(exec: Executor, j: ConfiguredJail): Promise<JailHooks> {
   const wired = wiredPhases(j);
   const hooks = noHooks();
   for (const p of HOOK_PHASES) {
@@ -71,7 +71,7 @@ export async function readHooks(exec: Executor, j: ConfiguredJail): Promise<Jail
   return hooks;
 }
 
-export async function readLimits(exec: Executor, j: ConfiguredJail): Promise<Limits> {
+async function readLimits(exec: Executor, j: ConfiguredJail): Promise<Limits> {
   return limitsWired(j) ? parseLimitsFile(await readOrNull(exec, j.files.limits)) : { cpuSet: [], memoryBytes: 0 };
 }
 

@@ -4,7 +4,7 @@ import { runChecked, type Executor } from '../executors/executor.ts';
  * `jls -v --libxo json`: the running jails. libxo's JSON is `{"__version": "2", "jail-information": {"jail": [...]}}`.
  * Without `-v` jls prints jid, ipv4, hostname and path only (no name): both forms are read.
  */
-export interface RunningJail {
+interface RunningJail {
   jid: number;
   /** absent without -v */
   name: string | null;

@@ -29,7 +29,7 @@ export function parseNetstatRoutes(stdout: string): RouteEntry[] {
 }
 
 /** The routing table of one FIB. */
-export async function routeTable(exec: Executor, fib: number): Promise<RouteTable> {
+async function routeTable(exec: Executor, fib: number): Promise<RouteTable> {
   return { fib, routes: parseNetstatRoutes(await runChecked(exec, ['netstat', '-rn', '-F', String(fib), '--libxo', 'json'])) };
 }
 

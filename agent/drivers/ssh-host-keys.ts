@@ -1,7 +1,7 @@
 import type { Executor } from '../executors/executor.ts';
 
 /** The host's sshd public keys, in the order OpenSSH prefers them. */
-export const SSH_HOST_KEY_FILES = ['ed25519', 'ecdsa', 'rsa'].map((t) => `/etc/ssh/ssh_host_${t}_key.pub`);
+const SSH_HOST_KEY_FILES = ['ed25519', 'ecdsa', 'rsa'].map((t) => `/etc/ssh/ssh_host_${t}_key.pub`);
 
 /** `256 SHA256:<43 base64> comment (ED25519)` → the fingerprint */
 const FINGERPRINT = /^\d+ (SHA256:[A-Za-z0-9+/]{43})\s/;

@@ -7,7 +7,7 @@ import type { TunableInventory } from '#domain/inventory';
  * writable) and a few read-only OIDs every host has.
  */
 
-export interface SysctlLine {
+interface SysctlLine {
   name: string;
   value: string;
 }
@@ -35,7 +35,7 @@ export function parseSysctlTypes(stdout: string): { name: string; type: string; 
   });
 }
 
-export interface SysctlChange {
+interface SysctlChange {
   name: string;
   old: string;
   new: string;
@@ -52,7 +52,7 @@ export function parseSysctlSet(stdout: string): SysctlChange[] {
 /** Integer types as `sysctl -t` names them (sbin/sysctl ctl_typename). */
 const INTEGER_TYPES = new Set(['integer', 'unsigned integer', 'long integer', 'unsigned long', 'int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t', 'uint16_t', 'uint32_t', 'uint64_t']);
 
-export interface SysctlValue {
+interface SysctlValue {
   name: string;
   type: string;
   /** as sysctl prints it */
@@ -91,7 +91,7 @@ export async function setSysctl(exec: Executor, name: string, value: string): Pr
 }
 
 /** Read-only OIDs the inventory always carries, so that a request to set one is told it is read-only. */
-export const CORE_READONLY = ['kern.ostype', 'kern.osrelease', 'kern.osreldate', 'hw.ncpu', 'hw.physmem', 'hw.pagesize', 'hw.model', 'hw.machine'];
+const CORE_READONLY = ['kern.ostype', 'kern.osrelease', 'kern.osreldate', 'hw.ncpu', 'hw.physmem', 'hw.pagesize', 'hw.model', 'hw.machine'];
 
 async function listing(exec: Executor, flags: string, names: string[] = []): Promise<{ values: Map<string, string>; meta: Map<string, { type: string; description: string }> }> {
   const valuesRes = await exec.run(['sysctl', ...(names.length ? ['-q', ...names] : [`-a${flags}`])]);

@@ -5,7 +5,7 @@ import { CommandError, runChecked, type Executor } from '../executors/executor.t
  * `virsh list --all` is an `Id Name State` table (old libvirt pads the columns wider: see the legacy
  * fixture), `virsh domstate` prints the state word(s) and an empty line.
  */
-export interface DomainListEntry {
+interface DomainListEntry {
   /** null for an inactive domain (`-`) */
   id: number | null;
   name: string;
@@ -40,7 +40,7 @@ export function parseDomState(stdout: string): string {
 }
 
 /** libvirt's words for a domain it does not define. */
-export function isDomainNotFound(err: unknown): boolean {
+function isDomainNotFound(err: unknown): boolean {
   return err instanceof CommandError && /failed to get domain|domain not found|no domain with matching/i.test(err.message);
 }
 

@@ -11,8 +11,8 @@ import { DEFAULT_SHUTDOWN_WAIT_TIME, type CloudInitOptions } from '#domain/vms/t
  * plus libvirt's per-domain runtime files under /var/run/libvirt/bhyve/. A registration whose domain
  * libvirt no longer defines is orphaned; E10 removes these files (never the datasets).
  */
-export const VM_RUNTIME_ROOT = '/var/db/hostmgr/vms';
-export const LIBVIRT_BHYVE_RUN = '/var/run/libvirt/bhyve';
+const VM_RUNTIME_ROOT = '/var/db/hostmgr/vms';
+const LIBVIRT_BHYVE_RUN = '/var/run/libvirt/bhyve';
 
 export const vmPaths = (rid: number) => {
   const dir = `${VM_RUNTIME_ROOT}/${rid}`;

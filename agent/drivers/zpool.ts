@@ -11,11 +11,11 @@ import { parseLatency, parseNumber, parseSize } from './zfs-numbers.ts';
 /** `zpool list -Hp` without -o (OpenZFS 2.x). */
 export const ZPOOL_LIST_DEFAULT_COLUMNS = ['name', 'size', 'allocated', 'free', 'checkpoint', 'expandsize', 'fragmentation', 'capacity', 'dedupratio', 'health', 'altroot'];
 /** What the agent asks for. */
-export const POOL_LIST_COLUMNS = ['name', 'guid', 'size', 'allocated', 'free', 'fragmentation', 'capacity', 'dedupratio', 'health'];
+const POOL_LIST_COLUMNS = ['name', 'guid', 'size', 'allocated', 'free', 'fragmentation', 'capacity', 'dedupratio', 'health'];
 
 const LIST_ALIASES: Record<string, string> = { alloc: 'allocated', frag: 'fragmentation', cap: 'capacity', dedup: 'dedupratio', ckpoint: 'checkpoint', expandsz: 'expandsize' };
 
-export interface PoolListRow {
+interface PoolListRow {
   name: string;
   guid?: string;
   health?: string;
@@ -54,7 +54,7 @@ export function parseZpoolList(stdout: string, columns: string[] = ZPOOL_LIST_DE
     });
 }
 
-export type PoolListFull = Required<PoolListRow>;
+type PoolListFull = Required<PoolListRow>;
 
 /** Every imported pool with its GUID, sizes and health. */
 export async function listPools(exec: Executor): Promise<PoolListFull[]> {
@@ -94,7 +94,7 @@ export interface StatusVdev {
   children: StatusVdev[];
 }
 
-export interface ScanStatus {
+interface ScanStatus {
   function: 'scrub' | 'resilver' | null;
   state: 'none' | 'in_progress' | 'paused' | 'finished' | 'canceled';
   /** in progress: the `NN.NN% done` figure; finished: 100 */
@@ -247,12 +247,12 @@ export function* vdevs(v: StatusVdev): Generator<StatusVdev> {
 }
 
 /** Every vdev of a pool: the root's tree and the sections' (logs, cache, spares…). */
-export const allVdevs = (s: ZpoolStatus): StatusVdev[] => [s.root, ...Object.values(s.sections).flat()].flatMap((r) => [...vdevs(r)]);
+const allVdevs = (s: ZpoolStatus): StatusVdev[] => [s.root, ...Object.values(s.sections).flat()].flatMap((r) => [...vdevs(r)]);
 
 /** The devices of a pool: vdevs without children (the pool's root aside). */
 export const leafVdevs = (s: ZpoolStatus): StatusVdev[] => allVdevs(s).filter((v) => v !== s.root && !v.children.length);
 
-export interface ResilverProgress {
+interface ResilverProgress {
   /** a resilver is running */
   running: boolean;
   /** 0–100 while running, 100 when finished, null when unknown */
@@ -294,7 +294,7 @@ export async function detachDevice(exec: Executor, pool: string, device: string)
 
 // ---------------------------------------------------------------- zpool iostat
 
-export interface PoolIostat {
+interface PoolIostat {
   name: string;
   allocated: number | null;
   free: number | null;

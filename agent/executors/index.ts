@@ -3,7 +3,7 @@ import { LocalExecutor, type LocalExecutorOptions } from './local.ts';
 import { SshExecutor, type SshExecutorOptions } from './ssh.ts';
 
 /** The executors every agent build carries; the host simulator lives outside the agent (simulator/). */
-export interface ExecutorOptions {
+interface ExecutorOptions {
   kind: 'local' | 'ssh';
   local?: LocalExecutorOptions;
   /** required for kind ssh */

@@ -20,7 +20,7 @@ export interface LocalExecutorOptions {
 }
 
 export const TIMEOUT_CODE = 124;
-export const NOT_FOUND_CODE = 127;
+const NOT_FOUND_CODE = 127;
 
 const signalCode = (signal: string | null | undefined) => 128 + ((signal && constants.signals[signal as keyof typeof constants.signals]) || 0);
 

@@ -9,7 +9,7 @@
 // no `=` (a first word with one is an assignment) and no `%` (a job spec in bash)
 const SAFE = /^[A-Za-z0-9_@+:,./-]+$/;
 
-export function shQuote(word: string): string {
+function shQuote(word: string): string {
   if (word.includes('\0')) throw new Error('an argument cannot contain a NUL byte');
   if (SAFE.test(word)) return word;
   return `'${word.replace(/'/g, `'\\''`)}'`;

@@ -25,7 +25,6 @@ export const certificateIssue: JobHandler<'certificate.issue'> = async (ctx, p) 
   const accountUrl = (await readOrNull(ctx.exec, accountUrlPath(p.directoryUrl)))?.trim() || undefined;
   const client = acmeClient(p.directoryUrl, accountKey, accountUrl);
   const [key, csr] = await acme.crypto.createCsr({ commonName: p.domain, altNames: [p.domain] }, await acme.crypto.createPrivateEcdsaKey('P-256'));
-  const tokens: string[] = [];
   let chain: string;
   try {
     if (!accountUrl) {
@@ -41,16 +40,15 @@ export const certificateIssue: JobHandler<'certificate.issue'> = async (ctx, p) 
       skipChallengeVerification: true,
       challengeCreateFn: async (_authz, challenge, keyAuthorization) => {
         if (challenge.type !== 'http-01') throw new Error(`only HTTP-01 challenges are answered, not ${challenge.type}`);
-        tokens.push(challenge.token);
         await serveChallenge(challenge.token, keyAuthorization);
         await ctx.progress('processing', 40, `answering the HTTP-01 challenge for ${p.domain}`);
       },
+      // auto() calls this for every challenge whose create it called (succeeded or threw), and returns or
+      // throws only after all of them settled: nothing is left answering once it ends
       challengeRemoveFn: async (_authz, challenge) => withdrawChallenge(challenge.token),
     });
   } catch (err) {
     throw new Error(`ACME issuance for ${p.domain} failed: ${(err as Error).message}`);
-  } finally {
-    for (const t of tokens) await withdrawChallenge(t);
   }
   if (!chain.includes('-----END CERTIFICATE-----')) throw new Error('the ACME server returned no PEM certificate');
   const leaf = new X509Certificate(leafOf(chain));

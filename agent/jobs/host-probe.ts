@@ -16,7 +16,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 /** Longest hold a probe may ask for. */
-export const MAX_HOLD_MS = 10 * 60_000;
+const MAX_HOLD_MS = 10 * 60_000;
 
 /**
  * `host.probe`: reads each sysctl with `sysctl -n <oid>` (an unknown oid fails the task with sysctl's own

@@ -6,7 +6,7 @@ import { listDir, readOrNull, removeFiles, writeText } from '../drivers/host-fil
  * is finished or undone at the next start (./jail-migration-recovery.ts). Written before each step that
  * changes a host; removed when the migration ended either way.
  */
-export const JOURNAL_DIR = '/var/db/hostmgr/jail-migrations';
+const JOURNAL_DIR = '/var/db/hostmgr/jail-migrations';
 
 export type MigrationPhase =
   | 'prepare'

@@ -3,7 +3,7 @@ import { sleep } from '../runtime/backoff.ts';
 import type { JobHandler } from './job.ts';
 
 /** How often `zpool status` is read while the resilver runs (HM_RESILVER_POLL_MS; resilvers take hours on real disks). */
-export const resilverPollMs = () => Number(process.env.HM_RESILVER_POLL_MS ?? 5000);
+const resilverPollMs = () => Number(process.env.HM_RESILVER_POLL_MS ?? 5000);
 
 const named = (s: ZpoolStatus, device: string) => leafVdevs(s).filter((v) => v.name === device || v.name === `/dev/${device}`);
 

@@ -18,7 +18,7 @@ import { peerExecutor } from './peers.ts';
 import { sshHostKeyFingerprints } from '../drivers/ssh-host-keys.ts';
 import { Spool } from './spool.ts';
 
-export const AGENT_VERSION = '0.1.0';
+const AGENT_VERSION = '0.1.0';
 
 /** A received task message while the agent holds it (waiting for its lane, or running). */
 interface Held {

@@ -23,7 +23,7 @@ export interface RetryPolicy {
   signal?: AbortSignal;
 }
 
-export const ONCE: RetryPolicy = { attempts: 1 };
+const ONCE: RetryPolicy = { attempts: 1 };
 
 /**
  * The agent's side of /api/agent/*: bearer-token JSON calls with per-request timeouts and retries with

@@ -4,7 +4,7 @@ import { agentContract, type AgentBody, type AgentCallName, type AgentData, type
 import type { AgentApi, RetryPolicy } from './api.ts';
 
 /** What the client sends through: AgentApi, or a stand-in in tests. */
-export type AgentTransport = Pick<AgentApi, 'call'>;
+type AgentTransport = Pick<AgentApi, 'call'>;
 
 /** Fills a route's `{name}` segments; the base URL already ends in /api, so the route goes without it. */
 function pathOf(route: string, params: Record<string, number>): string {

@@ -10,7 +10,7 @@ import { ConfigError, type AgentConfig, type ExecutorKind } from './config.ts';
 export type ExtraExecutors = Partial<Record<ExecutorKind, (cfg: AgentConfig) => Executor>>;
 
 /** Where the agent with the host simulator is, for the error the production build gives when asked for it. */
-export const SIMULATOR_BUILD = 'dist/simulator/agent.js (from the sources: npx tsx simulator/agent.ts)';
+const SIMULATOR_BUILD = 'dist/simulator/agent.js (from the sources: npx tsx simulator/agent.ts)';
 
 /** The executor the configuration asks for: local or ssh, or one the entry point added. */
 export function executorFor(cfg: AgentConfig, extra: ExtraExecutors = {}): Executor {

@@ -1,5 +1,5 @@
 /** The agent's log: one JSON object per line on stdout (rc.d/systemd send it to a file or the journal). */
-export type Level = 'debug' | 'info' | 'warn' | 'error';
+type Level = 'debug' | 'info' | 'warn' | 'error';
 
 export type Logger = (level: Level, msg: string, fields?: Record<string, unknown>) => void;
 

@@ -13,7 +13,7 @@ export interface ReceivedMessage {
   group: string | undefined;
 }
 
-export interface QueueOptions {
+interface QueueOptions {
   url: string;
   /** custom endpoint (fauxqs); otherwise the region's SQS */
   endpoint?: string;
@@ -25,7 +25,7 @@ export interface QueueOptions {
 }
 
 /** The region of an AWS queue URL (`https://sqs.eu-west-1.amazonaws.com/…`). */
-export const regionOfQueueUrl = (url: string): string | undefined => /^https?:\/\/sqs[.-]([a-z0-9-]+)\.amazonaws\.com/.exec(url)?.[1];
+const regionOfQueueUrl = (url: string): string | undefined => /^https?:\/\/sqs[.-]([a-z0-9-]+)\.amazonaws\.com/.exec(url)?.[1];
 
 /** The agent's side of its node's FIFO queue. */
 export class NodeQueue {

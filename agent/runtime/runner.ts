@@ -23,7 +23,7 @@ export interface WorkItem {
  * - `skipped`: the task was already started or finished elsewhere (a duplicate delivery): the message can go;
  * - `abandoned`: shutdown came first; the message stays in the queue (and any outcome in the spool).
  */
-export type RunOutcome = 'done' | 'skipped' | 'abandoned';
+type RunOutcome = 'done' | 'skipped' | 'abandoned';
 
 const OUTPUT_TAIL = 64 * 1024;
 const tail = (s: string) => (s.length > OUTPUT_TAIL ? s.slice(-OUTPUT_TAIL) : s);

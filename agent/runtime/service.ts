@@ -5,7 +5,7 @@ import type { AgentClient } from './client.ts';
 import type { AgentConfig } from './config.ts';
 import type { Logger } from './log.ts';
 
-export interface ServiceContext {
+interface ServiceContext {
   exec: Executor;
   api: AgentClient;
   /** reports a task's outcome the way the task runner does (spooled until it lands); see TaskRunner.finish */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FinishReport } from '#shared/agent-api/contract';
 
 /** A task's outcome as it is sent: the spool holds the report itself, not a copy of its shape. */
-export interface SpooledFinish {
+interface SpooledFinish {
   taskId: number;
   body: FinishReport;
 }

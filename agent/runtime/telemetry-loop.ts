@@ -9,7 +9,7 @@ import type { AgentService } from './service.ts';
 /** Samples kept while the control plane cannot be reached: one hour at the default interval. */
 export const MAX_BUFFERED_SAMPLES = 360;
 
-export interface TelemetryLoopDeps {
+interface TelemetryLoopDeps {
   exec: Executor;
   api: Pick<AgentClient, 'telemetry'>;
   log: Logger;

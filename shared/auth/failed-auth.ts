@@ -3,7 +3,7 @@ import type { Database } from '#store/tables';
 import { isExemptSource, type FailedAuthSettings } from './failed-auth-settings.ts';
 
 /** What counting one failed authentication decided. */
-export type FailedAuthVerdict =
+type FailedAuthVerdict =
   /** within the limit (or an exempt source): answer the failure as it is */
   | { limited: false; failures: number }
   /** more than the limit in the current window: refuse for `retryAfterS` seconds */

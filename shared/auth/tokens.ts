@@ -18,7 +18,7 @@ export interface Principal {
   nodeId: string | null;
 }
 
-export interface NewToken {
+interface NewToken {
   name: string;
   role: Role;
   expiresAt?: Date | null;
@@ -69,7 +69,7 @@ export async function revokeToken(db: Kysely<Database>, idOrName: string): Promi
 }
 
 /** `lastUsedAt`: when the token was last noted as used (shared/auth/last-use.ts), so a recent one costs no write. */
-export type TokenCheck = { ok: true; principal: Principal; lastUsedAt: Date | null } | { ok: false; reason: string };
+type TokenCheck = { ok: true; principal: Principal; lastUsedAt: Date | null } | { ok: false; reason: string };
 
 /** Resolves a bearer token to its principal, or says why it is refused (for the 401 detail). */
 export async function verifyToken(db: Kysely<Database>, token: string, now = new Date()): Promise<TokenCheck> {

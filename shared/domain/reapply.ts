@@ -11,7 +11,7 @@ export async function persistedConfiguration(db: Db, nodeId: string): Promise<Re
 }
 
 /** Who re-application tasks are requested by, in task lists. */
-export const REAPPLY_REQUESTER = 'agent-start';
+const REAPPLY_REQUESTER = 'agent-start';
 
 /**
  * At registration: one task per item, in the registration's transaction. They are not sent to the queue —

@@ -8,7 +8,7 @@ import type { Database, TaskRow } from '#store/tables';
 import { dispatchTask } from '#shared/jobs/dispatch';
 import { checkIdempotencyKey, createTask, findIdempotentTask, type Enqueue, type TaskPlan } from '#shared/jobs/tasks';
 
-export interface AcceptOptions<T> {
+interface AcceptOptions<T> {
   /** the envelope's message, e.g. `device_replacement_queued` */
   message: string;
   /**
@@ -23,7 +23,7 @@ export interface AcceptOptions<T> {
 }
 
 /** The request's `Idempotency-Key` header, validated; undefined when absent. */
-export function idempotencyKeyOf(ctx: HandlerContext): string | undefined {
+function idempotencyKeyOf(ctx: HandlerContext): string | undefined {
   const headers = ctx.event.headers ?? {};
   const key = headers['idempotency-key'] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
   return key === undefined ? undefined : checkIdempotencyKey(key);

@@ -9,7 +9,7 @@ import type { Principal } from '#shared/auth/tokens';
 import { runAudited } from '#store/audit-scope';
 import { getDb } from '#store/db';
 import type { Database } from '#store/tables';
-import { audit, auditPrincipal, type AuditedContext } from './middlewares/audit.ts';
+import { audit, auditInput, type AuditedContext } from './middlewares/audit.ts';
 import { authenticate } from './middlewares/authenticate.ts';
 import { eventValidator } from './event-validator.ts';
 import { bodyLimit } from './middlewares/body-limit.ts';
@@ -76,7 +76,7 @@ export function withStages<I extends { path: unknown; query: unknown; body: unkn
         event: raw,
         requestId: context.awsRequestId ?? raw.requestContext?.requestId,
       });
-    auditPrincipal(context);
+    auditInput(context, input.body);
     return (await (context.audit ? runAudited(context.audit, run) : run())) as unknown as APIGatewayProxyResultV2;
   };
   // callers hand over a Lambda Context; the log stage adds `hm` to it before any other stage runs

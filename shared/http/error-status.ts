@@ -2,7 +2,7 @@ import { DomainError, type DomainErrorKind } from '#shared/errors/domain-errors'
 import { HttpError } from '#http/errors';
 
 /** The status each kind of domain error answers with. */
-export const STATUS_OF_KIND: Readonly<Record<DomainErrorKind, number>> = {
+const STATUS_OF_KIND: Readonly<Record<DomainErrorKind, number>> = {
   invalid: 400,
   forbidden: 403,
   not_found: 404,
@@ -12,7 +12,7 @@ export const STATUS_OF_KIND: Readonly<Record<DomainErrorKind, number>> = {
 };
 
 /** What the envelope of an error response is built from. */
-export interface RenderedError {
+interface RenderedError {
   statusCode: number;
   code: string;
   detail: string;

@@ -25,9 +25,9 @@ export type TaskOutcome = (trx: Db, task: TaskRow) => Promise<void>;
  * What follows every end of a task, in the transaction that ends it: its task event and notification, the
  * capability's outcome (which still sees the whole payload), then the payload's secrets dropped.
  */
-export async function afterTaskEnded(trx: Db, task: TaskRow, applyOutcome?: TaskOutcome): Promise<void> {
+export async function afterTaskEnded(trx: Db, task: TaskRow, applyOutcome: TaskOutcome): Promise<void> {
   await notifyTaskEnded(trx, task);
-  if (applyOutcome) await applyOutcome(trx, task);
+  await applyOutcome(trx, task);
   await scrubTaskSecrets(trx, task); // an ended task keeps no secrets
 }
 
@@ -91,7 +91,7 @@ export async function finishTask(trx: Db, nodeId: string, taskId: number, r: Fin
 }
 
 /** Marks `running` tasks `interrupted` with a reason, notifies, and applies their outcome. Returns the ids. */
-export async function interruptTasks(trx: Db, ids: number[], reason: string, applyOutcome?: TaskOutcome): Promise<number[]> {
+export async function interruptTasks(trx: Db, ids: number[], reason: string, applyOutcome: TaskOutcome): Promise<number[]> {
   if (ids.length === 0) return [];
   const rows = await trx
     .updateTable('tasks')
@@ -108,7 +108,7 @@ export async function interruptTasks(trx: Db, ids: number[], reason: string, app
  * At agent start every `running` task of its node is stale: the agent has just started and runs nothing, so
  * whatever ran them is gone; they become `interrupted`, not re-run: host work cut off half-way needs a person.
  */
-export async function interruptStaleTasks(trx: Db, nodeId: string, applyOutcome?: TaskOutcome): Promise<number[]> {
+export async function interruptStaleTasks(trx: Db, nodeId: string, applyOutcome: TaskOutcome): Promise<number[]> {
   const stale = await trx.selectFrom('tasks').select('id').where('node_id', '=', nodeId).where('status', '=', 'running').execute();
   return interruptTasks(trx, stale.map((r) => r.id), 'interrupted: the agent restarted while the task was running', applyOutcome);
 }

@@ -23,8 +23,8 @@ export interface SweepOptions {
   resendAfterS?: number;
   maxSends?: number;
   limit?: number;
-  /** what an ended task changes in the store (shared/domain/task-outcomes.ts), for the tasks the sweep ends */
-  applyOutcome?: TaskOutcome;
+  /** what an ended task changes in the store (shared/domain/task-outcomes.ts), for the tasks the sweep ends; required, so no caller skips it */
+  applyOutcome: TaskOutcome;
 }
 
 export interface SweepResult {
@@ -46,7 +46,7 @@ export function sweepDefaults(env: NodeJS.ProcessEnv = process.env): Required<Om
 
 const secs = (s: number) => sql`${s} * interval '1 second'`;
 
-export async function sweepTasks(db: Kysely<Database>, options: SweepOptions = {}): Promise<SweepResult> {
+export async function sweepTasks(db: Kysely<Database>, options: SweepOptions): Promise<SweepResult> {
   const o = { ...sweepDefaults(), ...options };
   const out: SweepResult = { sent: [], failed: [], interrupted: [] };
   // 1. queued tasks whose message is missing or presumed lost

@@ -5,11 +5,11 @@ import { queueConfig, type QueueConfig } from './config.ts';
  * The SQS SDK, loaded on first use: function bundles leave `@aws-sdk/*` to the Lambda runtime, and a static
  * import costs ≈ 100 ms of cold start on every endpoint that never enqueues (see scripts/build.ts).
  */
-export type Sqs = typeof import('@aws-sdk/client-sqs');
+type Sqs = typeof import('@aws-sdk/client-sqs');
 let sdk: Promise<Sqs> | undefined;
 export const loadSqs = (): Promise<Sqs> => (sdk ??= import('@aws-sdk/client-sqs'));
 
-export async function createSqsClient(cfg: QueueConfig = queueConfig()): Promise<SQSClient> {
+async function createSqsClient(cfg: QueueConfig = queueConfig()): Promise<SQSClient> {
   const { SQSClient } = await loadSqs();
   return new SQSClient({
     region: cfg.region,

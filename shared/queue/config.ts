@@ -10,7 +10,7 @@ export interface QueueConfig {
   prefix: string;
 }
 
-export const DEFAULT_QUEUE_PREFIX = 'hostmgr-dev';
+const DEFAULT_QUEUE_PREFIX = 'hostmgr-dev';
 
 export function queueConfig(env: NodeJS.ProcessEnv = process.env): QueueConfig {
   return {

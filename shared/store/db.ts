@@ -17,10 +17,10 @@ const TIMED_OUT = Symbol('hm.queryTimedOut');
 type TimedClient = pg.PoolClient & { [TIMED_OUT]?: boolean };
 
 /** The message pg gives a query that got no answer within `query_timeout` (mapped to 503 in tx.ts). */
-export const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';
+const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';
 
 /** How long one statement may wait for the store before the request fails with 503 (HM_DB_QUERY_TIMEOUT_MS). */
-export const queryTimeoutMs = () => Number(process.env.HM_DB_QUERY_TIMEOUT_MS ?? 5_000);
+const queryTimeoutMs = () => Number(process.env.HM_DB_QUERY_TIMEOUT_MS ?? 5_000);
 
 /**
  * A Kysely instance over its own pool. One per process is enough; see `getDb`.

@@ -9,7 +9,7 @@ const CONNECTION_CODES = new Set(['57014', 'ECONNREFUSED', 'ECONNRESET', 'ETIMED
 
 const codeOf = (err: unknown): string | undefined => (err as { code?: string })?.code;
 
-export function isConnectionError(err: unknown): boolean {
+function isConnectionError(err: unknown): boolean {
   const code = codeOf(err);
   if (code && CONNECTION_CODES.has(code)) return true;
   const msg = (err as Error)?.message ?? '';

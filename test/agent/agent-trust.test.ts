@@ -153,7 +153,10 @@ describe('a task that cannot be sent', () => {
     try {
       expect(await dispatchTask(t, testDb())).toBe(false);
       const { sweepTasks } = await import('#shared/jobs/sweeper');
-      for (let i = 0; i < 5 && (await getTaskRow(t.id)).status === 'queued'; i++) await sweepTasks(testDb(), { nodeId, unsentAfterS: 0, maxSends: 3 });
+      const { applyTaskOutcome } = await import('#domain/task-outcomes');
+      for (let i = 0; i < 5 && (await getTaskRow(t.id)).status === 'queued'; i++) {
+        await sweepTasks(testDb(), { nodeId, unsentAfterS: 0, maxSends: 3, applyOutcome: applyTaskOutcome });
+      }
     } finally {
       process.env.HM_QUEUE_ENDPOINT = real;
     }

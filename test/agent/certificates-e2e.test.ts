@@ -1,4 +1,5 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { connect } from 'node:net';
 import { sql } from 'kysely';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { startTestAgent, waitForTask, type TestAgent } from '../helpers/agent.ts';
@@ -22,6 +23,16 @@ let operator: string;
 const hostFile = (path: string) => sim.state((s) => ((s as { files?: Record<string, SimFile> }).files ?? {})[path] ?? null);
 const certRow = (id: number) => testDb().selectFrom('certificates').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const create = (name: string, domain: string) => call('POST', '/certificates', { body: { name, domain, type: 'managed', nodeId: agent.nodeId }, token: operator });
+// the agent's HTTP-01 responder listens only while an issuance has a challenge out
+const responderListening = () =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(PEBBLE_PORTS.http01, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 const retry = (id: number | string) => call('POST', `/certificates/${id}/retry`, { token: operator });
 const insertCert = async (fields: Record<string, unknown>) =>
   (
@@ -95,6 +106,7 @@ describe('with pebble running', () => {
     expect(files[1][1].content).toMatch(new RegExp(`^https://127\\.0\\.0\\.1:${PEBBLE_PORTS.acme}/my-account/`));
     expect(JSON.stringify(await waitForTask(task.id, ['success']))).not.toContain('PRIVATE KEY');
     expect(await hostFile('/usr/local/etc/ssl/hostmgr/www.crt.hostmgr-new')).toBeNull();
+    expect(await responderListening()).toBe(false);
   }, 90_000);
 
   test('a refused validation fails with pebble’s problem detail; E22 then issues it', async () => {
@@ -110,6 +122,8 @@ describe('with pebble running', () => {
     expect(failed.issuance_retry_at).toBeNull();
     const notes = await testDb().selectFrom('notifications').select(['kind', 'body']).where('kind', '=', 'certificate_failed').where('node_id', '=', agent.nodeId).execute();
     expect(notes).toEqual([{ kind: 'certificate_failed', body: failed.issuance_error }]);
+    // a failed validation withdraws its challenge too: the responder closed with it
+    expect(await responderListening()).toBe(false);
 
     await pebble!.clearA('refused.example.com');
     const key = { 'idempotency-key': `e22-${res.body.data.id}-${Date.now()}` };

@@ -57,6 +57,14 @@ describe('E16 POST /api/cluster/join', () => {
     expectEnvelope(again, 200, 'cluster_already_member');
     expect(again.body.data).toEqual(res.body.data);
     expect((await nodeRow(node)).updated_at).toEqual(before.updated_at);
+
+    // the audit rows name the admitted node, never the key
+    const rows = await testDb().selectFrom('audit_log').selectAll().where('route', '=', '/api/cluster/join').where('resource', '=', `node:${node}`).orderBy('id').execute();
+    expect(rows.map((r) => [r.method, r.status, r.role])).toEqual([
+      ['POST', 200, 'admin'],
+      ['POST', 200, 'admin'],
+    ]);
+    expect(JSON.stringify(rows)).not.toContain(key);
   });
 
   test('409 with the conflict report (shared, invalid and busy guest ids); the digest recomputed here; nothing changes', async () => {
@@ -146,6 +154,11 @@ describe('E16 POST /api/cluster/join', () => {
     expect(audit.length).toBeGreaterThanOrEqual(1);
     expect(JSON.stringify(audit)).not.toContain(key);
     expect(JSON.stringify(audit)).not.toContain(wrong);
+    // each attempt whose body passed the schema names the node it was for (the addresses are the handler's
+    // 400); the one the schema refused (no clusterKey) and the operator's 403 name none
+    const forNode = audit.filter((r) => r.resource === `node:${node}`);
+    expect(forNode.map((r) => r.status).sort()).toEqual([400, 403, 409, 409]);
+    expect(forNode.every((r) => r.token_name !== '' && r.role === 'admin')).toBe(true);
     const log = readFileSync('.local/test-logs/offline.log', 'utf8');
     expect(log).toContain('/api/cluster/join');
     expect(log).not.toContain(key);

@@ -6,6 +6,7 @@ import { acceptTask } from '#http/accept';
 import { nodeQueueUrl } from '#shared/queue/node-queue';
 import type { HandlerContext } from '#http/endpoint';
 import { sweepTasks } from '#shared/jobs/sweeper';
+import { applyTaskOutcome } from '#domain/task-outcomes';
 import { renderError } from '#http/error-status';
 
 /** The error response a rejection renders as (statusCode, code, detail), or a failure when it resolves. */
@@ -87,12 +88,12 @@ describe('acceptTask: the 202 helper', () => {
       .returningAll()
       .executeTakeFirstOrThrow();
     const swept = await waitUntil('the task to be sent', async () => {
-      const r = await sweepTasks(testDb(), { nodeId, unsentAfterS: 1 });
+      const r = await sweepTasks(testDb(), { nodeId, unsentAfterS: 1, applyOutcome: applyTaskOutcome });
       const row = await testDb().selectFrom('tasks').select('dispatch_count').where('id', '=', task.id).executeTakeFirstOrThrow();
       return row.dispatch_count === 1 ? r : null;
     });
     void swept;
-    const again = await sweepTasks(testDb(), { nodeId, unsentAfterS: 1 });
+    const again = await sweepTasks(testDb(), { nodeId, unsentAfterS: 1, applyOutcome: applyTaskOutcome });
     expect(again.sent).not.toContain(task.id);
     const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl: await nodeQueueUrl(nodeId), MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
     expect((got.Messages ?? []).map((m) => JSON.parse(m.Body!).taskId)).toContain(task.id);

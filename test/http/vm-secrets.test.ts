@@ -103,7 +103,7 @@ describe('VM secrets are write-only', () => {
       payload: { rid, domain: String(rid), enabled: true, bind: '127.0.0.1', port: 5912, resolution: '1024x768', wait: false, password: 'VNC-SECRET' },
     });
     await new Promise((r) => setTimeout(r, 1100));
-    const swept = await sweepTasks(testDb(), { nodeId: node, unsentAfterS: 1, maxSends: 0 });
+    const swept = await sweepTasks(testDb(), { nodeId: node, unsentAfterS: 1, maxSends: 0, applyOutcome: applyTaskOutcome });
     expect(swept.failed).toContain(task.id);
     const row = await testDb().selectFrom('tasks').selectAll().where('id', '=', task.id).executeTakeFirstOrThrow();
     expect(row.status).toBe('failed');

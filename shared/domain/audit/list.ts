@@ -2,7 +2,7 @@ import { ValidationError } from '#shared/errors/domain-errors';
 import type { Db } from '#store/tables';
 import { iso, offsetOf, type PageRequest } from '#store/paging';
 
-export interface AuditFilter extends PageRequest {
+interface AuditFilter extends PageRequest {
   tokenId?: number;
   /** rows whose resource contains this text */
   resource?: string;
@@ -14,7 +14,7 @@ export interface AuditFilter extends PageRequest {
   to?: string;
 }
 
-export interface AuditView {
+interface AuditView {
   id: number;
   at: string;
   token_id: number | null;

@@ -11,15 +11,15 @@ import { upstreamFailed } from '#shared/errors/domain-errors';
  *   HM_ACME_CA_FILE                PEM CA certificates trusted for the directory besides the system's (a test CA)
  * TLS verification is never turned off.
  */
-export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
-export const LETS_ENCRYPT_STAGING_DIRECTORY = 'https://acme-staging-v02.api.letsencrypt.org/directory';
+const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
+const LETS_ENCRYPT_STAGING_DIRECTORY = 'https://acme-staging-v02.api.letsencrypt.org/directory';
 
 export function acmeDirectoryUrl(staging: boolean, env: NodeJS.ProcessEnv = process.env): string {
   return staging ? env.HM_ACME_STAGING_DIRECTORY_URL || LETS_ENCRYPT_STAGING_DIRECTORY : env.HM_ACME_DIRECTORY_URL || LETS_ENCRYPT_DIRECTORY;
 }
 
 /** How long the directory may take to answer before it counts as unreachable. */
-export const ACME_PROBE_TIMEOUT_MS = 5000;
+const ACME_PROBE_TIMEOUT_MS = 5000;
 
 /**
  * GETs the ACME directory and checks it is one (a JSON object naming `newOrder`); anything else — no

@@ -8,7 +8,7 @@ import { issuanceTask } from './issuance.ts';
 import { checkImportedCertificate } from './imported.ts';
 import { installTask, selfSignTask } from './install-tasks.ts';
 
-export interface NewCertificate {
+interface NewCertificate {
   name: string;
   /** required for managed and self-signed; for imported, defaults to the certificate's first DNS name */
   domain?: string;

@@ -3,7 +3,7 @@ import { invalid, ValidationError } from '#shared/errors/domain-errors';
 import { certificateDomainSchema } from './rules.ts';
 
 /** What an imported certificate's record takes from the certificate itself. */
-export interface ImportedCertificate {
+interface ImportedCertificate {
   domain: string;
   fingerprint: string;
   notBefore: Date;
@@ -15,7 +15,7 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE
 const DOMAIN = new RegExp(certificateDomainSchema.pattern);
 
 /** The DNS names a certificate is for: its subjectAltName DNS entries, then its subject CN. */
-export function certificateNames(x: X509Certificate): string[] {
+function certificateNames(x: X509Certificate): string[] {
   const sans = (x.subjectAltName ?? '')
     .split(',')
     .map((s) => s.trim())

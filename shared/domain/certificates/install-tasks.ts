@@ -3,7 +3,7 @@ import type { TaskPlan } from '#shared/jobs/tasks';
 import type { CertificateRow } from '#store/tables';
 
 /** A self-signed certificate is made valid for this many days (it is not renewed: create a new one to replace it). */
-export const SELF_SIGNED_VALIDITY_DAYS = 365;
+const SELF_SIGNED_VALIDITY_DAYS = 365;
 
 /**
  * The task that installs an imported certificate on its node, exclusive on the certificate. The private key

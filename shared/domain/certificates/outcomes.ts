@@ -5,7 +5,7 @@ import type { TaskPayloads } from '#shared/jobs/protocol';
 import { renewalBackoffMs } from './backoff.ts';
 
 /** What the agent's certificate jobs (`certificate.issue`, `.install`, `.self-sign`) report when the certificate is installed. */
-export interface IssuedCertificate {
+interface IssuedCertificate {
   fingerprint: string;
   notBefore: string;
   notAfter: string;
@@ -19,7 +19,8 @@ type CertificateTaskPayload = TaskPayloads['certificate.issue' | 'certificate.in
 /**
  * What the store learns from an ended certificate task (`certificate.issue`, `.install`, `.self-sign`;
  * registered in shared/domain/task-outcomes.ts): success → `ready` with the host's fingerprint and validity
- * (an imported one's must be the recorded fingerprint, else `failed`); anything else → `failed` with the task's
+ * (for an imported one the agent has already checked the installed file against the recorded fingerprint:
+ * a difference fails the task); anything else → `failed` with the task's
  * error (for ACME, the problem document's detail) in `issuanceError`. A failed initial issuance raises
  * `certificate_failed` and waits for E22; a failed renewal (the old certificate still installed) backs off —
  * `issuanceRetryAt` says when the scheduler tries again — and raises `certificate_expiring`.
@@ -31,9 +32,7 @@ export async function applyCertificateTaskOutcome(trx: Db, task: TaskRow, now: D
   const row = await trx.selectFrom('certificates').selectAll().where('id', '=', p.certificateId).forUpdate().executeTakeFirst();
   if (!row) return;
   const r = task.result as IssuedCertificate | null;
-  // an imported certificate is ready only when the host holds the very certificate that was checked and recorded
-  const mismatch = task.status === 'success' && row.type === 'imported' && r?.fingerprint !== row.fingerprint;
-  if (task.status === 'success' && !mismatch && r) {
+  if (task.status === 'success' && r) {
     await trx
       .updateTable('certificates')
       .set({ issuance_status: 'ready', issuance_error: '', issuance_retry_at: null, issuance_failures: 0, fingerprint: r.fingerprint, not_before: r.notBefore, not_after: r.notAfter, updated_at: sql<Date>`now()` })
@@ -41,9 +40,7 @@ export async function applyCertificateTaskOutcome(trx: Db, task: TaskRow, now: D
       .execute();
     return;
   }
-  const error = mismatch
-    ? `the host holds certificate ${r?.fingerprint || 'unknown'}, not the imported ${row.fingerprint}`
-    : task.error || `the ${task.kind} task ended ${task.status}`;
+  const error = task.error || `the ${task.kind} task ended ${task.status}`;
   const failures = row.issuance_failures + 1;
   const retryAt = operation === 'renewal' ? new Date(now.getTime() + renewalBackoffMs(failures)) : null;
   await trx

@@ -30,7 +30,7 @@ export interface CertificateRecord {
   updatedAt: string;
 }
 
-export const ACTIVE_ISSUANCE: ReadonlySet<CertificateRow['issuance_status']> = new Set(['queued', 'submitting', 'processing']);
+const ACTIVE_ISSUANCE: ReadonlySet<CertificateRow['issuance_status']> = new Set(['queued', 'submitting', 'processing']);
 
 const isoOrEmpty = (d: Date | null) => (d ? d.toISOString() : '');
 

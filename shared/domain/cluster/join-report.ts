@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** Guest ids are one id space across the cluster (jail CTIDs and VM RIDs): 1–9999. */
-export const MIN_GUEST_ID = 1;
+const MIN_GUEST_ID = 1;
 export const MAX_GUEST_ID = 9999;
 
 /** One guest in a join's conflict report. */
@@ -14,16 +14,16 @@ export interface JoinEntry {
   recordId: number;
 }
 
-export type ConflictReason = 'invalid_guest_id' | 'guest_id_in_use' | 'guest_busy';
+type ConflictReason = 'invalid_guest_id' | 'guest_id_in_use' | 'guest_busy';
 
-export interface JoinConflict {
+interface JoinConflict {
   entries: JoinEntry[];
   guestId: number;
   reason: ConflictReason;
 }
 
 /** The `data` of E16's 409. */
-export interface JoinConflictReport {
+interface JoinConflictReport {
   conflicts: JoinConflict[];
   digest: string;
   entries: JoinEntry[];
@@ -33,7 +33,7 @@ export interface JoinConflictReport {
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Canonical order of entries: guestId, then nodeId, then guestType (code-unit order, no locale). */
-export const byCanonicalOrder = (a: JoinEntry, b: JoinEntry) => cmp(a.guestId, b.guestId) || cmp(a.nodeId, b.nodeId) || cmp(a.guestType, b.guestType);
+const byCanonicalOrder = (a: JoinEntry, b: JoinEntry) => cmp(a.guestId, b.guestId) || cmp(a.nodeId, b.nodeId) || cmp(a.guestType, b.guestType);
 
 /**
  * The digest of a report: lowercase hex SHA-256 of the canonical list — the entries in canonical order, each

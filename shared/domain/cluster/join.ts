@@ -12,14 +12,14 @@ import { requireClusterKey } from './key.ts';
 import { conflictReport, type JoinEntry } from './join-report.ts';
 
 /** E16's request (all four required strings). */
-export interface JoinRequest {
+interface JoinRequest {
   clusterKey: string;
   leaderIp: string;
   nodeId: string;
   nodeIp: string;
 }
 
-export interface JoinResult {
+interface JoinResult {
   node: NodeView;
   /** false when the node already was a member (a no-op) */
   joined: boolean;

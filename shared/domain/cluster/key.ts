@@ -8,8 +8,8 @@ import type { Db } from '#store/tables';
  * is created or rotated, and stored only as its SHA-256 (a 256-bit random secret needs no slow hash). It never
  * reaches a log, an audit row or a response.
  */
-export const generateClusterKey = (): string => `hmc_${randomBytes(32).toString('base64url')}`;
-export const hashClusterKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+const generateClusterKey = (): string => `hmc_${randomBytes(32).toString('base64url')}`;
+const hashClusterKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 
 /** Replaces the cluster key with a new random one; returns the new key (the only time it is seen). */
 export async function rotateClusterKey(db: Db): Promise<string> {

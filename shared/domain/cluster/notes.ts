@@ -6,7 +6,7 @@ import { iso, lastPage, offsetOf, requireAllFound, type Page, type PageRequest }
 export const NOTE_TITLE_MAX = 200;
 export const NOTE_CONTENT_MAX = 65536;
 
-export interface ClusterNote {
+interface ClusterNote {
   id: number;
   title: string;
   content: string;
@@ -14,7 +14,7 @@ export interface ClusterNote {
   updatedAt: string;
 }
 
-export const toNote = (r: Selectable<ClusterNotesTable>): ClusterNote => ({
+const toNote = (r: Selectable<ClusterNotesTable>): ClusterNote => ({
   id: r.id,
   title: r.title,
   content: r.content,

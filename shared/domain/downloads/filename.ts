@@ -36,7 +36,7 @@ function fromUrl(url: URL): string {
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** The last path component (either separator), without control characters and surrounding blanks. */
-export function sanitizeFilename(name: string): string {
+function sanitizeFilename(name: string): string {
   const last = name.replace(CONTROL, '').split(/[/\\]/).pop() ?? '';
   const trimmed = last.trim();
   return trimmed === '.' || trimmed === '..' ? '' : trimmed;

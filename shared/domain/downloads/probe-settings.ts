@@ -6,9 +6,9 @@ import { parseCidr, type Cidr } from './address-policy.ts';
  * by default, and in a production stage (`HM_STAGE` `prod` or `production`) it is refused: ignored, with an
  * error logged, so the probe keeps refusing every non-public address.
  */
-export const ALLOW_LIST_VAR = 'HM_PROBE_ALLOW_CIDRS';
+const ALLOW_LIST_VAR = 'HM_PROBE_ALLOW_CIDRS';
 
-export const isProductionStage = (env: NodeJS.ProcessEnv) => ['prod', 'production'].includes((env.HM_STAGE ?? '').trim().toLowerCase());
+const isProductionStage = (env: NodeJS.ProcessEnv) => ['prod', 'production'].includes((env.HM_STAGE ?? '').trim().toLowerCase());
 
 let warned = false;
 

@@ -18,10 +18,10 @@ import { probeAllowList } from './probe-settings.ts';
  * answer, too slow, an error status, a bad certificate) is an outcome with an empty filename.
  */
 
-export const MAX_REDIRECTS = 5;
-export const PROBE_TIMEOUT_MS = 10_000;
+const MAX_REDIRECTS = 5;
+const PROBE_TIMEOUT_MS = 10_000;
 
-export type ProbeOutcome =
+type ProbeOutcome =
   | 'filename_detected'
   | 'no_filename_advertised'
   | 'source_unreachable'
@@ -30,17 +30,17 @@ export type ProbeOutcome =
   | 'source_tls_error'
   | 'source_bad_redirect';
 
-export interface ProbeResult {
+interface ProbeResult {
   filename: string;
   outcome: ProbeOutcome;
 }
 
-export interface ProbeRequest {
+interface ProbeRequest {
   url: string;
   ignoreTLS?: boolean;
 }
 
-export interface ProbeOptions {
+interface ProbeOptions {
   /** ranges admitted despite the policy (tests only); default: the `HM_PROBE_ALLOW_CIDRS` setting */
   allow?: readonly Cidr[];
   timeoutMs?: number;
@@ -48,7 +48,7 @@ export interface ProbeOptions {
   resolve?: Resolver;
 }
 
-export type Resolver = (host: string) => Promise<Array<{ address: string; family: number }>>;
+type Resolver = (host: string) => Promise<Array<{ address: string; family: number }>>;
 const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);

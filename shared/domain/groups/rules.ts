@@ -1,7 +1,7 @@
 import { ValidationError, type FieldError } from '#shared/errors/domain-errors';
 
 /** Groups that are never deleted: the administrators' group and the group this service's files belong to. */
-export const SERVICE_GROUP = 'hostmgr';
+const SERVICE_GROUP = 'hostmgr';
 export const PROTECTED_GROUPS: ReadonlySet<string> = new Set(['wheel', SERVICE_GROUP]);
 
 /** `root` is always a member of `wheel`. */

@@ -3,7 +3,7 @@ import { notFound } from '#shared/errors/domain-errors';
 import type { Db, HostGroupsTable } from '#store/tables';
 import type { GroupView } from './types.ts';
 
-export type GroupRow = Selectable<HostGroupsTable>;
+type GroupRow = Selectable<HostGroupsTable>;
 
 /** A managed group that is not being deleted, locked for the request's transaction; 404 group_not_found otherwise. */
 export async function requireGroup(trx: Db, id: number): Promise<GroupRow> {

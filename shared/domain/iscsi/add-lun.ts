@@ -7,7 +7,7 @@ import type { DatasetInventory } from '#domain/inventory';
 import { nodeIscsiConfig } from './config.ts';
 
 /** E13's record: the LUN as persisted, and the task installing the regenerated configuration. */
-export interface LunView {
+interface LunView {
   id: number;
   targetId: number;
   targetName: string;

@@ -9,7 +9,7 @@ import type { FieldError } from '#shared/errors/domain-errors';
 export const HOOK_PHASES = ['prestart', 'start', 'poststart', 'prestop', 'stop', 'poststop'] as const;
 export type HookPhase = (typeof HOOK_PHASES)[number];
 
-export const hookPhaseSchema = {
+const hookPhaseSchema = {
   type: 'object',
   properties: { enabled: { type: 'boolean' }, script: { type: 'string', maxLength: 65536 } },
   required: ['enabled', 'script'],
@@ -31,7 +31,7 @@ export const hooksSchema = {
   additionalProperties: false,
 } as const;
 
-export type HookSetting = FromSchema<typeof hookPhaseSchema>;
+type HookSetting = FromSchema<typeof hookPhaseSchema>;
 export type JailHooks = FromSchema<typeof hooksSchema>;
 // the job protocol declares the same shape without importing the domain: keep the two identical
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

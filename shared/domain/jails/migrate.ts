@@ -8,7 +8,7 @@ import { requireJail, requireNoActiveTask } from './store.ts';
 import type { JailConfig } from './types.ts';
 
 
-export interface MigrationResult {
+interface MigrationResult {
   guestId: number;
   outcome: 'queued';
   taskId: number;
@@ -81,7 +81,7 @@ export const migrationResult = (task: Pick<TaskRow, 'id' | 'payload'>): Migratio
 });
 
 /** What the source agent reports when the jail runs on the target (the task's result). */
-export interface MigrationOutcome {
+interface MigrationOutcome {
   ctid: number;
   targetNodeId: string;
   state: 'running' | 'stopped';

@@ -6,7 +6,7 @@ import { outranks } from '#domain/nodes/membership';
 
 
 /** A newly seen jail: its persisted configuration starts as what the host has. */
-export function configFromInventory(j: JailInventory): JailConfig {
+function configFromInventory(j: JailInventory): JailConfig {
   return {
     dataset: j.dataset,
     path: j.path,
@@ -21,7 +21,7 @@ export function configFromInventory(j: JailInventory): JailConfig {
 }
 
 /** A known jail: what the host reports replaces the observed fields; the persisted configuration stays. */
-export function mergeInventory(current: JailConfig, j: JailInventory): JailConfig {
+function mergeInventory(current: JailConfig, j: JailInventory): JailConfig {
   return { ...current, dataset: j.dataset, path: j.path, hostname: j.hostname, jid: j.jid, host: j };
 }
 

@@ -6,7 +6,7 @@ import { resourceKey } from '#shared/jobs/protocol';
 import { hookProblems, normalizeHooks, type JailHooks } from './hooks.ts';
 import { requireJail, requireNoExclusiveTask, saveJailConfig } from './store.ts';
 
-export interface HooksRecord {
+interface HooksRecord {
   ctId: number;
   hooks: JailHooks;
   taskId: number;

@@ -6,8 +6,8 @@ import type { JailHooks } from './hooks.ts';
  * CTID and dataset, plus per-phase hook scripts and a resource-limits script under
  * `/usr/local/etc/hostmgr/jails/<ctid>/` (see agent/drivers/jail-layout.ts).
  */
-export const JAIL_STATES = ['running', 'stopped'] as const;
-export type JailState = (typeof JAIL_STATES)[number];
+const JAIL_STATES = ['running', 'stopped'] as const;
+type JailState = (typeof JAIL_STATES)[number];
 
 /** One jail in the agent's inventory (`HostInventory.jails`). */
 export interface JailInventory {

@@ -30,7 +30,7 @@ export interface NetworkObject {
   resolutions: string[];
 }
 
-export const toNatRule = (r: Selectable<FirewallNatRulesTable>): NatRule => ({
+const toNatRule = (r: Selectable<FirewallNatRulesTable>): NatRule => ({
   id: r.id,
   nodeId: r.node_id,
   name: r.name,
@@ -47,7 +47,7 @@ export const toNatRule = (r: Selectable<FirewallNatRulesTable>): NatRule => ({
   updatedAt: iso(r.updated_at)!,
 });
 
-export const toNetworkObject = (r: Selectable<NetworkObjectsTable>): NetworkObject => ({
+const toNetworkObject = (r: Selectable<NetworkObjectsTable>): NetworkObject => ({
   id: r.id,
   name: r.name,
   description: r.description,

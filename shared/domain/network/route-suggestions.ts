@@ -6,7 +6,7 @@ import { hasRouteTable, routesByKey } from './route-projection.ts';
 import { fibOfInterface, findNetworkObject, requireNatRule, type NatRule, type NetworkObject } from './nat-rules.ts';
 
 /** One static return route E18 suggests (the spec's "Firewall NAT route suggestion"). */
-export interface RouteSuggestion {
+interface RouteSuggestion {
   name: string;
   description: string;
   destination: string;
@@ -27,7 +27,7 @@ export interface RouteSuggestion {
  * Why a rule cannot have return routes, or null when it can: only a source-translating rule (SNAT, BINAT)
  * with policy routing on, exactly one egress interface and one address family.
  */
-export function ineligibility(rule: NatRule): string | null {
+function ineligibility(rule: NatRule): string | null {
   if (rule.type !== 'snat' && rule.type !== 'binat') return `NAT rule ${rule.id} is ${rule.type}: route suggestions need an snat or binat rule`;
   if (!rule.policyRouting) return `NAT rule ${rule.id} has policy routing off`;
   if (rule.egressInterfaces.length !== 1)
@@ -36,7 +36,7 @@ export function ineligibility(rule: NatRule): string | null {
   return null;
 }
 
-export interface Candidate {
+interface Candidate {
   destination: string;
   prefix: Prefix;
   destinationType: 'host' | 'network';
@@ -79,7 +79,7 @@ const networkAddress = (addr: string, len: number): string =>
  * `routes`, the FIB's routes of the rule's family by prefix key (all of them, or at least those under the
  * candidates' covering keys). No store access.
  */
-export function suggestRoutes(rule: NatRule, list: Candidate[], fib: number, routes: ReadonlyMap<string, RouteEntry>): RouteSuggestion[] {
+function suggestRoutes(rule: NatRule, list: Candidate[], fib: number, routes: ReadonlyMap<string, RouteEntry>): RouteSuggestion[] {
   const family = rule.family as AddressFamily;
   return list.map((c) => {
     const route = longestPrefixMatch(routes, c.prefix);

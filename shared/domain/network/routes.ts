@@ -103,7 +103,7 @@ export function longestPrefixMatch(routes: ReadonlyMap<string, RouteEntry>, targ
 }
 
 /** How a route reaches its destination: through a gateway address, or directly on the link (`link#N`, an interface name). */
-export interface NextHop {
+interface NextHop {
   nextHopMode: 'gateway' | 'link';
   gateway: string;
   gatewayZone: string;

@@ -9,7 +9,7 @@ import { applyJailInventory } from '#domain/jails/projection';
  * agent endpoints run each inside the transaction that stores the inventory (registration and every changed
  * report). A capability whose section needs a table adds its projection here.
  */
-export type InventoryProjection = (trx: Db, nodeId: string, inventory: Partial<HostInventory>) => Promise<void>;
+type InventoryProjection = (trx: Db, nodeId: string, inventory: Partial<HostInventory>) => Promise<void>;
 
 export const inventoryProjections: InventoryProjection[] = [
   applyInventory, // pools, vdevs, free disks, tunables

@@ -48,7 +48,7 @@ export async function getNodeView(db: Kysely<Database>, id: string): Promise<Nod
   return toNodeView(row, true);
 }
 
-export interface NodeFilter {
+interface NodeFilter {
   status?: string;
   online?: boolean;
   page: number;

@@ -3,13 +3,14 @@ import { invalid } from '#shared/errors/domain-errors';
 import { DELIVERY_CHANNELS, type DeliveryChannel } from '#shared/jobs/notification-outbox';
 import { inTransaction } from '#store/tx';
 import type { Database, Db } from '#store/tables';
+import { parseJsonObject } from './json-object.ts';
 
 /**
  * Global channel settings (one row per channel); rules switch channels on and may override the destination
  * in their `config` (`to`, `ntfyTopic`, `ntfyPriority`, `webhookUrl`). Secret fields are write-only: the API
  * answers `"set"` or `null` for them, and they reach no log and no audit row.
  */
-export const CHANNEL_FIELDS = {
+const CHANNEL_FIELDS = {
   email: { plain: ['host', 'port', 'secure', 'username', 'from', 'to'], secret: ['password'] },
   ntfy: { plain: ['server', 'topic', 'priority'], secret: ['token'] },
   // a Discord webhook URL embeds its token
@@ -28,20 +29,11 @@ export interface ChannelConfig {
 }
 
 /** A channel as the API shows it: plain settings, then `"set"`/`null` for each secret. */
-export interface ChannelView {
+interface ChannelView {
   channel: DeliveryChannel;
   settings: Record<string, string | number | boolean | null>;
   updatedAt: string | null;
 }
-
-const parse = (text: string | undefined): Record<string, any> => {
-  try {
-    const v = JSON.parse(text ?? '{}');
-    return v && typeof v === 'object' ? v : {};
-  } catch {
-    return {};
-  }
-};
 
 /** Every channel's stored configuration (an unset channel: empty). */
 export async function loadChannels(db: Db): Promise<Record<DeliveryChannel, ChannelConfig & { updatedAt: Date | null }>> {
@@ -50,7 +42,7 @@ export async function loadChannels(db: Db): Promise<Record<DeliveryChannel, Chan
   return Object.fromEntries(
     DELIVERY_CHANNELS.map((c) => {
       const r = byName.get(c);
-      return [c, { settings: parse(r?.settings), secrets: parse(r?.secrets), updatedAt: r?.updated_at ?? null }];
+      return [c, { settings: parseJsonObject(r?.settings), secrets: parseJsonObject(r?.secrets), updatedAt: r?.updated_at ?? null }];
     }),
   ) as Record<DeliveryChannel, ChannelConfig & { updatedAt: Date | null }>;
 }

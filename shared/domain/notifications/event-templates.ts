@@ -5,7 +5,7 @@ import type { Db } from '#store/tables';
  * node, no targets) and the kinds raised by the task and node code. A store need not be seeded for an operator
  * to write a rule on them: the template is added when a rule first names it. A seed may relabel them.
  */
-export const BUILT_IN_TEMPLATES = [
+const BUILT_IN_TEMPLATES = [
   { key: 'task.failed', label: 'Task failed (event)', description: 'A task ended failed or interrupted; match by task kind and node', target_type: 'task_event' },
   { key: 'task.succeeded', label: 'Task succeeded (event)', description: 'A task ended successfully; match by task kind and node', target_type: 'task_event' },
   { key: 'task_failed', label: 'Task failed', description: 'A task on a node ended failed', target_type: 'node' },

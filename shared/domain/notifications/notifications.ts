@@ -19,7 +19,7 @@ export interface Notification {
   dismissedAt: string | null;
 }
 
-export const toNotification = (r: Selectable<NotificationsTable>): Notification => ({
+const toNotification = (r: Selectable<NotificationsTable>): Notification => ({
   id: r.id,
   kind: r.kind,
   title: r.title,
@@ -31,7 +31,7 @@ export const toNotification = (r: Selectable<NotificationsTable>): Notification 
   dismissedAt: iso(r.dismissed_at),
 });
 
-export interface NotificationQuery extends PageRequest {
+interface NotificationQuery extends PageRequest {
   scope?: (typeof NOTIFICATION_SCOPES)[number];
   nodeId?: string;
 }

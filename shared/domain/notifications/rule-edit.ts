@@ -7,7 +7,7 @@ import { ensureBuiltInTemplate } from './event-templates.ts';
 import { listRules, type NotificationRule } from './rules.ts';
 
 /** What an operator sets on a rule; every field optional on update. */
-export interface RuleInput {
+interface RuleInput {
   templateKey?: string;
   /** a target of the template's type, or `*` (any) */
   targetKey?: string;

@@ -3,6 +3,7 @@ import { inTransaction } from '#store/tx';
 import type { Database, Db } from '#store/tables';
 import { requireAllFound } from '#store/paging';
 import { synchroniseRules } from './sync.ts';
+import { parseJsonObject } from './json-object.ts';
 
 
 /** `auto`: created by synchronisation; `custom`: created by an operator. */
@@ -33,7 +34,7 @@ export interface NotificationRule {
 }
 
 /** A notification template, with the targets its rules may address (those of its target type). */
-export interface NotificationTemplate {
+interface NotificationTemplate {
   key: string;
   label: string;
   description: string;
@@ -42,7 +43,7 @@ export interface NotificationTemplate {
   targets: Array<{ key: string; label: string }>;
 }
 
-export interface RulesAndTemplates {
+interface RulesAndTemplates {
   rules: NotificationRule[];
   templates: NotificationTemplate[];
 }
@@ -62,7 +63,7 @@ export async function listRules(db: Db): Promise<NotificationRule[]> {
     .orderBy('r.template_key').orderBy('r.target_key').orderBy('r.id')
     .execute();
   return rows.map((r) => {
-    const deliveryFailures = parseFailures(r.delivery_failures);
+    const deliveryFailures = parseJsonObject(r.delivery_failures);
     return {
     id: r.id,
     templateKey: r.template_key,
@@ -87,16 +88,7 @@ export async function listRules(db: Db): Promise<NotificationRule[]> {
   });
 }
 
-function parseFailures(text: string): NotificationRule['deliveryFailures'] {
-  try {
-    const v = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
-  } catch {
-    return {};
-  }
-}
-
-export async function listTemplates(db: Db): Promise<NotificationTemplate[]> {
+async function listTemplates(db: Db): Promise<NotificationTemplate[]> {
   const [templates, targets] = await Promise.all([
     db.selectFrom('notification_templates').selectAll().orderBy('key').execute(),
     db.selectFrom('notification_targets').selectAll().orderBy('target_type').orderBy('label').orderBy('key').execute(),

@@ -14,9 +14,9 @@ export const deviceNameSchema = { type: 'string', minLength: 1, maxLength: 24, p
 export const poolGuidSchema = { type: 'string', minLength: 1, maxLength: 20, pattern: '^[0-9]+$' } as const;
 
 /** zpool prints `ada1p3` for `/dev/ada1p3`; both name the same device (the schema allows nothing else). */
-export const normaliseDevice = (name: string) => name.replace(/^\/dev\//, '');
+const normaliseDevice = (name: string) => name.replace(/^\/dev\//, '');
 
-export interface PoolRef {
+interface PoolRef {
   guid: string;
   name: string;
   nodeId: string;

@@ -5,10 +5,10 @@ import { foreignPoolGuids, reportRefusedPools } from './ownership.ts';
 
 
 /** One row of `pool_devices` as the projection builds it (the table adds id, node and pool). */
-export type FlatDevice = Omit<Selectable<PoolDevicesTable>, 'id' | 'node_id' | 'pool_guid'>;
+type FlatDevice = Omit<Selectable<PoolDevicesTable>, 'id' | 'node_id' | 'pool_guid'>;
 
 /** Every vdev of a pool's tree, depth first, with its parent's name (`''` at the top). */
-export function flattenVdevs(vdevs: PoolVdev[], parent = ''): FlatDevice[] {
+function flattenVdevs(vdevs: PoolVdev[], parent = ''): FlatDevice[] {
   return vdevs.flatMap((v) => {
     const children = v.children ?? [];
     const self: FlatDevice = { name: v.name, guid: v.guid ?? null, type: v.type, state: v.state, parent, leaf: children.length === 0 };

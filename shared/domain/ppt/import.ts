@@ -7,17 +7,17 @@ import type { PciDeviceInventory } from './types.ts';
 import { checkPciDomain, parsePciDeviceId, type PciAddress } from './address.ts';
 
 /** The driver a device must already be attached to: bhyve's passthrough driver. */
-export const PPT_DRIVER = 'ppt';
+const PPT_DRIVER = 'ppt';
 /** Edits of /boot/loader.conf on one node run one at a time. */
-export const LOADER_CONF_RESOURCE = 'file:/boot/loader.conf';
+const LOADER_CONF_RESOURCE = 'file:/boot/loader.conf';
 
 /** E9's record (the spec's `{id, deviceID, domain, oldDriver}`), plus the node and the task writing loader.conf. */
-export function toPptDeviceView(r: Selectable<PptDevicesTable>) {
+function toPptDeviceView(r: Selectable<PptDevicesTable>) {
   return { id: r.id, deviceID: r.device_id, domain: r.domain, oldDriver: r.old_driver, nodeId: r.node_id, taskId: r.task_id };
 }
-export type PptDeviceView = ReturnType<typeof toPptDeviceView>;
+type PptDeviceView = ReturnType<typeof toPptDeviceView>;
 
-export interface PptImportRequest {
+interface PptImportRequest {
   nodeId?: string;
   deviceID: string;
   domain: string;

@@ -5,7 +5,7 @@ import { findPool } from '#domain/pools/devices';
 import { targetNode } from '#domain/pools/target-node';
 import { readDelta, type Delta } from './delta.ts';
 
-export interface DashboardQuery {
+interface DashboardQuery {
   poolAfter: number;
   arcAfter: number;
   poolGuid?: string;

@@ -5,16 +5,16 @@ import { streamHeads, type Stream } from './cursors.ts';
 import { groupSeries, toArcRow, type ArcPointRow, type ArcRow, type PoolPointRow, type PoolSeries } from './rows.ts';
 
 /** Above this many newer rows a client is told to start over rather than be sent them all. */
-export const DELTA_MAX_NEWER = 10_000;
+const DELTA_MAX_NEWER = 10_000;
 /**
  * What a reset answers with: the stream's latest 15 minutes (90 samples per pool at 10 s) — enough to draw the
  * live charts again at once; polling extends them from there. Longer history is what the roll-ups are for.
  */
-export const RESET_WINDOW_SECONDS = 900;
+const RESET_WINDOW_SECONDS = 900;
 /** Raw rows: agents sample every 10 s. */
-export const RESOLUTION_SECONDS = 10;
+const RESOLUTION_SECONDS = 10;
 
-export interface DeltaQuery {
+interface DeltaQuery {
   /** the node whose pools and ARC are read */
   nodeId: string;
   /** only this pool's points (ARC rows are the node's either way) */

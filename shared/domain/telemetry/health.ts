@@ -4,7 +4,7 @@ import { sql, type RawBuilder } from 'kysely';
  * How bad a pool health (zpool's `health` property) is, for a roll-up's `worstHealth`: any state not listed
  * (a new or unexpected word) ranks as bad as UNAVAIL rather than hiding behind ONLINE.
  */
-export const HEALTH_SEVERITY: Record<string, number> = {
+const HEALTH_SEVERITY: Record<string, number> = {
   ONLINE: 0,
   DEGRADED: 1,
   OFFLINE: 2,
@@ -15,7 +15,7 @@ export const HEALTH_SEVERITY: Record<string, number> = {
 };
 const UNKNOWN_SEVERITY = 3;
 
-export const healthSeverity = (health: string) => HEALTH_SEVERITY[health] ?? UNKNOWN_SEVERITY;
+const healthSeverity = (health: string) => HEALTH_SEVERITY[health] ?? UNKNOWN_SEVERITY;
 
 export function worstHealth(healths: string[]): string {
   return healths.reduce((worst, h) => (healthSeverity(h) > healthSeverity(worst) ? h : worst), healths[0] ?? 'ONLINE');

@@ -108,7 +108,7 @@ export function arcRow(nodeId: string, time: Date, arc: ArcSample, base: { count
 }
 
 /** Stores the samples in one transaction (ids allocated in commit order, see ./cursors.ts). */
-export async function storeSamples(trx: Trx, nodeId: string, samples: TelemetrySample[]): Promise<IngestResult> {
+async function storeSamples(trx: Trx, nodeId: string, samples: TelemetrySample[]): Promise<IngestResult> {
   await trx.insertInto('telemetry_nodes').values({ node_id: nodeId }).onConflict((oc) => oc.column('node_id').doNothing()).execute();
   const state = await trx.selectFrom('telemetry_nodes').selectAll().where('node_id', '=', nodeId).forUpdate().executeTakeFirstOrThrow();
   const fresh = [...samples].sort((a, b) => a.time - b.time).filter((s, i, all) => (i === 0 || s.time > all[i - 1].time) && (!state.last_sample_at || s.time > state.last_sample_at.getTime()));

@@ -13,8 +13,8 @@ import { severitySql } from './health.ts';
  * They run at most once a minute per node, after an ingest (functions/agent/telemetry.ts), and resume
  * from the oldest sample that arrived since the previous run, so late samples are rolled up too.
  */
-export const RETENTION = { rawHours: 24, minuteDays: 7, fiveMinuteDays: 90 } as const;
-export const MAINTENANCE_EVERY_MS = 60_000;
+const RETENTION = { rawHours: 24, minuteDays: 7, fiveMinuteDays: 90 } as const;
+const MAINTENANCE_EVERY_MS = 60_000;
 
 type Trx = Transaction<Database>;
 

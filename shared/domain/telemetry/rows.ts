@@ -6,7 +6,7 @@ export type PoolPointRow = Omit<Selectable<PoolTelemetryTable>, 'time' | 'node_i
 export type ArcPointRow = Omit<Selectable<ArcTelemetryTable>, 'time' | 'node_id'> & { time: number };
 
 /** E14's pool point. Raw and rolled-up rows have the same measures. */
-export function toPoint(r: PoolPointRow) {
+function toPoint(r: PoolPointRow) {
   return {
     id: Number(r.id),
     time: Number(r.time),
@@ -33,7 +33,7 @@ export function toPoint(r: PoolPointRow) {
     maxWriteLatencyNanos: r.max_write_latency_nanos,
   };
 }
-export type PoolPoint = ReturnType<typeof toPoint>;
+type PoolPoint = ReturnType<typeof toPoint>;
 
 /** hits / (hits + misses) of one interval; 0 when the interval saw no access at all. */
 export const ratio = (hits: number, misses: number) => (hits + misses > 0 ? hits / (hits + misses) : 0);

@@ -9,7 +9,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 const count = { type: 'integer', minimum: 0 } as const;
 const rate = { type: 'number', minimum: 0 } as const;
 
-export const poolSampleSchema = {
+const poolSampleSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['guid', 'name', 'health', 'size', 'allocated', 'free', 'fragmentation', 'dedupRatio', 'readIOPS', 'writeIOPS', 'readBytesPerSecond', 'writeBytesPerSecond', 'readLatencyNanos', 'writeLatencyNanos'],
@@ -48,9 +48,9 @@ export const arcCounterNames = [
   'evictNotEnough',
   'memoryThrottle',
 ] as const;
-export type ArcCounterName = (typeof arcCounterNames)[number];
+type ArcCounterName = (typeof arcCounterNames)[number];
 
-export const arcSizeNames = [
+const arcSizeNames = [
   'size',
   'targetSize',
   'minSize',
@@ -65,7 +65,7 @@ export const arcSizeNames = [
   'l2Allocated',
   'l2DeviceCount',
 ] as const;
-export type ArcSizeName = (typeof arcSizeNames)[number];
+type ArcSizeName = (typeof arcSizeNames)[number];
 
 const record = <K extends readonly string[]>(keys: K) =>
   ({
@@ -75,7 +75,7 @@ const record = <K extends readonly string[]>(keys: K) =>
     properties: Object.fromEntries(keys.map((k) => [k, count])) as { [P in K[number]]: typeof count },
   }) as const;
 
-export const arcSampleSchema = {
+const arcSampleSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['counters', 'sizes'],

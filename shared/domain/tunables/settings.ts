@@ -13,7 +13,7 @@ export const tunableNameSchema = { type: 'string', minLength: 1, maxLength: 128,
 export const tunableValueSchema = { type: 'string', maxLength: 1024 } as const;
 
 /** E11's record: the persisted setting and the task applying it. */
-export function toSettingView(s: Selectable<TunableSettingsTable>) {
+function toSettingView(s: Selectable<TunableSettingsTable>) {
   return {
     nodeId: s.node_id,
     name: s.name,
@@ -24,9 +24,9 @@ export function toSettingView(s: Selectable<TunableSettingsTable>) {
     updatedAt: s.updated_at.toISOString(),
   };
 }
-export type TunableSettingView = ReturnType<typeof toSettingView>;
+type TunableSettingView = ReturnType<typeof toSettingView>;
 
-export interface TunableRequest {
+interface TunableRequest {
   nodeId?: string;
   name: string;
   value: string;

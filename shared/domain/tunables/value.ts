@@ -29,7 +29,7 @@ const BOOLEAN_VALUES: Record<string, string> = { '0': '0', '1': '1', false: '0',
 /** Types sysctl cannot set from the command line. */
 const UNSETTABLE = new Set(['node', 'opaque']);
 
-export type ValueCheck = { ok: true; value: string } | { ok: false; problem: string };
+type ValueCheck = { ok: true; value: string } | { ok: false; problem: string };
 
 /** Checks `value` against `type`; on success returns the value to persist and hand to sysctl. */
 export function checkTunableValue(type: string, value: string): ValueCheck {

@@ -4,7 +4,7 @@ import { onlineSql } from '#store/presence';
 import type { Database, GuestsTable } from '#store/tables';
 import { defaultVmOptions, type VmConfig, type VmOptions } from './types.ts';
 
-export type VmRow = Selectable<GuestsTable> & { type: 'vm' };
+type VmRow = Selectable<GuestsTable> & { type: 'vm' };
 
 /** A VM's config as stored, with defaults filled in for anything an older row lacks. */
 export function vmConfigOf(row: Pick<VmRow, 'id' | 'config'>): VmConfig {
@@ -42,7 +42,7 @@ export async function requireNodeOnline(trx: Transaction<Database>, vm: VmRow): 
 }
 
 /** E5/E17/E19: the domain's definition may only change while it is shut off. */
-export function requireShutOff(vm: VmRow): void {
+function requireShutOff(vm: VmRow): void {
   if (vm.state === 'orphaned') throw conflict('vm_orphaned', `vm ${vm.id} is an orphaned registration (libvirt does not define it); purge it with DELETE /api/vm/${vm.id}/registration`);
   if (vm.state !== 'shut off') throw conflict('vm_not_shut_off', `vm ${vm.id} is ${vm.state}; shut it off first`);
 }

@@ -1,7 +1,7 @@
 import type { Db } from '#store/tables';
 
 
-export interface MacObjectUse {
+interface MacObjectUse {
   id: number;
   mac: string;
   /** other VMs bound to the same object */

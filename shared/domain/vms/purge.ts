@@ -7,7 +7,7 @@ import { lockVm, requireNodeOnline, vmConfigOf } from './guests.ts';
 import { macObjectsOf } from './mac-objects.ts';
 
 /** The spec's Purge result (part 2), plus the task that removes the files on the host. */
-export interface PurgeResult {
+interface PurgeResult {
   deletedMacObjectIds: number[];
   retainedDatasets: string[];
   retainedMacObjectIds: number[];

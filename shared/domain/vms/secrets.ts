@@ -7,7 +7,7 @@ import type { CloudInitOptions, VncOptions } from './types.ts';
  *  - the VNC password: never returned to anyone, only `passwordSet`.
  * The node inventory the API returns shows the same redacted form to every role.
  */
-export interface CloudInitView {
+interface CloudInitView {
   data: string | null;
   dataSet: boolean;
   metadata: string | null;
@@ -15,7 +15,7 @@ export interface CloudInitView {
   networkConfig: string;
 }
 
-export function cloudInitView(ci: Partial<CloudInitOptions> | undefined, mayRead: boolean): CloudInitView {
+function cloudInitView(ci: Partial<CloudInitOptions> | undefined, mayRead: boolean): CloudInitView {
   const data = ci?.data ?? '';
   const metadata = ci?.metadata ?? '';
   return {
@@ -27,9 +27,9 @@ export function cloudInitView(ci: Partial<CloudInitOptions> | undefined, mayRead
   };
 }
 
-export type VncView = Omit<VncOptions, never> & { passwordSet: boolean };
+type VncView = Omit<VncOptions, never> & { passwordSet: boolean };
 
-export function vncView(v: VncOptions & { password?: unknown; passwd?: unknown }): VncView {
+function vncView(v: VncOptions & { password?: unknown; passwd?: unknown }): VncView {
   const { password: _p, passwd: _q, ...rest } = v;
   void _p;
   void _q;

@@ -13,7 +13,10 @@ const REFUSED = new Set([401, 403, 429]);
 export type AuditedContext = HmContext & { audit?: AuditScope };
 type Req = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, AuditedContext>;
 
-/** The target named by the path's parameters and the `nodeId` query (`ctid:101 node:<uuid>`); a task's resource key replaces it. */
+/**
+ * The target named by the path's parameters and the `nodeId` query (`ctid:101 node:<uuid>`), to which the
+ * validated body's `nodeId` is added (auditInput); a task's resource key replaces it.
+ */
 function resourceOf(event: APIGatewayProxyEventV2): string {
   const parts = Object.entries(event.pathParameters ?? {}).map(([k, v]) => `${k}:${v}`);
   const node = event.queryStringParameters?.nodeId;
@@ -33,11 +36,11 @@ async function finish(request: Req): Promise<void> {
   if (!scope || status === undefined) return;
   const mutation = !READS.has(scope.entry.method);
   if (!mutation && !REFUSED.has(status)) return;
-  const principal = request.context.hm?.principal;
-  const who = principal ? { tokenId: principal.tokenId, tokenName: principal.name, role: principal.role } : {};
+  // a request refused after authentication (a role too low, invalid input) never reached auditInput
+  namePrincipal(request.context);
   try {
     if (scope.recordedId !== undefined) await completeAudit(getDb(), scope.recordedId, status, taskIdOf(request.response));
-    else await recordAudit(getDb(), { ...scope.entry, ...who, status, taskId: taskIdOf(request.response) });
+    else await recordAudit(getDb(), { ...scope.entry, status, taskId: taskIdOf(request.response) });
   } catch (e) {
     // the answer stands (a committed change is not undone by a failed audit write); the failure is logged
     console.log(JSON.stringify({ level: 'error', msg: 'audit write failed', requestId: scope.entry.requestId, route: scope.entry.route, cause: (e as Error)?.message }));
@@ -71,8 +74,22 @@ export const audit = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayP
   onError: finish,
 });
 
-/** Once authenticated, the scope names the caller (the row written inside the transaction needs it). */
-export function auditPrincipal(context: AuditedContext): void {
+/** Once authenticated, the scope names the caller. */
+function namePrincipal(context: AuditedContext): void {
   const p = context.hm?.principal;
   if (context.audit && p) Object.assign(context.audit.entry, { tokenId: p.tokenId, tokenName: p.name, role: p.role });
+}
+
+/**
+ * Before the handler runs (its transaction writes the row): the scope names the caller, and a validated
+ * body's `nodeId` names its node (`node:<uuid>`, e.g. the node E16 admits). Identifiers only: nothing else of
+ * the body is kept.
+ */
+export function auditInput(context: AuditedContext, body: unknown): void {
+  namePrincipal(context);
+  const nodeId = (body as { nodeId?: unknown } | null | undefined)?.nodeId;
+  const entry = context.audit?.entry;
+  if (!entry || typeof nodeId !== 'string' || nodeId === '') return;
+  const node = `node:${nodeId}`;
+  if (!entry.resource.split(' ').includes(node)) entry.resource = entry.resource ? `${entry.resource} ${node}` : node;
 }

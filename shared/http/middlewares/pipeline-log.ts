@@ -7,7 +7,7 @@ import { mapStoreError } from '#store/tx';
 import type { Principal } from '#shared/auth/tokens';
 
 /** Per-invocation state, kept on the Lambda context (Middy's `internal` is shared between invocations). */
-export interface RequestState {
+interface RequestState {
   started: number;
   principal?: Principal;
 }

@@ -15,7 +15,7 @@ export interface EventMessage {
 }
 
 /** What one send needs: the event, the outbox row's id, the channel's settings and the rule's overrides. */
-export interface SendInput {
+interface SendInput {
   deliveryId: number;
   ruleId: number;
   channel: DeliveryChannel;

@@ -3,6 +3,7 @@ import type { DeliveryChannel } from '#shared/jobs/notification-outbox';
 import { inTransaction } from '#store/tx';
 import type { Database } from '#store/tables';
 import { loadChannels } from '../channels.ts';
+import { parseJsonObject } from '../json-object.ts';
 import type { EventMessage, Sender } from './message.ts';
 import { sendDiscord } from './send-discord.ts';
 import { sendEmail } from './send-email.ts';
@@ -12,7 +13,7 @@ import { sendWebhook } from './send-webhook.ts';
 
 const SENDERS: Record<DeliveryChannel, Sender> = { email: sendEmail, ntfy: sendNtfy, discord: sendDiscord, pushover: sendPushover, webhook: sendWebhook };
 
-export interface DeliveryOptions {
+interface DeliveryOptions {
   /** rows claimed per pass */
   limit: number;
   /** attempts before a delivery is given up and its channel marked failing on the rule */
@@ -24,7 +25,7 @@ export interface DeliveryOptions {
   timeoutMs: number;
 }
 
-export interface DeliveryResult {
+interface DeliveryResult {
   delivered: number[];
   retrying: number[];
   gaveUp: number[];
@@ -45,14 +46,6 @@ export function deliveryDefaults(env: NodeJS.ProcessEnv = process.env): Delivery
 /** The wait before the next try after `attempts` failed ones. */
 export const backoffSeconds = (attempts: number, o: Pick<DeliveryOptions, 'backoffS' | 'backoffMaxS'>) => Math.min(o.backoffS * 2 ** Math.max(0, attempts - 1), o.backoffMaxS);
 
-const parse = (text: string): Record<string, any> => {
-  try {
-    return JSON.parse(text) ?? {};
-  } catch {
-    return {};
-  }
-};
-
 /**
  * One pass of the delivery worker: claims due outbox rows (FOR UPDATE SKIP LOCKED, so concurrent workers on
  * PostgreSQL take disjoint rows; PGlite runs one transaction at a time anyway) by counting the attempt and
@@ -61,7 +54,7 @@ const parse = (text: string): Record<string, any> => {
  * retry after exponential backoff, or — after `maxAttempts` — given up and the channel marked failing on the
  * rule. Giving up raises no notification: a failing channel must not feed the outbox it failed on.
  */
-export async function deliverDue(db: Kysely<Database>, options: Partial<DeliveryOptions> = {}): Promise<DeliveryResult> {
+async function deliverDue(db: Kysely<Database>, options: Partial<DeliveryOptions> = {}): Promise<DeliveryResult> {
   const o = { ...deliveryDefaults(), ...options };
   const leaseS = Math.ceil((o.timeoutMs * 3) / 1000) + 30;
   const out: DeliveryResult = { delivered: [], retrying: [], gaveUp: [] };
@@ -98,11 +91,11 @@ export async function deliverDue(db: Kysely<Database>, options: Partial<Delivery
       const channel = d.channel as DeliveryChannel;
       const event: EventMessage = {
         id: e.id, type: e.type, title: e.title, body: e.body, severity: e.severity, nodeId: e.node_id, targetKey: e.target_key,
-        subject: parse(e.subject), createdAt: e.created_at.toISOString(),
+        subject: parseJsonObject(e.subject), createdAt: e.created_at.toISOString(),
       };
       let error: string | null = null;
       try {
-        await SENDERS[channel]({ deliveryId: d.id, ruleId: d.rule_id, channel, event, config: channels[channel], overrides: parse(ruleById.get(d.rule_id)?.config ?? '{}'), timeoutMs: o.timeoutMs });
+        await SENDERS[channel]({ deliveryId: d.id, ruleId: d.rule_id, channel, event, config: channels[channel], overrides: parseJsonObject(ruleById.get(d.rule_id)?.config), timeoutMs: o.timeoutMs });
       } catch (err) {
         error = ((err as Error).message || String(err)).slice(0, 1000);
       }

@@ -5,7 +5,7 @@ import type { Executor, RunResult } from './executor.ts';
  * the source's stdout streams into the target's stdin without being held in memory. When one side fails
  * the other is stopped, so a broken receive does not leave a send running (and vice versa).
  */
-interface PipedResult {
+export interface PipedResult {
   source: { code: number; stderr: string };
   target: RunResult;
   /** bytes that went through the pipe */

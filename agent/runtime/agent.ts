@@ -19,6 +19,8 @@ import { sshHostKeyFingerprints } from '../drivers/ssh-host-keys.ts';
 import { Spool } from './spool.ts';
 
 const AGENT_VERSION = '0.1.0';
+/** how long a task told to wait for a running task of its resource pauses before asking again */
+const WAIT_AGAIN_MS = 2000;
 
 /** A received task message while the agent holds it (waiting for its lane, or running). */
 interface Held {
@@ -222,9 +224,12 @@ export class Agent {
   }
 
   private async process(h: Held): Promise<void> {
+    let waiting = false;
     try {
       // not started before shutdown: as good as abandoned
       const outcome = this.graceful.signal.aborted ? 'abandoned' : await this.runner.run(h.item);
+      waiting = outcome === 'waiting';
+      if (waiting) return;
       if (outcome === 'abandoned') {
         // shutdown came first: the next run gets the message again (and replays a spooled outcome before it)
         await Promise.all(h.receipts.map((r) => this.queue!.release(r).catch(() => undefined)));
@@ -233,10 +238,24 @@ export class Agent {
       }
       if (outcome === 'done') this.inventory.checkSoon();
     } finally {
-      clearInterval(h.keeper);
-      this.held.delete(h.item.taskId);
-      this.slots.give();
+      if (waiting) this.waitBehind(h);
+      else {
+        clearInterval(h.keeper);
+        this.held.delete(h.item.taskId);
+        this.slots.give();
+      }
     }
+  }
+
+  /**
+   * The store would not start the task while another of its resource runs here (its message came under
+   * another group id than the resource, e.g. sent by someone else): it queues behind that one in the lane of
+   * the resource the store named, its message held and kept invisible, and asks again after a pause (the
+   * running task may also be one this agent does not hold, ended later by the sweeper).
+   */
+  private waitBehind(h: Held): void {
+    h.resource = h.item.resource ?? h.resource;
+    void sleep(WAIT_AGAIN_MS, this.graceful.signal).then(() => this.lanes.run(h.resource, () => this.process(h)));
   }
 
   private async drain(): Promise<void> {

@@ -16,14 +16,18 @@ import type { Spool } from './spool.ts';
  */
 export interface WorkItem {
   taskId: number;
+  /** the task's resource key as the store names it, learned when the store told it to wait (`waiting`) */
+  resource?: string;
 }
 
 /**
  * - `done`: the outcome landed (or the control plane no longer wants it): the message can go;
  * - `skipped`: the task was already started or finished elsewhere (a duplicate delivery): the message can go;
- * - `abandoned`: shutdown came first; the message stays in the queue (and any outcome in the spool).
+ * - `abandoned`: shutdown came first; the message stays in the queue (and any outcome in the spool);
+ * - `waiting`: another task of its resource runs on this node (the store said so): nothing ran, the task is
+ *   still queued; keep the message and ask again once that one is done (`item.resource` names the resource).
  */
-type RunOutcome = 'done' | 'skipped' | 'abandoned';
+type RunOutcome = 'done' | 'skipped' | 'abandoned' | 'waiting';
 
 const OUTPUT_TAIL = 64 * 1024;
 const tail = (s: string) => (s.length > OUTPUT_TAIL ? s.slice(-OUTPUT_TAIL) : s);
@@ -85,6 +89,11 @@ export class TaskRunner {
         return 'skipped';
       }
       return 'abandoned';
+    }
+    if (!start.run && start.waitFor) {
+      this.log('info', 'task waits for a running task of its resource', { taskId, resource: start.waitFor.resource, waitsFor: start.waitFor.taskId });
+      item.resource = start.waitFor.resource;
+      return 'waiting';
     }
     if (!start.run || !start.work) {
       this.log('info', 'task not run: already handled', { taskId, reason: start.reason });

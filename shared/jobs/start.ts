@@ -27,7 +27,9 @@ export interface Work<K extends TaskKind = TaskKind> {
 
 /**
  * The answer of POST /api/agent/tasks/{id}/start — the one contract between the store and the agent about
- * what to run. `run: false`: already started or finished, or superseded; ack the message and run nothing.
+ * what to run. `run: false`: already started or finished, or superseded; ack the message and run nothing —
+ * unless `waitFor` is set: the task stays queued behind a running task of its resource on the node, and the
+ * agent asks again once that one is done (keeping the message).
  */
 export interface StartAnswer {
   run: boolean;
@@ -36,6 +38,8 @@ export interface StartAnswer {
   task: TaskView;
   /** present when `run` */
   work?: Work;
+  /** present when the task must wait: the running task of the same resource it waits for */
+  waitFor?: { taskId: number; resource: string };
 }
 
 /** The backup job's target a task reaches: a backup run's target, a restore's source; null for other kinds. */
@@ -85,10 +89,23 @@ async function supersede(db: Db, task: TaskRow, by: number, applyOutcome: TaskOu
 
 const answer = (run: boolean, reason: string, task: TaskRow, work?: Work): StartAnswer => ({ run, reason, attempt: task.attempts, task: toTaskView(task), ...(work ? { work } : {}) });
 
+/** Another task of the same resource running on the node (a resource's tasks run one at a time). */
+const runningOfResource = (trx: Db, task: TaskRow) =>
+  trx
+    .selectFrom('tasks')
+    .select('id')
+    .where('resource', '=', task.resource)
+    .where('node_id', '=', task.node_id)
+    .where('status', '=', 'running')
+    .where('id', '!=', task.id)
+    .orderBy('id')
+    .executeTakeFirst();
+
 /**
  * Claims a task for the agent of `nodeId` (403 for another node's task, 404 for none): queued → running,
  * attempts + 1, idempotent by id. A configuration task overtaken by a newer one of the same resource and
- * kind (re-sent late, delivered out of order) ends `failed` "superseded by task N" instead of running.
+ * kind (re-sent late, delivered out of order) ends `failed` "superseded by task N" instead of running; a
+ * task whose resource has another task running on the node stays queued and is told to wait for it.
  */
 export async function startTask(trx: Db, nodeId: string, taskId: number, applyOutcome: TaskOutcome): Promise<StartAnswer> {
   const task = await nodeTask(trx, nodeId, taskId);
@@ -98,6 +115,10 @@ export async function startTask(trx: Db, nodeId: string, taskId: number, applyOu
     const ended = newer === undefined ? undefined : await supersede(trx, task, newer, applyOutcome);
     if (ended) return answer(false, ended.error, ended);
   }
+  // The queue keeps a resource's tasks in order only by the message group id, which whoever can send to the
+  // queue chooses: the store, not the message, decides that this task waits for the one running.
+  const running = await runningOfResource(trx, task);
+  if (running) return { ...answer(false, `task ${running.id} of ${task.resource} is running; task ${taskId} waits for it`, task), waitFor: { taskId: running.id, resource: task.resource } };
   const started = await trx
     .updateTable('tasks')
     .set({ status: 'running', attempts: sql<number>`attempts + 1`, phase: 'started', progress: 0, started_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })

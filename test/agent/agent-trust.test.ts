@@ -67,6 +67,21 @@ describe('a queue message is a pointer, not an order', () => {
     expect(done).toMatchObject({ kind: 'host.probe', status: 'success', result: { values: { 'kern.ostype': 'FreeBSD' } } });
     expect(await sysctl('kern.maxfiles')).toBe('32768');
   });
+
+  test('a message under another group id never runs a task beside a running one of its resource: it waits, then runs', async () => {
+    const resource = `probe:trust-${ctid}`;
+    const running = await probeTask(agent.nodeId, { resource, holdMs: 3000 });
+    await waitUntil('the first task running', async () => (await getTaskRow(running.id)).status === 'running');
+    const queued = await probeTask(agent.nodeId, { resource, dispatch: false });
+    // the right pointer under a group id of the sender's choosing: the queue would hand it out at once
+    const body = JSON.stringify({ taskId: queued.id });
+    await sqs.send(new SendMessageCommand({ QueueUrl: await nodeQueueUrl(agent.nodeId), MessageBody: body, MessageGroupId: 'forged-group', MessageDeduplicationId: `forged-group-${queued.id}` }));
+    const first = await waitForTask(running.id, ['success', 'failed', 'interrupted']);
+    const second = await waitForTask(queued.id, ['success', 'failed', 'interrupted']);
+    expect([first.status, second.status]).toEqual(['success', 'success']);
+    expect(second.attempts).toBe(1);
+    expect(second.started_at!.getTime()).toBeGreaterThanOrEqual(first.finished_at!.getTime());
+  });
 });
 
 describe('an older configuration task never overtakes a newer one of its resource', () => {

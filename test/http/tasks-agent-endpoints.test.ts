@@ -123,6 +123,23 @@ describe('agent endpoints: task lifecycle', () => {
     expect(row.attempts).toBe(1);
   });
 
+  test('a task whose resource has another task running on the node waits: stays queued, runs once that one ended', async () => {
+    const resource = `probe:${uid()}`;
+    const first = await queueTask({ kind: 'host.probe', nodeId, resource, payload: { sysctls: [] }, dispatch: false });
+    const second = await queueTask({ kind: 'host.probe', nodeId, resource, payload: { sysctls: [] }, dispatch: false });
+    expectEnvelope(await call('POST', `/agent/tasks/${first.id}/start`, { token }), 200, 'task_started');
+    const early = await call('POST', `/agent/tasks/${second.id}/start`, { token });
+    expectEnvelope(early, 200, 'task_not_startable');
+    expect(early.body.data).toMatchObject({ run: false, attempt: 0, waitFor: { taskId: first.id, resource }, reason: `task ${first.id} of ${resource} is running; task ${second.id} waits for it` });
+    expect(early.body.data.work).toBeUndefined();
+    expect((await testDb().selectFrom('tasks').select(['status', 'attempts']).where('id', '=', second.id).executeTakeFirstOrThrow())).toEqual({ status: 'queued', attempts: 0 });
+    expectEnvelope(await call('POST', `/agent/tasks/${first.id}/finish`, { token, body: { attempt: 1, status: 'success' } }), 200, 'task_finished');
+    const later = await call('POST', `/agent/tasks/${second.id}/start`, { token });
+    expectEnvelope(later, 200, 'task_started');
+    expect(later.body.data).toMatchObject({ run: true, attempt: 1 });
+    expect(later.body.data.waitFor).toBeUndefined();
+  });
+
   test('progress and finish; a repeated finish changes nothing; start after finish does not run', async () => {
     const t = await newTask();
     await call('POST', `/agent/tasks/${t.id}/start`, { token });

@@ -11,7 +11,8 @@ import { SeedError, validateSeed } from './validate.ts';
 // iSCSI (E13)
 import { upsertIscsi } from './iscsi.ts';
 import { upsertCertificates } from './certificates.ts';
-import { targetColumns, type BackupTarget } from '#domain/backups/target';
+import { targetColumns } from '#domain/backups/target';
+import { checkTargetInput } from '#domain/backups/target-input';
 import { nextRunAfter, scheduleProblem } from '#domain/backups/schedule';
 
 export { SeedError } from './validate.ts';
@@ -105,9 +106,8 @@ export async function loadSeed(db: Kysely<Database>, seed: Seed, source: string,
     seed.backupJobs?.forEach((j, i) => {
       if (!refs.nodes.has(j.nodeId)) problems.push(`backupJobs[${i}].nodeId: node ${j.nodeId} is neither in this seed nor in the store`);
       if (j.target?.nodeId !== undefined && !refs.nodes.has(j.target.nodeId)) problems.push(`backupJobs[${i}].target.nodeId: node ${j.target.nodeId} is neither in this seed nor in the store`);
-      if (j.target && (j.target.nodeId === undefined) === (j.target.ssh === undefined)) problems.push(`backupJobs[${i}].target: must name either nodeId or ssh, exactly one`);
+      for (const p of j.target ? checkTargetInput(j.target, j.nodeId).problems : []) problems.push(`backupJobs[${i}].${p.field}: ${p.problem}`);
       if (j.target && j.schedule && scheduleProblem(j.schedule)) problems.push(`backupJobs[${i}].schedule: ${scheduleProblem(j.schedule)}`);
-      if (j.target?.nodeId === j.nodeId) problems.push(`backupJobs[${i}].target.nodeId: must be another node than the runner`);
       if ((refs.storeJobs.get(j.name)?.length ?? 0) > 1) problems.push(`backupJobs[${i}].name: the store has several jobs named "${j.name}"; rename them first`);
     });
     seed.backupEvents?.forEach((e, i) => {
@@ -313,9 +313,8 @@ async function upsertJobs(trx: Trx, jobs: Item<'backupJobs'>[], now: Date): Prom
 /** A job with a target runs: its target, retention and first slot (none without a schedule or when disabled). */
 function runnableJobColumns(j: Item<'backupJobs'>, now: Date) {
   if (!j.target) return {};
-  const t: BackupTarget = j.target.nodeId !== undefined
-    ? { kind: 'node', nodeId: j.target.nodeId, dataset: j.target.dataset }
-    : { kind: 'ssh', user: j.target.ssh!.user, host: j.target.ssh!.host, port: j.target.ssh!.port ?? 22, hostKey: j.target.ssh!.hostKey, dataset: j.target.dataset };
+  // checked before anything is written (checkTargetInput above): a target here has no problems
+  const t = checkTargetInput(j.target, j.nodeId).target!;
   return { ...targetColumns(t), retention: j.retention ?? 7, next_run_at: j.enabled !== false && j.schedule ? nextRunAfter(j.schedule, now) : null };
 }
 

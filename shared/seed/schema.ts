@@ -1,6 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { BACKUP_EVENT_STATUSES } from '../domain/backups/events.ts';
-import { DATASET_MAX, DATASET_PATTERN, RETENTION_MAX, RETENTION_MIN } from '../domain/backups/rules.ts';
+import { RETENTION_MAX, RETENTION_MIN } from '../domain/backups/rules.ts';
+import { backupTargetSchema } from '../domain/backups/target-input.ts';
 import { NOTIFICATION_SCOPES, NOTIFICATION_SEVERITIES } from '../domain/notifications/notifications.ts';
 import { NOTIFICATION_RULE_KINDS } from '../domain/notifications/rules.ts';
 import { hostSeedSchema } from './host.schema.ts';
@@ -156,25 +157,9 @@ export const seedSchema = {
           enabled: { type: 'boolean', default: true },
           // backup jobs that run (issue 11): a job with a target and a schedule is run by the scheduler
           target: {
+            ...backupTargetSchema,
             description: "where the job's snapshots are received: another member node's dataset (nodeId) or an SSH endpoint with its pinned host key (ssh); without one the job is display-only",
-            type: 'object',
-            additionalProperties: false,
-            required: ['dataset'],
-            properties: {
-              dataset: { type: 'string', maxLength: DATASET_MAX, pattern: DATASET_PATTERN },
-              nodeId: { ...nodeId, description: 'a member node other than the runner' },
-              ssh: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['user', 'host', 'hostKey'],
-                properties: {
-                  user: { type: 'string', minLength: 1, maxLength: 32 },
-                  host: { type: 'string', minLength: 1, maxLength: 253 },
-                  port: { type: 'integer', minimum: 1, maximum: 65535, default: 22 },
-                  hostKey: { type: 'string', minLength: 1, maxLength: 16384, description: '`<type> <base64>` as ssh-keyscan prints it' },
-                },
-              },
-            },
+            properties: { ...backupTargetSchema.properties, nodeId: { ...nodeId, description: 'a member node other than the runner' } },
           },
           retention: { type: 'integer', minimum: RETENTION_MIN, maximum: RETENTION_MAX, default: 7, description: 'job snapshots kept on each side' },
         },

@@ -206,6 +206,11 @@ describe('loading a seed', () => {
     const ghost = randomUUID();
     const doc = JSON.parse(JSON.stringify(seed));
     doc.backupJobs.push({ name: `orphan-${T}`, nodeId: ghost, sourceDataset: 'a', targetEndpoint: 'b' });
+    // the target rules are the API's (one check): a host key that does not parse, the runner as its own target
+    doc.backupJobs.push(
+      { name: `badkey-${T}`, nodeId: node, sourceDataset: 'a', targetEndpoint: 'b', target: { dataset: 'vault/a', ssh: { user: 'backup', host: 'b.example', hostKey: 'ssh-ed25519 not-base64!' } } },
+      { name: `self-${T}`, nodeId: node, sourceDataset: 'a', targetEndpoint: 'b', target: { dataset: 'vault/a', nodeId: node } },
+    );
     doc.backupEvents.push({ job: `missing-${T}`, status: 'success' });
     doc.notifications.push({ kind: 'x', title: `node-scoped ${T}`, scope: 'node' });
     doc.notificationRules.push({ templateKey: `nope_${T}`, targetKey: 'a' }, { templateKey: `backup_failed_${T}`, targetKey: 'not-a-target' });
@@ -222,13 +227,15 @@ describe('loading a seed', () => {
     expect((err as SeedError).problems).toEqual(expect.arrayContaining([
       `backupJobs[1].nodeId: node ${ghost} is neither in this seed nor in the store`,
       `backupEvents[3].job: no backup job named "missing-${T}" in this seed or the store`,
+      expect.stringMatching(/^backupJobs\[2\]\.target\.ssh\.hostKey: /),
+      'backupJobs[3].target.nodeId: must be another node than the runner (nodeId)',
       'notifications[2].nodeId: is required when scope is "node"',
       `notificationRules[2].templateKey: no template "nope_${T}" in this seed or the store`,
       `notificationRules[3].targetKey: no job_${T} target "not-a-target" in this seed or the store`,
       'nodes[2].id: repeats nodes[0]',
       'clusterNotes[1].createdAt: not a valid date-time',
     ]));
-    expect((err as SeedError).problems).toHaveLength(7);
+    expect((err as SeedError).problems).toHaveLength(9);
     expect(await testDb().selectFrom('nodes').select('id').where('id', '=', node).execute()).toEqual([]);
     expect(await testDb().selectFrom('notification_templates').select('key').where('key', '=', `backup_failed_${T}`).execute()).toEqual([]);
   });

@@ -2,9 +2,10 @@ import { conflict, notFound, ValidationError } from '#shared/errors/domain-error
 import type { BackupJobsTable, Db } from '#store/tables';
 import type { Insertable } from 'kysely';
 import { nodeIdSchema } from '#domain/cluster/nodes';
-import { datasetProblem, DATASET_MAX, DATASET_PATTERN, normalHostKey, RETENTION_MAX, RETENTION_MIN } from './rules.ts';
+import { datasetProblem, DATASET_MAX, DATASET_PATTERN, RETENTION_MAX, RETENTION_MIN } from './rules.ts';
+import { backupTargetSchema, checkTargetInput, type BackupTargetInput } from './target-input.ts';
 import { nextRunAfter, SCHEDULE_MAX, scheduleProblem } from './schedule.ts';
-import { targetColumns, targetEndpointLabel, type BackupTarget } from './target.ts';
+import { targetColumns, targetEndpointLabel } from './target.ts';
 
 export const JOB_NAME_MAX = 100;
 
@@ -29,26 +30,7 @@ export const backupJobBody = {
       },
       additionalProperties: false,
     },
-    target: {
-      type: 'object',
-      properties: {
-        dataset,
-        nodeId: nodeIdSchema,
-        ssh: {
-          type: 'object',
-          properties: {
-            user: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[a-z_][a-z0-9_-]*[$]?$' },
-            host: { type: 'string', minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.:_-]+$' },
-            port: { type: 'integer', minimum: 1, maximum: 65535, default: 22 },
-            hostKey: { type: 'string', minLength: 1, maxLength: 16384 },
-          },
-          required: ['user', 'host', 'hostKey'],
-          additionalProperties: false,
-        },
-      },
-      required: ['dataset'],
-      additionalProperties: false,
-    },
+    target: backupTargetSchema,
     schedule: { type: 'string', minLength: 1, maxLength: SCHEDULE_MAX },
     retention: { type: 'integer', minimum: RETENTION_MIN, maximum: RETENTION_MAX, default: 7 },
     enabled: { type: 'boolean', default: true },
@@ -61,7 +43,7 @@ export interface BackupJobInput {
   name: string;
   nodeId: string;
   source: { dataset?: string; guestType?: 'jail' | 'vm'; guestId?: number };
-  target: { dataset: string; nodeId?: string; ssh?: { user: string; host: string; port?: number; hostKey: string } };
+  target: BackupTargetInput;
   schedule: string;
   retention?: number;
   enabled?: boolean;
@@ -88,34 +70,18 @@ export async function jobColumns(trx: Db, input: BackupJobInput, now = new Date(
   if (source.dataset !== undefined && hasGuest) problems.push({ field: 'body.source', problem: 'must name either a dataset or a guest (guestType + guestId), not both' });
   else if (source.dataset === undefined && !hasGuest) problems.push({ field: 'body.source', problem: 'must name a dataset or a guest (guestType + guestId)' });
   else if (hasGuest && (source.guestType === undefined || source.guestId === undefined)) problems.push({ field: 'body.source', problem: 'a guest source needs both guestType and guestId' });
-  for (const [field, name] of [['body.source.dataset', source.dataset], ['body.target.dataset', target.dataset]] as const) {
-    const p = name === undefined ? undefined : datasetProblem(name);
-    if (p) problems.push({ field, problem: p });
-  }
-  if ((target.nodeId === undefined) === (target.ssh === undefined)) problems.push({ field: 'body.target', problem: 'must name either a member node (nodeId) or an SSH endpoint (ssh), exactly one' });
-  let hostKey: string | undefined;
-  if (target.ssh) {
-    const k = normalHostKey(target.ssh.hostKey);
-    if (typeof k === 'string') hostKey = k;
-    else problems.push({ field: 'body.target.ssh.hostKey', problem: k.problem });
-  }
+  const sourceProblem = source.dataset === undefined ? undefined : datasetProblem(source.dataset);
+  if (sourceProblem) problems.push({ field: 'body.source.dataset', problem: sourceProblem });
+  const checked = checkTargetInput(target, input.nodeId);
+  problems.push(...checked.problems.map((p) => ({ field: `body.${p.field}`, problem: p.problem })));
   const sp = scheduleProblem(input.schedule);
   if (sp) problems.push({ field: 'body.schedule', problem: sp });
-  if (target.nodeId !== undefined && target.nodeId === input.nodeId) problems.push({ field: 'body.target.nodeId', problem: 'must be another node than the runner (nodeId)' });
-  if (problems.length) throw new ValidationError(problems);
+  if (!checked.target || problems.length) throw new ValidationError(problems);
 
   const runner = await memberNode(trx, input.nodeId, 'body.nodeId', 'the runner');
-  let t: BackupTarget;
-  let label: string;
-  if (target.nodeId !== undefined) {
-    const node = await memberNode(trx, target.nodeId, 'body.target.nodeId', 'a target node');
-    t = { kind: 'node', nodeId: node.id, dataset: target.dataset };
-    label = targetEndpointLabel(t, node.name || node.id);
-  } else {
-    const s = target.ssh!;
-    t = { kind: 'ssh', user: s.user, host: s.host, port: s.port ?? 22, hostKey: hostKey!, dataset: target.dataset };
-    label = targetEndpointLabel(t);
-  }
+  const t = checked.target;
+  const node = t.kind === 'node' ? await memberNode(trx, t.nodeId, 'body.target.nodeId', 'a target node') : null;
+  const label = targetEndpointLabel(t, node ? node.name || node.id : undefined);
   let sourceLabel = source.dataset ?? '';
   if (hasGuest) {
     const g = await trx.selectFrom('guests').select(['id', 'name']).where('id', '=', source.guestId!).where('type', '=', source.guestType!).executeTakeFirst();

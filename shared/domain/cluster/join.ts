@@ -90,9 +90,9 @@ export async function joinCluster(trx: Transaction<Database>, req: JoinRequest):
 
   const rows = (await trx.selectFrom('guests').select(['id', 'type', 'node_id', 'name']).execute()) as GuestRef[];
   const members = await trx.selectFrom('nodes').select(['id', 'inventory']).where('status', '=', 'member').where('id', '!=', node.id).execute();
-  const memberIds = new Set(members.map((m) => m.id));
   const joiner = reportedEntries(node.id, node.inventory, rows);
-  const theirs = members.flatMap((m) => guestEntries(m.id, m.inventory, rows.filter((r) => memberIds.has(r.node_id))));
+  // each member's entries take only that member's rows (guestEntries and reportedEntries match by node id)
+  const theirs = members.flatMap((m) => guestEntries(m.id, m.inventory, rows));
   const report = conflictReport(joiner, theirs, await busyGuestIds(trx, joiner));
   if (report) {
     const ids = [...new Set(report.conflicts.map((c) => c.guestId))].join(', ');

@@ -150,10 +150,6 @@ async function recordOutcome(
 }
 
 /**
- * Deletes events (with their outbox rows) whose every delivery ended (delivered or given up) more than
- * `days` ago (HM_NOTIFY_RETENTION_DAYS, default 30). Returns how many events went.
- */
-/**
  * One scheduled pass: delivery passes until one finds nothing due or `untilMs` (epoch ms) has come, so a burst is
  * sent at once rather than a batch per schedule tick.
  */
@@ -169,6 +165,10 @@ export async function deliveryPass(db: Kysely<Database>, untilMs: number): Promi
   return total;
 }
 
+/**
+ * Deletes events (with their outbox rows) whose every delivery ended (delivered or given up) more than
+ * `days` ago (HM_NOTIFY_RETENTION_DAYS, default 30). Returns how many events went.
+ */
 export async function pruneDeliveries(db: Kysely<Database>, days = num(process.env.HM_NOTIFY_RETENTION_DAYS, 30)): Promise<number> {
   const res = await sql`
     DELETE FROM notification_events e

@@ -1,5 +1,7 @@
 import type { SimHost } from '#shared/seed/host/schema';
+import { loaderConf } from './boot.ts';
 import { assignPoolGuids, newGuid } from './pool-model.ts';
+import { defaultProfile } from './profiles.ts';
 
 const BOOTED_AGO_MS = 3 * 24 * 3600 * 1000;
 
@@ -10,6 +12,8 @@ const BOOTED_AGO_MS = 3 * 24 * 3600 * 1000;
 export function initialState(seed: SimHost, now: number): SimHost {
   const state: SimHost = structuredClone(seed);
   state.bootTimeMs ??= now - BOOTED_AGO_MS;
+  state.profile ??= defaultProfile();
+  state.kenv ??= loaderConf(state);
   for (const pool of state.pools) assignPoolGuids(pool);
   for (const ds of state.datasets) {
     ds.guid ??= newGuid();

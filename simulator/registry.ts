@@ -79,6 +79,22 @@ export function runTickers(state: SimHost, now: number, settings: SimSettings): 
   for (const t of tickers) t.fn(state, now, settings);
 }
 
+const bootHooks: { name: string; fn: (state: SimHost, now: number) => void }[] = [];
+
+/**
+ * Registers what a (re)boot does to a part of the host (boot.ts runs them in order of registration, after the
+ * loader's tunables are read into `kenv`): processes gone, rc.conf-enabled services started, `zfs mount -a` …
+ */
+export function registerBootHook(name: string, fn: (state: SimHost, now: number) => void): void {
+  const i = bootHooks.findIndex((t) => t.name === name);
+  if (i >= 0) bootHooks[i] = { name, fn };
+  else bootHooks.push({ name, fn });
+}
+
+export function runBootHooks(state: SimHost, now: number): void {
+  for (const h of bootHooks) h.fn(state, now);
+}
+
 export function lookupCommand(argv0: string): CommandHandler | undefined {
   return commands.get(argv0.slice(argv0.lastIndexOf('/') + 1));
 }

@@ -6,6 +6,7 @@
 import './cpuset.ts';
 import './ctld.ts';
 import './files.ts';
+import './host-release.ts';
 import './jail.ts';
 import './jls.ts';
 import './makefs.ts';

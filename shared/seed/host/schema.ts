@@ -223,6 +223,10 @@ export const hostSchema = {
   required: ['hostname', 'cpus', 'memoryBytes', 'disks', 'pools', 'datasets', 'sysctls'],
   properties: {
     hostname: { type: 'string', minLength: 1, maxLength: 255 },
+    /** the release, OpenZFS and libvirt the host runs (simulator/profiles.ts); default HM_SIM_PROFILE, else freebsd-14.3 */
+    profile: { enum: ['freebsd-14.3', 'freebsd-15.0'] },
+    /** the kernel environment the loader handed over at the last boot (/boot/loader.conf …); filled at first start */
+    kenv: { type: 'object', additionalProperties: { type: 'string' } },
     cpus: { type: 'integer', minimum: 1, maximum: 1024 },
     memoryBytes: { type: 'integer', minimum: 1 },
     /** Unix ms; filled in at first start (three days before) so counters have a history */

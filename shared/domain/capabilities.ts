@@ -1,0 +1,66 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
+/**
+ * What a host can do, as its agent detects it (agent/drivers/host-capabilities.ts) and reports it in the
+ * inventory's `capabilities` section. The control plane refuses a request that needs a capability the node's
+ * last inventory says it lacks, with a 409 naming the capability and what the operator must do
+ * ({@link missingCapability}); the agent checks again before it acts, since a host may change.
+ */
+export const capabilitiesSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['osrelease', 'osreldate', 'racct'],
+  properties: {
+    /** `kern.osrelease`, e.g. 14.3-RELEASE-p2 */
+    osrelease: { type: 'string', maxLength: 64 },
+    /** `kern.osreldate` (__FreeBSD_version), e.g. 1403000 */
+    osreldate: { type: 'integer', minimum: 0, maximum: 99999999 },
+    /** `zfs version`'s userland line; null without ZFS */
+    zfsVersion: { type: ['string', 'null'], maxLength: 128 },
+    /** libvirt's version (major.minor.micro) from `virsh version`; null without libvirt */
+    libvirtVersion: { type: ['string', 'null'], maxLength: 32 },
+    /** kern.racct.enable = 1: rctl(8) rules (jail memory limits) work */
+    racct: { type: 'boolean' },
+  },
+} as const;
+
+export type HostCapabilities = FromSchema<typeof capabilitiesSchema>;
+
+/** __FreeBSD_version from which ctld has `-t` (check the configuration and exit): the C++ ctld of 15.0 */
+export const CTLD_CHECK_FLAG_SINCE = 1500000;
+/** libvirt release whose bhyve driver supports virtio-console (the QEMU guest agent channel) */
+export const LIBVIRT_VIRTIO_CONSOLE_SINCE = '12.4.0';
+
+/** Compares dotted versions numerically: negative, zero or positive like a sort comparator. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d) return d;
+  }
+  return 0;
+}
+
+export type CapabilityNeed = 'racct' | 'guest-agent-channel' | 'libvirt';
+
+/**
+ * Why a host without a needed capability refuses the request, in words the operator can act on; null when the
+ * capabilities allow it. Unknown capabilities (an inventory from an agent that does not report them) allow it:
+ * the agent's own check decides then.
+ */
+export function missingCapability(caps: HostCapabilities | undefined, need: CapabilityNeed): string | null {
+  if (!caps) return null;
+  switch (need) {
+    case 'racct':
+      return caps.racct ? null : 'memory limits need RACCT: add kern.racct.enable=1 to /boot/loader.conf and reboot the host';
+    case 'libvirt':
+      return caps.libvirtVersion === null ? 'VMs need libvirt: pkg install libvirt, then sysrc libvirtd_enable=YES && service libvirtd start' : null;
+    case 'guest-agent-channel':
+      if (caps.libvirtVersion === null) return missingCapability(caps, 'libvirt');
+      if (caps.libvirtVersion === undefined) return null;
+      return compareVersions(caps.libvirtVersion, LIBVIRT_VIRTIO_CONSOLE_SINCE) >= 0
+        ? null
+        : `the guest agent channel needs libvirt ${LIBVIRT_VIRTIO_CONSOLE_SINCE} or newer (the host has ${caps.libvirtVersion}): pkg upgrade libvirt`;
+  }
+}

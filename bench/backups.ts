@@ -1,5 +1,5 @@
 /**
- * Backup jobs that run (issue 11):
+ * Backup jobs that run:
  *   - progress of a run: the agent's `backup.run` job in-process between two simulated hosts (the simulator
  *     executor on both sides), a dataset of 10 GiB; the simulated stream is paced (HM_SIM_STREAM_BYTES_PER_S)
  *     so the send lasts ≈ 8 s. Measured: the longest gap between two progress reports while the stream runs

@@ -1,6 +1,6 @@
 /**
  * Bundle sizes: each HTTP function's dist/functions/<area>/<op>.js as deployed (esbuild, minified) against the
- * 300 KB budget of issue 2 (a request's cold start loads it). Scheduled functions (sweeper, renewals, notification
+ * 300 KB budget (a request's cold start loads it). Scheduled functions (sweeper, renewals, notification
  * delivery) run off the request path and are listed for context, like the agent bundle (not a Lambda): the
  * delivery worker carries nodemailer (≈ 200 KB minified), which no request needs.
  */

@@ -1,5 +1,5 @@
 /**
- * The job system end to end (issue 3), on the local stack `npm start` runs: store, fauxqs, serverless-offline and
+ * The job system end to end, on the local stack `npm start` runs: store, fauxqs, serverless-offline and
  * an agent process on the host simulator (scripts/stack/stack.ts, demo seed, its simulated node).
  *   - enqueue → agent start: a `host.probe` task (no sysctls, no hold: the cheapest real task) is created in
  *     the store and its message sent with the functions' own `sendTask`; the latency runs from just before
@@ -38,7 +38,7 @@ export const dispatch: Bench = {
   name: 'dispatch',
   async run() {
     const section = 'dispatch (fauxqs, agent)';
-    // Issue 3's pieces, loaded here so that a tree without them still runs the other measurements.
+    // The job system's pieces, loaded here so that a tree without them still runs the other measurements.
     let stackMod: typeof import('#scripts/stack/stack');
     let agentMod: typeof import('#scripts/stack/local-agent');
     let tasksMod: typeof import('#shared/jobs/tasks');
@@ -48,7 +48,7 @@ export const dispatch: Bench = {
         import('#scripts/stack/stack'), import('#scripts/stack/local-agent'), import('#shared/jobs/tasks'), import('#shared/jobs/dispatch'),
       ]);
     } catch (err) {
-      return [{ section, what: 'enqueue → agent start', value: 'not available', ok: null, note: `issue 3's stack is not importable yet: ${(err as Error).message.split('\n')[0]}` }];
+      return [{ section, what: 'enqueue → agent start', value: 'not available', ok: null, note: `the job system is not importable: ${(err as Error).message.split('\n')[0]}` }];
     }
     const n = Number(process.env.BENCH_DISPATCH_N ?? 30);
     const burst = Number(process.env.BENCH_DISPATCH_BURST ?? 40);

@@ -17,7 +17,7 @@ import { dispatch } from './dispatch.ts';
 import { e14 } from './e14.ts';
 import { e8 } from './e8.ts';
 import { e18 } from './e18.ts';
-// notification delivery (issue 12)
+// notification delivery
 import { notifyDelivery } from './notify-delivery.ts';
 import { backups } from './backups.ts';
 import { fmtMs } from './lib/stats.ts';

@@ -59,7 +59,7 @@ export interface TaskPayloads {
   /** E15: receive a job snapshot from the job's target into `<dataset>.restoring`, verify, swap in (agent/jobs/backup-restore.ts) */
   'backup.restore': BackupRestorePayload;
   /**
-   * Managed TLS certificates (issue 12, E22): the agent runs the ACME flow against `directoryUrl` (HTTP-01
+   * Managed TLS certificates (E22): the agent runs the ACME flow against `directoryUrl` (HTTP-01
    * answered by its own responder), with the account key and a new ECDSA P-256 key kept on the host, and
    * installs `<name>.crt`/`<name>.key`; its result is the certificate's fingerprint and validity
    */

@@ -155,7 +155,7 @@ export const seedSchema = {
           targetEndpoint: { type: 'string', minLength: 1, maxLength: 1024 },
           schedule: { type: 'string', maxLength: 200, default: '' },
           enabled: { type: 'boolean', default: true },
-          // backup jobs that run (issue 11): a job with a target and a schedule is run by the scheduler
+          // backup jobs that run: a job with a target and a schedule is run by the scheduler
           target: {
             ...backupTargetSchema,
             description: "where the job's snapshots are received: another member node's dataset (nodeId) or an SSH endpoint with its pinned host key (ssh); without one the job is display-only",
@@ -188,7 +188,7 @@ export const seedSchema = {
     },
     // iSCSI (E13)
     iscsi: iscsiSeedSchema,
-    // managed TLS certificates (issue 12)
+    // managed TLS certificates
     certificates: certificatesSeedSchema,
     // firewall NAT (E18): network objects, NAT rules and the WireGuard clients whose FIB an egress interface uses
     networkObjects: {

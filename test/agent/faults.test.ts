@@ -1,5 +1,5 @@
 /**
- * The agent under faults (issue 3 "done means"): real agent processes on the simulator, real queue (fauxqs),
+ * The agent under faults: real agent processes on the simulator, real queue (fauxqs),
  * real API (serverless-offline). Each test asserts that nothing is lost: every task ends in a final state with
  * its outcome, exactly one run, and its message gone from the queue.
  */

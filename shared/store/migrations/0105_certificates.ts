@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * TLS certificates per node (issue 12): `managed` ones are issued over ACME by the node's agent (HTTP-01),
+ * TLS certificates per node: `managed` ones are issued over ACME by the node's agent (HTTP-01),
  * whose account key and certificate key stay on the host; the store keeps what the host reported (fingerprint,
  * validity) and the state of the current issuance. `issuance_retry_at` is when a failed renewal is tried again
  * (backing off); `issuance_failures` counts consecutive failures for that backoff.

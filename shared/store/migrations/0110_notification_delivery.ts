@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Notification delivery (issue 12 parts 3–4):
+ * Notification delivery:
  * - `notification_channels`: one row per channel with its global settings; `secrets` (SMTP password, tokens,
  *   webhook URLs that carry a token, the webhook signing secret) is never answered by the API nor logged.
  * - rules gain the generic webhook toggle, optional task-kind / node filters (task events), and the per-channel

@@ -22,9 +22,9 @@ import * as m0066 from './0066_node_routes.ts';
 import * as m0075 from './0075_auth_failures.ts';
 // task cancellation
 import * as m0080 from './0080_task_cancellation.ts';
-// audit log (issue 13)
+// audit log
 import * as m0070 from './0070_audit_log.ts';
-// backup jobs that run (issue 11)
+// backup jobs that run
 import * as m0085 from './0085_backup_job_targets.ts';
 import * as m0095 from './0095_backup_runs.ts';
 // backup restores (E15)
@@ -32,7 +32,7 @@ import * as m0100 from './0100_backup_event_tasks.ts';
 import * as m0105 from './0105_certificates.ts';
 // cluster join (E16)
 import * as m0090 from './0090_cluster_key.ts';
-// notification delivery and task events (issue 12 parts 3–4)
+// notification delivery and task events
 import * as m0110 from './0110_notification_delivery.ts';
 import * as m0111 from './0111_node_offline_notified.ts';
 
@@ -66,19 +66,19 @@ export const migrations: Record<string, Migration> = {
   '0075_auth_failures': m0075,
   // task cancellation
   '0080_task_cancellation': m0080,
-  // audit log (issue 13)
+  // audit log
   '0070_audit_log': m0070,
-  // backup jobs that run (issue 11)
+  // backup jobs that run
   '0085_backup_job_targets': m0085,
-  // backup runs: each job's next scheduled slot (issue 11)
+  // backup runs: each job's next scheduled slot
   '0095_backup_runs': m0095,
   // backup restores (E15)
   '0100_backup_event_tasks': m0100,
-  // managed TLS certificates over ACME (issue 12)
+  // managed TLS certificates over ACME
   '0105_certificates': m0105,
   // cluster join (E16): the hashed cluster key
   '0090_cluster_key': m0090,
-  // notification delivery and task events (issue 12 parts 3–4)
+  // notification delivery and task events
   '0110_notification_delivery': m0110,
   '0111_node_offline_notified': m0111,
 };

@@ -7,7 +7,10 @@ import { buildIfStale, BuildFailed } from './stack/build-if-stale.ts';
 import { startConfig, StartConfigError } from './stack/start-config.ts';
 
 if (process.argv.includes('--help')) {
-  console.log(`npm start — run the control plane locally
+  console.log(`npm start [-- --verbose] — run the control plane locally
+
+Prints a short banner (API, admin token, cluster key, the simulated nodes, where the logs are) and keeps
+the request and agent logs in files under .local/logs/. --verbose (or HM_VERBOSE=1) shows them live.
 
 Environment:
   DATABASE_URL     use this PostgreSQL database instead of the embedded PGlite store under .local/pglite
@@ -39,8 +42,10 @@ try {
   if (!(err instanceof StartConfigError)) throw err;
   fail(err.message, 2);
 }
+const verbose = process.argv.includes('--verbose') || process.env.HM_VERBOSE === '1';
 const peerPort = Number(process.env.HM_PEER_SSH_PORT ?? 0);
-if (!Number.isInteger(peerPort) || peerPort < 0 || peerPort > 65535) fail(`HM_PEER_SSH_PORT="${process.env.HM_PEER_SSH_PORT}" is not a TCP port: expected an integer 1–65535`, 2);
+if (!Number.isInteger(peerPort) || peerPort < 0 || peerPort > 65535)
+  fail(`HM_PEER_SSH_PORT="${process.env.HM_PEER_SSH_PORT}" is not a TCP port: expected an integer 1–65535`, 2);
 
 try {
   buildIfStale();
@@ -76,6 +81,8 @@ try {
     seedFile: cfg!.seedFile,
     demoSeed: true,
     logDir: `${cfg!.localDir}/logs`,
+    // request logs (serverless-offline), the sweeper's and the delivery worker's go to files unless --verbose
+    quiet: !verbose,
     queuePort: cfg!.queuePort,
     agents: cfg!.agents,
     advertisedIp: cfg!.advertisedIp,
@@ -83,7 +90,9 @@ try {
   });
 } catch (err) {
   if (err instanceof TokenRevokedError) {
-    fail(`HM_ADMIN_TOKEN is revoked (token id ${err.tokenId}); revocation is final. Set a new one (npm run token -- generate) or unset HM_ADMIN_TOKEN to have npm start generate one.`);
+    fail(
+      `HM_ADMIN_TOKEN is revoked (token id ${err.tokenId}); revocation is final. Set a new one (npm run token -- generate) or unset HM_ADMIN_TOKEN to have npm start generate one.`,
+    );
   }
   if (err instanceof SeedError) fail(err.message);
   fail(`the stack did not start: ${(err as Error).stack ?? err}\nlogs: ${cfg!.localDir}/logs/`);
@@ -92,17 +101,28 @@ if (stopping) await stopping;
 const s = stack!;
 const agents = s.agents?.agents ?? [];
 
-console.log(`
-  Host management control plane is up.
-  API:          ${s.apiUrl.replace('127.0.0.1', 'localhost')}   (OpenAPI: ${s.apiUrl}/openapi.json)
-  Store:        ${s.storeKind === 'pglite' ? `PGlite at ${s.databaseUrl}` : 'PostgreSQL (DATABASE_URL)'}
-  Seed:         ${s.seeded ?? 'none (store already had data)'}
-  Admin token:  ${s.adminToken}
-  Cluster key:  ${s.clusterKey ? `${s.clusterKey}   (created now, shown once; rotate: npm run cluster -- key rotate)` : 'set earlier (not shown; npm run cluster -- key rotate prints a new one)'}
-  Leader IP:    ${s.advertisedIp}   (E16 leaderIp, HM_ADVERTISED_IP)
-  Queue:        fauxqs at ${s.queueEndpoint} (prefix ${s.queuePrefix})
-  Agents:       ${agents.length ? agents.map((a) => `\n    node ${a.nodeId}: simulator ${a.statePath}, log ${a.logFile}`).join('') : 'none'}
-  Peer SSH:     ${s.agents?.peer ? `${[...s.agents.peer.served.values()].map((a) => `${a}:${s.agents!.peer!.port}`).join(', ')} (simulated hosts, for E20)` : 'none'}
-
-  Try: curl -H "Authorization: Bearer ${s.adminToken}" ${s.apiUrl}/notifications/count
-`);
+const { relative } = await import('node:path');
+const { followLogs } = await import('./stack/follow-logs.ts');
+const rel = (p: string) => (relative(process.cwd(), p).startsWith('..') ? p : relative(process.cwd(), p) || '.');
+const api = s.apiUrl.replace('127.0.0.1', 'localhost');
+const peerPortText = s.agents?.peer ? `, SSH port ${s.agents.peer.port}` : '';
+// the first screen: what a newcomer needs, nothing else (the details are in the logs and `npm start -- --help`)
+console.log(
+  [
+    '',
+    `  hostmgr is up — ${s.storeKind === 'pglite' ? 'PGlite store' : 'PostgreSQL store'}, seed: ${s.seeded ?? 'none (store already had data)'}`,
+    `  API:          ${api}   (OpenAPI: ${api}/openapi.json)`,
+    `  Admin token:  ${s.adminToken}`,
+    `  Cluster key:  ${s.clusterKey ? `${s.clusterKey}   (shown once; rotate: npm run cluster -- key rotate)` : 'set earlier (not shown; npm run cluster -- key rotate prints a new one)'}`,
+    `  Nodes:        ${agents.length ? `${agents.length} simulated${peerPortText}` : 'none simulated'}`,
+    ...agents.map((a) => `    ${a.name.padEnd(10)} ${a.address.padEnd(13)} ${a.nodeId}`),
+    `  Logs:         ${rel(`${cfg!.localDir}/logs`)}/ (requests: offline.log, agents: agent-<node>.log)${verbose ? ', shown live below' : '; --verbose shows them live'}`,
+    `  Try:          curl -H "Authorization: Bearer ${s.adminToken}" ${api}/notifications/count`,
+    '',
+  ].join('\n'),
+);
+if (verbose)
+  followLogs(
+    agents.map((a) => ({ label: `agent ${a.name}`, path: a.logFile })),
+    (line) => console.log(line),
+  );

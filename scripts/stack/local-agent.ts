@@ -28,6 +28,9 @@ export function ensureSimulatorState(file: string, host: SimHost): void {
 
 export interface LocalAgent {
   nodeId: string;
+  /** the node's name and address as the agent presents them */
+  name: string;
+  address: string;
   process: AgentProcess;
   logFile: string;
   statePath: string;

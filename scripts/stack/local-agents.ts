@@ -58,16 +58,25 @@ export function peerWarnings(plan: PlannedAgent[]): string[] {
   const out: string[] = [];
   for (const a of plan) {
     if (!isLoopback(a.address)) {
-      out.push(`node ${a.name} (${a.nodeId}): its address ${a.address} is not on this machine, so other simulated nodes cannot reach it (E20 migrations to it fail to connect); give simulated nodes distinct loopback addresses in the seed, e.g. "ip": "127.0.0.12"`);
+      out.push(
+        `node ${a.name} (${a.nodeId}): its address ${a.address} is not on this machine, so other simulated nodes cannot reach it (E20 migrations to it fail to connect); give simulated nodes distinct loopback addresses in the seed, e.g. "ip": "127.0.0.12"`,
+      );
     } else if (seen.has(a.address)) {
-      out.push(`node ${a.name} (${a.nodeId}): its address ${a.address} is also node ${seen.get(a.address)}'s; E20 migrations to it reach that node's host instead — give each simulated node its own 127.0.0.x address in the seed`);
+      out.push(
+        `node ${a.name} (${a.nodeId}): its address ${a.address} is also node ${seen.get(a.address)}'s; E20 migrations to it reach that node's host instead — give each simulated node its own 127.0.0.x address in the seed`,
+      );
     } else seen.set(a.address, a.name);
   }
   return out;
 }
 
 const startedAt = async (db: Kysely<Database>, ids: string[]) =>
-  new Map((ids.length ? await db.selectFrom('nodes').select(['id', 'agent_started_at']).where('id', 'in', ids).execute() : []).map((r) => [r.id, r.agent_started_at?.getTime() ?? null]));
+  new Map(
+    (ids.length ? await db.selectFrom('nodes').select(['id', 'agent_started_at']).where('id', 'in', ids).execute() : []).map((r) => [
+      r.id,
+      r.agent_started_at?.getTime() ?? null,
+    ]),
+  );
 
 /**
  * Waits (at most `timeoutMs`) until every member agent launched here has registered, so a pending node's agent
@@ -114,7 +123,12 @@ export async function startLocalAgents(o: {
   const first = new Set<string>();
   const peerHosts = o.plan.filter((a) => isLoopback(a.address) && !first.has(a.address) && first.add(a.address));
   const peer = peerHosts.length
-    ? await startPeerSsh({ hosts: peerHosts, port: o.peerPort || (await freePort()), dir: join(o.localDir, 'peer-ssh'), warn: (l) => (warnings.push(l), o.warn(l)) })
+    ? await startPeerSsh({
+        hosts: peerHosts,
+        port: o.peerPort || (await freePort()),
+        dir: join(o.localDir, 'peer-ssh'),
+        warn: (l) => (warnings.push(l), o.warn(l)),
+      })
     : null;
   const agents: LocalAgent[] = [];
   const stop = async () => {
@@ -122,7 +136,10 @@ export async function startLocalAgents(o: {
     await peer?.stop();
   };
   try {
-    const members = await startedAt(o.db, o.plan.filter((a) => !a.pending).map((a) => a.nodeId));
+    const members = await startedAt(
+      o.db,
+      o.plan.filter((a) => !a.pending).map((a) => a.nodeId),
+    );
     let waited = false;
     for (const a of o.plan) {
       if (a.pending && !waited && members.size) await membersRegistered(o.db, members, 30_000, o.warn);
@@ -143,7 +160,7 @@ export async function startLocalAgents(o: {
         args: ['--node-name', a.name, '--node-ip', a.address, ...peerArgs],
         logFile,
       });
-      agents.push({ nodeId: a.nodeId, process: proc, logFile, statePath: a.statePath });
+      agents.push({ nodeId: a.nodeId, name: a.name, address: a.address, process: proc, logFile, statePath: a.statePath });
     }
   } catch (err) {
     await stop();

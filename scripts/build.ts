@@ -5,7 +5,7 @@
  * simulator builds) with esbuild.
  *   --schemas-only   only the generated functions section and specs (what typecheck and tests of handlers need)
  */
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 import { FUNCTIONS_YML, declaredFunctions, readRoutes } from './build/routes.ts';
 import { functionsYml } from './build/functions-yml.ts';
@@ -54,7 +54,13 @@ if (!schemasOnly) {
   // `Kysely` class reaches the query compiler and every builder. Cold start: a static import of the SDK from
   // node_modules costs ≈ +100 ms here, so enqueueing code should `await import('@aws-sdk/client-sqs')` lazily.
   // The agent keeps the SDK bundled: it runs on hosts without node_modules.
-  const fn = await esbuild.build({ ...common, external: [...common.external!, '@aws-sdk/*'], plugins: [...common.plugins!, kyselyNoSchema], entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])), outdir: 'dist' });
+  const fn = await esbuild.build({
+    ...common,
+    external: [...common.external!, '@aws-sdk/*'],
+    plugins: [...common.plugins!, kyselyNoSchema],
+    entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])),
+    outdir: 'dist',
+  });
   // Two agent bundles of the same agent code: dist/agent/agent.js (what hosts run: the local and ssh executors
   // only) and dist/simulator/agent.js (the agent plus the host simulator, for npm start and the tests). Each is
   // standalone (no code splitting), so the production bundle holds nothing from simulator/.
@@ -62,11 +68,21 @@ if (!schemasOnly) {
   // ssh2 (node-ssh) tries optional native addons (sshcrypto, cpu-features) inside try/catch and falls back to
   // pure JS: leave them out of the bundle, so hosts need no compiler and no node_modules. Its CommonJS also
   // reads __dirname, which an ESM bundle must define.
-  const cjsPaths = "import{fileURLToPath as __fu}from'node:url';import{dirname as __dn}from'node:path';const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);";
+  const cjsPaths =
+    "import{fileURLToPath as __fu}from'node:url';import{dirname as __dn}from'node:path';const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);";
   const entryPoints = Object.fromEntries(Object.entries(agentEntries).filter(([, src]) => existsSync(src)));
   if (Object.keys(entryPoints).length) {
     await esbuild.build({ ...common, banner: { js: common.banner!.js + cjsPaths }, external: [...common.external!, '*.node'], entryPoints, outdir: 'dist' });
   }
+  // the hostmgr CLI: one file with the OpenAPI document inside, runnable wherever Node runs (`bin` in package.json)
+  await esbuild.build({
+    ...common,
+    banner: { js: `#!/usr/bin/env node\n${common.banner!.js}` },
+    sourcemap: false,
+    entryPoints: { 'cli/hostmgr': 'cli/main.ts' },
+    outdir: 'dist',
+  });
+  chmodSync('dist/cli/hostmgr.js', 0o755);
   mkdirSync('dist', { recursive: true });
   writeFileSync('dist/package.json', '{"type":"module"}\n');
   // E25's neighbour GET /api/openapi.json reads its document from beside its bundle (functions/meta/openapi.ts)

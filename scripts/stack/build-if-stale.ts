@@ -12,10 +12,10 @@ import { join } from 'node:path';
 export const STAMP = 'dist/.build-inputs.sha256';
 
 /** What the bundles and the generated specs are made of. */
-const INPUT_DIRS = ['functions', 'shared', 'agent', 'simulator', 'scripts/build'];
+const INPUT_DIRS = ['functions', 'shared', 'agent', 'simulator', 'cli', 'scripts/build'];
 const INPUT_FILES = ['scripts/build.ts', 'serverless.yml', 'package.json', 'package-lock.json', 'tsconfig.json'];
 /** What a start needs from a build: a function bundle, the agent (production and simulator builds), the generated specs. */
-const OUTPUTS = ['dist/package.json', 'dist/agent/agent.js', 'dist/simulator/agent.js', 'dist/functions', '.generated/openapi.json', '.generated/functions.yml'];
+const OUTPUTS = ['dist/package.json', 'dist/agent/agent.js', 'dist/simulator/agent.js', 'dist/cli/hostmgr.js', 'dist/functions', '.generated/openapi.json', '.generated/functions.yml'];
 
 function listFiles(dir: string, out: string[]): string[] {
   if (!existsSync(dir)) return out;

@@ -27,6 +27,7 @@ const TOP: Record<string, string[]> = {
   functions: ['shared'],
   agent: ['shared'],
   simulator: ['shared', 'agent'], // the host simulator the agent runs against in tests and demos
+  cli: [], // the hostmgr CLI speaks HTTP only: its contract is the OpenAPI document
 };
 
 const root = resolve(__dirname, '../..');

@@ -1,0 +1,43 @@
+import type { Client } from './client.ts';
+
+/** Nodes and their inventories, for the friendly verbs that take names (a node's name, a pool's name). */
+export interface NodeSummary {
+  id: string;
+  name: string;
+  ip: string;
+  status: string;
+  online: boolean;
+  lastSeenAt: string | null;
+}
+
+export async function listNodes(client: Client): Promise<NodeSummary[]> {
+  const out: NodeSummary[] = [];
+  for (let page = 1; ; page++) {
+    const { data, total } = (await client.call<{ data: NodeSummary[]; total: number }>('GET', '/cluster/nodes', { query: { page: String(page), size: '100' } }))
+      .envelope.data;
+    out.push(...data);
+    if (!data.length || out.length >= total) return out;
+  }
+}
+
+/** A node by its id or its name; an unknown or ambiguous one names the nodes there are. */
+export async function findNode(client: Client, ref: string): Promise<NodeSummary> {
+  const nodes = await listNodes(client);
+  const hits = nodes.filter((n) => n.id === ref || n.name === ref);
+  if (hits.length === 1) return hits[0];
+  const known = nodes.map((n) => `${n.name} (${n.id})`).join(', ') || 'none';
+  throw new Error(hits.length ? `"${ref}" names ${hits.length} nodes; give the node id. Nodes: ${known}` : `no node "${ref}". Nodes: ${known}`);
+}
+
+export async function inventories(client: Client): Promise<{ node: NodeSummary; inventory: Record<string, unknown> }[]> {
+  const nodes = await listNodes(client);
+  return Promise.all(
+    nodes.map(async (node) => ({
+      node,
+      inventory: ((await client.call<{ inventory?: Record<string, unknown> }>('GET', `/cluster/nodes/${node.id}`)).envelope.data.inventory ?? {}) as Record<
+        string,
+        unknown
+      >,
+    })),
+  );
+}

@@ -1,0 +1,53 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Where `hostmgr login` keeps the API URL and token: $XDG_CONFIG_HOME/hostmgr/config.json (default
+ * ~/.config), mode 0600 in a 0700 directory since it holds a bearer token. HOSTMGR_URL and HOSTMGR_TOKEN
+ * override it, and --url / --token override both.
+ */
+export interface CliConfig {
+  url?: string;
+  token?: string;
+}
+
+export function configPath(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return join(base, 'hostmgr', 'config.json');
+}
+
+export function readConfig(env: NodeJS.ProcessEnv): CliConfig {
+  const path = configPath(env);
+  if (!existsSync(path)) return {};
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as CliConfig;
+    return { url: typeof parsed.url === 'string' ? parsed.url : undefined, token: typeof parsed.token === 'string' ? parsed.token : undefined };
+  } catch {
+    throw new Error(`${path} is not valid JSON: run hostmgr login again`);
+  }
+}
+
+export function writeConfig(env: NodeJS.ProcessEnv, config: CliConfig): string {
+  const path = configPath(env);
+  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600); // an existing file keeps its mode on write
+  return path;
+}
+
+/** The API base URL (…/api) and token to use, from flags, then the environment, then the config file. */
+export function resolveTarget(flags: { url?: string; token?: string }, env: NodeJS.ProcessEnv): { url: string; token: string } {
+  const file = readConfig(env);
+  const url = flags.url ?? env.HOSTMGR_URL ?? file.url;
+  const token = flags.token ?? env.HOSTMGR_TOKEN ?? file.token;
+  if (!url) throw new Error('no API URL: run `hostmgr login URL`, or set HOSTMGR_URL (e.g. http://localhost:3000/api)');
+  if (!token) throw new Error('no token: run `hostmgr login URL`, or set HOSTMGR_TOKEN');
+  return { url: apiBase(url), token };
+}
+
+/** Accepts the server's origin or its /api base: http://host:3000 and http://host:3000/api are the same. */
+export function apiBase(url: string): string {
+  const trimmed = url.replace(/\/+$/, '');
+  return trimmed.endsWith('/api') ? trimmed : `${trimmed}/api`;
+}

@@ -1,0 +1,69 @@
+import { SingleBar } from 'cli-progress';
+import type { Client } from './client.ts';
+
+/** A task as GET /api/tasks/{id} answers it (the fields the watcher uses). */
+interface TaskView {
+  id: number;
+  kind: string;
+  status: 'queued' | 'running' | 'success' | 'failed' | 'interrupted' | 'cancelled';
+  phase: string;
+  progress: number;
+  error: string;
+}
+
+const FINAL = new Set(['success', 'failed', 'interrupted', 'cancelled']);
+
+/** Exit codes by how the task ended: 0 success; failed 3, cancelled 4, interrupted 5 (1 and 2 are the CLI's own). */
+export const TASK_EXIT: Record<string, number> = { success: 0, failed: 3, cancelled: 4, interrupted: 5 };
+
+export interface WatchOptions {
+  /** a terminal gets a progress bar redrawn in place; anything else one plain line per change */
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  /** how often to ask; the default suits a person watching */
+  pollMs?: number;
+  /** resolves when the user asks to detach (Ctrl-C) */
+  detach: Promise<void>;
+}
+
+/**
+ * Follows a task until it ends (or the user detaches), showing phase and percent; returns the exit code.
+ * Detaching leaves the task running and says how to come back to it or cancel it.
+ */
+export async function watchTask(client: Client, id: number, o: WatchOptions): Promise<number> {
+  const pollMs = o.pollMs ?? 500;
+  let detached = false;
+  void o.detach.then(() => (detached = true));
+  const write = (text: string) => void o.stdout.write(text);
+  const bar = o.stdout.isTTY
+    ? new SingleBar({ format: `task ${id} [{bar}] {percentage}% | {phase}`, hideCursor: true, barsize: 30, stream: o.stdout as NodeJS.WriteStream })
+    : null;
+  let last = '';
+  let task: TaskView | null = null;
+  bar?.start(100, 0, { phase: 'queued' });
+  try {
+    while (!detached) {
+      task = (await client.call<TaskView>('GET', `/tasks/${id}`)).envelope.data;
+      const phase = task.phase || task.status;
+      if (bar) bar.update(task.progress, { phase });
+      else {
+        const line = `task ${id}: ${task.status}${task.phase ? ` — ${task.phase}` : ''} ${task.progress}%`;
+        if (line !== last) write(`${line}\n`);
+        last = line;
+      }
+      if (FINAL.has(task.status)) break;
+      await Promise.race([new Promise((r) => setTimeout(r, pollMs)), o.detach]);
+    }
+  } finally {
+    bar?.stop();
+  }
+  if (detached || !task || !FINAL.has(task.status)) {
+    write(`\ndetached: task ${id} goes on. Follow it: hostmgr task watch ${id}   Cancel it: hostmgr task cancel ${id}\n`);
+    return 130;
+  }
+  write(
+    task.status === 'success'
+      ? `task ${id} (${task.kind}) ended: success\n`
+      : `task ${id} (${task.kind}) ended: ${task.status}${task.error ? ` — ${task.error}` : ''}\n`,
+  );
+  return TASK_EXIT[task.status] ?? 1;
+}

@@ -31,7 +31,12 @@ describe('virsh output parsers (verbatim fixtures)', () => {
 
 describe('domain XML: reading options from libvirt fixtures', () => {
   test('every fixture parses and keeps name, uuid and its elements through a round trip', () => {
-    for (const f of ['bhyve-domain-vnc-gop-resolution.xml', 'bhyve-domain-qemu-guest-agent-channel.xml', 'bhyve-domain-commandline.xml', 'bhyve-domain-passthru.xml']) {
+    for (const f of [
+      'bhyve-domain-vnc-gop-resolution.xml',
+      'bhyve-domain-qemu-guest-agent-channel.xml',
+      'bhyve-domain-commandline.xml',
+      'bhyve-domain-passthru.xml',
+    ]) {
       const d = DomainXml.parse(fixture(f));
       expect(d.name).toBe('bhyve');
       expect(d.type).toBe('bhyve');
@@ -98,20 +103,22 @@ describe('domain XML: patching', () => {
 
   test('VNC on writes graphics + listen + GOP video; password kept when omitted, cleared when empty; off removes them', () => {
     const d = DomainXml.parse(fixture('bhyve-domain-qemu-guest-agent-channel.xml'));
-    setVnc(d, { enabled: true, bind: '::1', port: 5907, resolution: '1280x720', wait: true, password: 's3cret' });
+    setVnc(d, { enabled: true, bind: '::1', port: 5907, resolution: '1280x720', password: 's3cret' });
     let r = DomainXml.parse(d.toString());
-    expect(readVnc(r)).toEqual({ enabled: true, bind: '::1', port: 5907, resolution: '1280x720', wait: true, auth: true });
+    expect(readVnc(r)).toEqual({ enabled: true, bind: '::1', port: 5907, resolution: '1280x720', wait: false, auth: true });
+    // libvirt has no setting for bhyve's `wait`: nothing of the kind is written
+    expect(Object.keys(attrsOf(find(r.devices, is('graphics'))!)).sort()).toEqual(['autoport', 'listen', 'passwd', 'port', 'type']);
     expect(attrsOf(find(r.devices, is('graphics'))!).passwd).toBe('s3cret');
     expect(attrsOf(find(find(r.devices, is('video'))!, is('model'))!)).toEqual({ type: 'gop', heads: '1', primary: 'yes' });
 
-    setVnc(r, { enabled: true, bind: '127.0.0.1', port: 5908, resolution: '800x600', wait: false });
+    setVnc(r, { enabled: true, bind: '127.0.0.1', port: 5908, resolution: '800x600' });
     expect(readVnc(r)).toEqual({ enabled: true, bind: '127.0.0.1', port: 5908, resolution: '800x600', wait: false, auth: true });
-    setVnc(r, { enabled: true, bind: '127.0.0.1', port: 5908, resolution: '800x600', wait: false, password: '' });
+    setVnc(r, { enabled: true, bind: '127.0.0.1', port: 5908, resolution: '800x600', password: '' });
     r = DomainXml.parse(r.toString());
     expect(readVnc(r).auth).toBe(false);
     expect(childrenOf(r.devices).filter(is('graphics')).length).toBe(1);
 
-    setVnc(r, { enabled: false, bind: '127.0.0.1', port: 5908, resolution: '800x600', wait: false });
+    setVnc(r, { enabled: false, bind: '127.0.0.1', port: 5908, resolution: '800x600' });
     expect(find(r.devices, is('graphics'))).toBeUndefined();
     expect(find(r.devices, is('video'))).toBeUndefined();
     expect(readGuestAgent(r)).toBe(true);
@@ -119,7 +126,7 @@ describe('domain XML: patching', () => {
 
   test('attribute values are escaped on output', () => {
     const d = DomainXml.parse(fixture('bhyve-domain-passthru.xml'));
-    setVnc(d, { enabled: true, bind: '127.0.0.1', port: 5900, resolution: '640x480', wait: false, password: `a"<&'b` });
+    setVnc(d, { enabled: true, bind: '127.0.0.1', port: 5900, resolution: '640x480', password: `a"<&'b` });
     const r = DomainXml.parse(d.toString());
     expect(attrsOf(find(r.devices, is('graphics'))!).passwd).toBe(`a"<&'b`);
   });

@@ -436,3 +436,23 @@ describe('libvirt as a real host has it: domains by UUID, one connection, secure
     ]);
   });
 });
+
+describe('finding a VM’s domain', () => {
+  test('a domain redefined under a new UUID is found by its name when the registration’s UUID is stale', async () => {
+    const { sim, ctx, xmlOf } = simulated();
+    const xml = (await sim.run(['virsh', 'dumpxml', '--security-info', '102'])).stdout.replace(
+      /<uuid>.*<\/uuid>/,
+      '<uuid>0f0e0d0c-0b0a-4999-8888-777766665555</uuid>',
+    );
+    await sim.run(['virsh', 'undefine', '102']);
+    await sim.run(['mkdir', '-p', '/tmp']);
+    await sim.run(['tee', '/tmp/102.xml'], xml);
+    expect((await sim.run(['virsh', 'define', '/tmp/102.xml'])).code).toBe(0);
+    // the registration still names the old UUID
+    expect(await sim.state((s) => readFile(s, '/var/db/hostmgr/vms/102/domain.xml'))).not.toContain('0f0e0d0c-0b0a-4999-8888-777766665555');
+    await vmVnc(ctx('vm.vnc'), { rid: 102, domain: '102', enabled: true, bind: '127.0.0.1', port: 5940, resolution: '800x600', wait: false });
+    const d = await xmlOf(102);
+    expect(d.uuid).toBe('0f0e0d0c-0b0a-4999-8888-777766665555');
+    expect(readVnc(d).port).toBe(5940);
+  });
+});

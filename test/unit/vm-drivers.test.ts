@@ -1,6 +1,6 @@
 import { DomainXml, find, is, attrsOf, childrenOf } from '#agent/drivers/domain-xml';
-import { hasCdrom, readGuestAgent, readMacs, readVnc, readZvols, setCloudInitCdrom, setGuestAgent, setVnc } from '#agent/drivers/domain-xml-options';
-import { parseDomState, parseListAll } from '#agent/drivers/virsh';
+import { bootsUefi, hasCdrom, readGuestAgent, readMacs, readVnc, readZvols, setCloudInitCdrom, setGuestAgent, setVnc } from '#agent/drivers/domain-xml-options';
+import { parseDomState, parseListAll, parseUuidList } from '#agent/drivers/virsh';
 import { makefsArgv } from '#agent/drivers/cloud-init';
 import { fixture } from '../helpers/fixtures.ts';
 
@@ -20,6 +20,14 @@ describe('virsh output parsers (verbatim fixtures)', () => {
   test('virsh list --all without a header is an error, an empty table is no domains', () => {
     expect(() => parseListAll('error: failed to connect to the hypervisor\n')).toThrow(/header/);
     expect(parseListAll(' Id   Name   State\n--------------------\n\n')).toEqual([]);
+  });
+
+  test('virsh list --all --uuid: one UUID a line, then the empty line', () => {
+    expect(parseUuidList('a1b2c3d4-0000-4000-8000-000000000001\n0f0e0d0c-0b0a-4999-8888-777766665555\n\n')).toEqual([
+      'a1b2c3d4-0000-4000-8000-000000000001',
+      '0f0e0d0c-0b0a-4999-8888-777766665555',
+    ]);
+    expect(parseUuidList('\n')).toEqual([]);
   });
 
   test('virsh domstate, with and without --reason', () => {
@@ -63,6 +71,15 @@ describe('domain XML: reading options from libvirt fixtures', () => {
     // the .args fixture is what libvirt makes of it: the same listen address, port and size
     expect(fixture('bhyve-domain-vnc-gop-resolution.args')).toContain('fbuf,tcp=127.0.0.1:5904,w=1920,h=1080');
     expect(readVnc(DomainXml.parse(fixture('bhyve-domain-passthru.xml'))).enabled).toBe(false);
+  });
+
+  test('UEFI boot: a <loader> and no <bootloader>', () => {
+    const uefi = DomainXml.parse(
+      "<domain type='bhyve'><name>1</name><os><type>hvm</type><loader readonly='yes' type='pflash'>/usr/local/share/uefi-firmware/BHYVE_UEFI.fd</loader></os></domain>",
+    );
+    expect(bootsUefi(uefi)).toBe(true);
+    const bhyveload = DomainXml.parse("<domain type='bhyve'><name>1</name><bootloader>/usr/sbin/bhyveload</bootloader><os><type>hvm</type></os></domain>");
+    expect(bootsUefi(bhyveload)).toBe(false);
   });
 
   test('MACs and zvol datasets', () => {

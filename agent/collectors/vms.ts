@@ -1,7 +1,7 @@
 import type { Executor } from '../executors/executor.ts';
 import { DomainXml } from '../drivers/domain-xml.ts';
 import { hasCdrom, readGuestAgent, readMacs, readVnc, readZvols } from '../drivers/domain-xml-options.ts';
-import { domState, dumpXml, listAll } from '../drivers/virsh.ts';
+import { domName, domState, dumpXml, listUuids } from '../drivers/virsh.ts';
 import { readOrNull } from '../drivers/host-files.ts';
 import { listRegistrations, readRegistration, ridOf, vmPaths, type Registration } from '../drivers/vm-runtime.ts';
 import { defaultVmOptions, VM_STATES, type VmInventory, type VmState } from '#domain/vms/types';
@@ -12,22 +12,27 @@ const asState = (s: string): VmState => ((VM_STATES as readonly string[]).includ
 const union = (...lists: string[][]) => [...new Set(lists.flat())].sort();
 
 /**
- * The VM section of the inventory: every libvirt domain named by a RID (`virsh list --all`, then
- * `virsh domstate` and `virsh dumpxml` per domain) joined with the agent's registrations; a registration
- * libvirt does not define is reported as `orphaned`, its options read from the XML it last defined.
+ * The VM section of the inventory: every libvirt domain named by a RID (`virsh list --all --uuid`, `virsh
+ * domname` per UUID, then `virsh domstate` and `virsh dumpxml` by UUID: never by the numeric name, which virsh
+ * would try as a domain ID first) joined with the agent's registrations; a registration libvirt does not
+ * define is reported as `orphaned`, its options read from the XML it last defined.
  */
 export async function collectVms(exec: Executor): Promise<VmInventory[]> {
   // domains named by a guest id are the control plane's VMs; others are left alone
-  const domains = (await listAll(exec)).filter((d) => ridOf(d.name) !== null);
-  const rids = new Set([...domains.map((d) => ridOf(d.name)!), ...(await listRegistrations(exec))]);
+  const domains = new Map<number, string>();
+  for (const uuid of await listUuids(exec)) {
+    const name = await domName(exec, uuid);
+    const rid = name === null ? null : ridOf(name);
+    if (rid !== null) domains.set(rid, uuid);
+  }
+  const rids = new Set([...domains.keys(), ...(await listRegistrations(exec))]);
   const out: VmInventory[] = [];
   for (const rid of [...rids].sort((a, b) => a - b)) {
-    const domain = String(rid);
     const reg = await readRegistration(exec, rid);
-    const listed = domains.find((d) => d.name === domain);
-    const state = listed ? await domState(exec, domain) : null;
-    if (state !== null) {
-      out.push(describe(rid, asState(state), DomainXml.parse(await dumpXml(exec, domain)), reg));
+    const uuid = domains.get(rid);
+    const state = uuid ? await domState(exec, uuid) : null;
+    if (uuid && state !== null) {
+      out.push(describe(rid, asState(state), DomainXml.parse(await dumpXml(exec, uuid)), reg));
     } else if (reg) {
       const lastXml = await readOrNull(exec, vmPaths(rid).domainXml);
       out.push(describe(rid, 'orphaned', lastXml ? DomainXml.parse(lastXml) : null, reg));

@@ -6,12 +6,14 @@ import { type DomainXml, GUEST_AGENT_CHANNEL, attrsOf, childrenOf, el, find, fin
  * - guest agent: a virtio-serial controller + `<channel type='unix'>` targeting `org.qemu.guest_agent.0`
  *   (libvirt's bhyve driver turns it into `-s N:0,virtio-console,org.qemu.guest_agent.0=<socket>`);
  * - VNC: `<graphics type='vnc'>` with a `<listen type='address'>` + a GOP `<video>` with its resolution
- *   (bhyve's `fbuf,tcp=<bind>:<port>,w=,h=[,password=][,wait]`);
+ *   (bhyve_command.c bhyveBuildGraphicsArgStr: `fbuf,tcp=<bind>:<port>[,password=],w=,h=`). libvirt has no
+ *   attribute for bhyve's `wait` (the graphics parser ignores unknown attributes and the command builder never
+ *   emits `,wait`), so a VM never waits for a VNC client; the port must lie in 5900–65535 and the domain must
+ *   boot with a UEFI loader, or `virsh start` fails;
  * - cloud-init: the NoCloud seed ISO attached as a read-only SATA cdrom.
  */
 
-const isGuestAgentChannel = (n: XNode) =>
-  tagOf(n) === 'channel' && childrenOf(n).some((c) => tagOf(c) === 'target' && attrsOf(c).name === GUEST_AGENT_CHANNEL);
+const isGuestAgentChannel = (n: XNode) => tagOf(n) === 'channel' && childrenOf(n).some((c) => tagOf(c) === 'target' && attrsOf(c).name === GUEST_AGENT_CHANNEL);
 
 export function readGuestAgent(d: DomainXml): boolean {
   return childrenOf(d.devices).some(isGuestAgentChannel);
@@ -49,7 +51,8 @@ export function readVnc(d: DomainXml): VncOptions {
     bind: (listen && attrsOf(listen).address) || a.listen || DEFAULT_VNC_BIND,
     port,
     resolution,
-    wait: a.wait === 'yes',
+    // libvirt keeps no such setting (see above)
+    wait: false,
     auth: a.passwd !== undefined && a.passwd !== '',
   };
 }
@@ -59,7 +62,6 @@ interface VncSetting {
   bind: string;
   port: number;
   resolution: string;
-  wait: boolean;
   /** undefined keeps the current password; '' clears authentication */
   password?: string;
 }
@@ -74,12 +76,16 @@ export function setVnc(d: DomainXml, vnc: VncSetting): void {
   const [x, y] = vnc.resolution.split('x');
   const attrs: Record<string, string> = { type: 'vnc', port: String(vnc.port), autoport: 'no', listen: vnc.bind };
   if (passwd) attrs.passwd = passwd;
-  // the original system's flag for bhyve's fbuf `wait` (boot waits for the first VNC client)
-  if (vnc.wait) attrs.wait = 'yes';
   childrenOf(devices).push(
     el('graphics', attrs, [el('listen', { type: 'address', address: vnc.bind })]),
     el('video', {}, [el('model', { type: 'gop', heads: '1', primary: 'yes' }, [el('resolution', { x, y })])]),
   );
+}
+
+/** Whether the domain boots through a UEFI loader (`<os><loader>`, no `<bootloader>`): bhyve's framebuffer needs it. */
+export function bootsUefi(d: DomainXml): boolean {
+  const os = find(d.root, is('os'));
+  return Boolean(os && find(os, is('loader'))) && !find(d.root, is('bootloader'));
 }
 
 const isCdromAt = (iso: string) => (n: XNode) =>
@@ -94,9 +100,7 @@ export function setCloudInitCdrom(d: DomainXml, iso: string, attach: boolean): v
   const devices = d.devices;
   removeAll(devices, isCdromAt(iso));
   if (!attach) return;
-  const used = new Set(
-    findAll(devices, is('disk')).flatMap((disk) => findAll(disk, is('target')).map((t) => attrsOf(t).dev)),
-  );
+  const used = new Set(findAll(devices, is('disk')).flatMap((disk) => findAll(disk, is('target')).map((t) => attrsOf(t).dev)));
   const dev = [...'abcdefghijklmnopqrstuvwxyz'].map((c) => `hd${c}`).find((name) => !used.has(name)) ?? 'hdz';
   childrenOf(devices).push(
     el('disk', { type: 'file', device: 'cdrom' }, [

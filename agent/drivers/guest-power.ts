@@ -1,11 +1,13 @@
-import { runChecked, type Executor } from '../executors/executor.ts';
+import type { Executor } from '../executors/executor.ts';
 import { configuredJails, isRunning, startJail, stopJail } from './jail.ts';
-import { domState } from './virsh.ts';
+import { destroyDomain, domState, startDomain } from './virsh.ts';
+import { vmDomainUuid } from './vm-lookup.ts';
 
 /**
  * Stopping and starting the guest that lives on a dataset, whichever kind it is: a jail through jail(8) with
  * its conf (its hooks run), a VM through libvirt (`virsh destroy` / `virsh start`; its disks are about to be
- * replaced, so there is nothing to shut down gracefully for).
+ * replaced, so there is nothing to shut down gracefully for). A VM's domain is addressed by its UUID: its RID
+ * could be another running VM's domain ID.
  */
 export interface GuestRef {
   type: 'jail' | 'vm';
@@ -35,12 +37,12 @@ export async function guestPower(exec: Executor, g: GuestRef | null): Promise<Gu
       start: () => startJail(exec, j.name, j.files.conf),
     };
   }
-  const domain = String(g.id);
-  if ((await domState(exec, domain)) === null) return absent;
+  const uuid = await vmDomainUuid(exec, g.id);
+  if (uuid === null || (await domState(exec, uuid)) === null) return absent;
   return {
     present: true,
-    running: async () => (await domState(exec, domain)) === 'running',
-    stop: async () => void (await runChecked(exec, ['virsh', 'destroy', domain])),
-    start: async () => void (await runChecked(exec, ['virsh', 'start', domain])),
+    running: async () => (await domState(exec, uuid)) === 'running',
+    stop: () => destroyDomain(exec, uuid),
+    start: () => startDomain(exec, uuid),
   };
 }

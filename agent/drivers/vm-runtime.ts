@@ -1,5 +1,6 @@
 import type { Executor } from '../executors/executor.ts';
-import { listDir, readOrNull, writeText } from './host-files.ts';
+import { installPrivateFile } from './certificate-files.ts';
+import { listDir, readOrNull } from './host-files.ts';
 import { DEFAULT_SHUTDOWN_WAIT_TIME, type CloudInitOptions } from '#domain/vms/types';
 
 /**
@@ -66,6 +67,7 @@ export async function readRegistration(exec: Executor, rid: number): Promise<Reg
   return { ...base, ...raw, rid, cloudInit: { ...base.cloudInit, ...raw.cloudInit } };
 }
 
+/** vm.json holds the cloud-init texts (password hashes, keys): mode 0600 from its first byte. */
 export async function writeRegistration(exec: Executor, reg: Registration): Promise<void> {
-  await writeText(exec, vmPaths(reg.rid).registration, JSON.stringify(reg, null, 2) + '\n');
+  await installPrivateFile(exec, vmPaths(reg.rid).registration, JSON.stringify(reg, null, 2) + '\n');
 }

@@ -12,14 +12,14 @@ export const vmCloudInit: JobHandler<'vm.cloud-init'> = async (ctx, p) => {
   const texts = { data: p.data, metadata: p.metadata, networkConfig: p.networkConfig };
   const on = isCloudInitOn(texts);
   await ctx.progress('checking', 10);
-  await requireShutOffOnHost(ctx.exec, p.rid, p.domain);
+  const uuid = await requireShutOffOnHost(ctx.exec, p.rid, p.domain);
   const iso = vmPaths(p.rid).cloudInitIso;
   if (on) {
     await ctx.progress('building seed iso', 30);
     await buildSeedIso(ctx.exec, p.rid, texts);
   }
   await ctx.progress('defining', 60);
-  const d = await redefine(ctx.exec, p.rid, p.domain, (x) => setCloudInitCdrom(x, iso, on));
+  const d = await redefine(ctx.exec, p.rid, uuid, (x) => setCloudInitCdrom(x, iso, on));
   if (!on) await removeSeed(ctx.exec, p.rid);
   await updateRegistration(ctx.exec, p.rid, d.title ?? p.domain, (r) => {
     r.cloudInit = texts;

@@ -1,6 +1,7 @@
 import type { JobHandler } from './job.ts';
 import { domState } from '../drivers/virsh.ts';
 import { removeTrees } from '../drivers/host-files.ts';
+import { vmDomainUuid } from '../drivers/vm-lookup.ts';
 import { libvirtRuntimeFiles, vmPaths } from '../drivers/vm-runtime.ts';
 
 /**
@@ -9,7 +10,8 @@ import { libvirtRuntimeFiles, vmPaths } from '../drivers/vm-runtime.ts';
  * libvirt's per-domain runtime files go. Datasets are never touched.
  */
 export const vmPurgeRegistration: JobHandler<'vm.purge-registration'> = async (ctx, p) => {
-  const state = await domState(ctx.exec, p.domain);
+  const uuid = await vmDomainUuid(ctx.exec, p.rid, p.domain);
+  const state = uuid === null ? null : await domState(ctx.exec, uuid);
   if (state !== null) throw new Error(`vm_still_defined: libvirt defines domain ${p.domain} (${state}); its registration was kept`);
   const removed = [vmPaths(p.rid).dir, ...libvirtRuntimeFiles(p.domain)];
   await ctx.progress('removing runtime files', 50);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FromSchema } from 'json-schema-to-ts';
 import { XMLParser } from 'fast-xml-parser';
 import type { simVmSchema } from '#shared/seed/host/vm';
+import { compareVersions } from '#domain/capabilities';
 
 export type SimVm = FromSchema<typeof simVmSchema>;
 type XNode = Record<string, unknown>;
@@ -13,11 +14,23 @@ type XNode = Record<string, unknown>;
  * `virsh define` makes before it accepts a definition.
  */
 
-const parser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, trimValues: true });
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+});
 
 const tagOf = (n: XNode) => Object.keys(n).find((k) => k !== ':@' && k !== '#text');
 const esc = (s: string, attr: boolean) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(attr ? /'/g : /$^/g, '&apos;').replace(attr ? /"/g : /$^/g, '&quot;');
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(attr ? /'/g : /$^/g, '&apos;')
+    .replace(attr ? /"/g : /$^/g, '&quot;');
 
 function serialize(nodes: XNode[], indent: string): string {
   let out = '';
@@ -39,9 +52,14 @@ function serialize(nodes: XNode[], indent: string): string {
 }
 
 /** A domain document in libvirt's output format. */
-export const formatXml = (doc: XNode[]) => serialize(doc.filter((n) => tagOf(n) !== '?xml'), '');
+export const formatXml = (doc: XNode[]) =>
+  serialize(
+    doc.filter((n) => tagOf(n) !== '?xml'),
+    '',
+  );
 
-const el = (tag: string, attrs: Record<string, string> = {}, kids: XNode[] = []): XNode => (Object.keys(attrs).length ? { [tag]: kids, ':@': attrs } : { [tag]: kids });
+const el = (tag: string, attrs: Record<string, string> = {}, kids: XNode[] = []): XNode =>
+  Object.keys(attrs).length ? { [tag]: kids, ':@': attrs } : { [tag]: kids };
 const txt = (tag: string, value: string, attrs: Record<string, string> = {}) => el(tag, attrs, [{ '#text': value }]);
 
 export const BHYVE_UEFI = '/usr/local/share/uefi-firmware/BHYVE_UEFI.fd';
@@ -51,26 +69,45 @@ export function seedDomainXml(vm: SimVm): string {
   const kib = String(Math.ceil((vm.memoryBytes ?? 1073741824) / 1024));
   const devices: XNode[] = [];
   (vm.zvols ?? []).forEach((z, i) => {
-    devices.push(el('disk', { type: 'block', device: 'disk' }, [el('driver', { name: 'file', type: 'raw' }), el('source', { dev: `/dev/zvol/${z}` }), el('target', { dev: `hd${'abcdefghijklmnopqrstuvwxyz'[i]}`, bus: 'sata' })]));
+    devices.push(
+      el('disk', { type: 'block', device: 'disk' }, [
+        el('driver', { name: 'file', type: 'raw' }),
+        el('source', { dev: `/dev/zvol/${z}` }),
+        el('target', { dev: `hd${'abcdefghijklmnopqrstuvwxyz'[i]}`, bus: 'sata' }),
+      ]),
+    );
   });
   devices.push(el('controller', { type: 'pci', index: '0', model: 'pci-root' }), el('controller', { type: 'sata', index: '0' }));
-  for (const mac of vm.macs ?? []) devices.push(el('interface', { type: 'bridge' }, [el('mac', { address: mac }), el('source', { bridge: 'bridge0' }), el('model', { type: 'virtio' })]));
+  for (const mac of vm.macs ?? [])
+    devices.push(el('interface', { type: 'bridge' }, [el('mac', { address: mac }), el('source', { bridge: 'bridge0' }), el('model', { type: 'virtio' })]));
   devices.push(el('serial', { type: 'nmdm' }, [el('source', { master: `/dev/nmdm${vm.rid}A`, slave: `/dev/nmdm${vm.rid}B` })]));
   if (vm.guestAgent) {
     devices.push(el('controller', { type: 'virtio-serial', index: '0', ports: '16' }));
-    devices.push(el('channel', { type: 'unix' }, [el('source', { mode: 'bind', path: `/var/run/libvirt/bhyve/${vm.rid}.agent` }), el('target', { type: 'virtio', name: 'org.qemu.guest_agent.0' })]));
+    devices.push(
+      el('channel', { type: 'unix' }, [
+        el('source', { mode: 'bind', path: `/var/run/libvirt/bhyve/${vm.rid}.agent` }),
+        el('target', { type: 'virtio', name: 'org.qemu.guest_agent.0' }),
+      ]),
+    );
   }
   if (vm.vnc) {
     const bind = vm.vnc.bind ?? '127.0.0.1';
     const [x, y] = (vm.vnc.resolution ?? '1024x768').split('x');
     const g: Record<string, string> = { type: 'vnc', port: String(vm.vnc.port), autoport: 'no', listen: bind };
     if (vm.vnc.password) g.passwd = vm.vnc.password;
-    if (vm.vnc.wait) g.wait = 'yes';
+    // a seed's `wait` is dropped, as libvirt's parser drops an attribute it does not know
     devices.push(el('graphics', g, [el('listen', { type: 'address', address: bind })]));
     devices.push(el('video', {}, [el('model', { type: 'gop', heads: '1', primary: 'yes' }, [el('resolution', { x, y })])]));
   }
   if (vm.cloudInit) {
-    devices.push(el('disk', { type: 'file', device: 'cdrom' }, [el('driver', { name: 'file', type: 'raw' }), el('source', { file: `/var/db/hostmgr/vms/${vm.rid}/cloud-init.iso` }), el('target', { dev: 'hdz', bus: 'sata' }), el('readonly')]));
+    devices.push(
+      el('disk', { type: 'file', device: 'cdrom' }, [
+        el('driver', { name: 'file', type: 'raw' }),
+        el('source', { file: `/var/db/hostmgr/vms/${vm.rid}/cloud-init.iso` }),
+        el('target', { dev: 'hdz', bus: 'sata' }),
+        el('readonly'),
+      ]),
+    );
   }
   const domain = el('domain', { type: 'bhyve' }, [
     txt('name', String(vm.rid)),
@@ -112,7 +149,7 @@ export function normalizeDefinition(xml: string, others: SimVm[]): { name: strin
   const kids = domain.domain as XNode[];
   const text = (tag: string) => {
     const n = kids.find((k) => tagOf(k) === tag);
-    return n ? ((n[tag] as XNode[]).map((c) => String(c['#text'] ?? '')).join('') || undefined) : undefined;
+    return n ? (n[tag] as XNode[]).map((c) => String(c['#text'] ?? '')).join('') || undefined : undefined;
   };
   const name = text('name');
   if (!name) throw new DefineError('XML error: missing name information');
@@ -122,10 +159,83 @@ export function normalizeDefinition(xml: string, others: SimVm[]): { name: strin
     uuid = sameName?.uuid ?? randomUUID();
     kids.splice(1, 0, txt('uuid', uuid));
   }
-  if (sameName && sameName.uuid && sameName.uuid !== uuid) throw new DefineError(`operation failed: domain '${name}' already exists with uuid ${sameName.uuid}`);
+  if (sameName && sameName.uuid && sameName.uuid !== uuid)
+    throw new DefineError(`operation failed: domain '${name}' already exists with uuid ${sameName.uuid}`);
+  dropUnknownGraphicsAttributes(kids);
   const sameUuid = others.find((o) => o.state !== 'orphaned' && o.uuid === uuid && String(o.rid) !== name);
   if (sameUuid) throw new DefineError(`operation failed: domain '${sameUuid.rid}' is already defined with uuid ${uuid}`);
   return { name, uuid, xml: formatXml(doc) };
+}
+
+/**
+ * The attributes libvirt's VNC graphics parser reads (domain_conf.c virDomainGraphicsDefParseXMLVNC and the
+ * common graphics attributes); anything else, such as a `wait`, is ignored on parse and so gone from the
+ * definition.
+ */
+const VNC_GRAPHICS_ATTRIBUTES = new Set([
+  'type',
+  'port',
+  'autoport',
+  'websocket',
+  'websocketGenerated',
+  'listen',
+  'passwd',
+  'passwdValidTo',
+  'connected',
+  'keymap',
+  'sharePolicy',
+  'powerControl',
+]);
+
+function dropUnknownGraphicsAttributes(domainKids: XNode[]): void {
+  const devices = domainKids.find((k) => tagOf(k) === 'devices');
+  for (const g of ((devices?.devices as XNode[] | undefined) ?? []).filter((k) => tagOf(k) === 'graphics')) {
+    const attrs = (g[':@'] as Record<string, string> | undefined) ?? {};
+    if (attrs.type !== 'vnc') continue;
+    for (const k of Object.keys(attrs)) if (!VNC_GRAPHICS_ATTRIBUTES.has(k)) delete attrs[k];
+  }
+}
+
+/** The definition as `virsh dumpxml` prints it without `--security-info`: no VNC `passwd` (domain_conf.c VIR_DOMAIN_XML_SECURE). */
+export const withoutSecrets = (xml: string) => xml.replace(/<graphics\b[^>]*>/g, (tag) => tag.replace(/ passwd='[^']*'/, ''));
+
+/** libvirt release whose bhyve driver builds a virtio-console device from a virtio-serial controller (libvirt NEWS v12.4.0) */
+const VIRTIO_CONSOLE_SINCE = '12.4.0';
+
+/**
+ * Why `virsh start` fails for this definition, as libvirt words it, or null: the checks of bhyve_command.c
+ * virBhyveProcessBuildBhyveCmd, in its order (controllers, then graphics), each reported as
+ * VIR_ERR_CONFIG_UNSUPPORTED ("unsupported configuration: …"). bhyve_command.c has no check for duplicate
+ * SATA targets; bhyve itself would fail on them, which the simulator does not model.
+ */
+export function startRefusal(xml: string, libvirtVersion: string): string | null {
+  const doc = parser.parse(xml) as XNode[];
+  const domain = doc.find((n) => tagOf(n) === 'domain');
+  const kids = (domain?.domain as XNode[] | undefined) ?? [];
+  const child = (parent: XNode[], tag: string) => parent.find((k) => tagOf(k) === tag);
+  const kidsOf = (n: XNode | undefined) => (n ? ((n[tagOf(n)!] as XNode[]) ?? []) : []);
+  const attrs = (n: XNode) => (n[':@'] as Record<string, string> | undefined) ?? {};
+  const devices = kidsOf(child(kids, 'devices'));
+  const unsupported = (msg: string) => `unsupported configuration: ${msg}`;
+  for (const c of devices.filter((d) => tagOf(d) === 'controller')) {
+    const type = attrs(c).type;
+    if (type === 'pci' && (attrs(c).model ?? 'pci-root') !== 'pci-root') return unsupported('unsupported PCI controller model: only PCI root supported');
+    if (type === 'virtio-serial' && compareVersions(libvirtVersion, VIRTIO_CONSOLE_SINCE) >= 0) continue;
+    if (['ide', 'fdc', 'scsi', 'virtio-serial', 'ccid', 'xenbus'].includes(type)) return unsupported('unsupported controller device');
+  }
+  const graphics = devices.filter((d) => tagOf(d) === 'graphics');
+  const videos = devices.filter((d) => tagOf(d) === 'video');
+  if (graphics.length && videos.length) {
+    if (graphics.length !== 1 || videos.length !== 1) return unsupported('Multiple graphics devices are not supported');
+    const os = kidsOf(child(kids, 'os'));
+    if (!child(os, 'loader') || child(kids, 'bootloader')) return unsupported('Graphics are only supported when booting using UEFI');
+    const g = attrs(graphics[0]);
+    if (g.type !== 'vnc') return unsupported('Only VNC supported');
+    const port = Number(g.port ?? '-1');
+    if (g.autoport !== 'yes' && (port < 5900 || port > 65535)) return unsupported('vnc port must be in range [5900,65535]');
+    if (g.passwd?.includes(',')) return unsupported("Password may not contain ',' character");
+  }
+  return null;
 }
 
 /** `virsh list` output (tools/vsh-table.c) followed by virsh's blank line. */

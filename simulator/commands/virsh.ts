@@ -1,18 +1,52 @@
 import { randomUUID } from 'node:crypto';
 import type { SimHost } from '#shared/seed/host/schema';
+import { rcEnabled } from '../boot.ts';
 import { makeDirs, readFile, writeFile } from '../file-tree.ts';
-import { fail, registerSubcommand, registerTicker, type CommandContext, type CommandOutput } from '../registry.ts';
-import { DefineError, listTable, normalizeDefinition, seedDomainXml, type SimVm } from './virsh-model.ts';
+import { profileOf } from '../profiles.ts';
+import { fail, registerBootHook, registerCommand, registerTicker, type CommandContext, type CommandOutput } from '../registry.ts';
+import { DefineError, listTable, normalizeDefinition, seedDomainXml, startRefusal, withoutSecrets, type SimVm } from './virsh-model.ts';
 
 /**
- * `virsh` against libvirt's bhyve driver on the simulated host: list --all, domstate, dumpxml, define,
- * undefine, start, shutdown, destroy — with virsh's messages. A VM in state `orphaned` is one libvirt does
- * not define (only the agent's registration files are left); `virsh` does not see it.
+ * `virsh` against libvirt's bhyve driver on the simulated host: version, list, domname, domstate, dumpxml,
+ * define, undefine, start, shutdown, destroy, autostart — with virsh's messages. A VM in state `orphaned` is one
+ * libvirt does not define (only the agent's registration files are left); `virsh` does not see it.
+ *
+ * What it follows:
+ * - the connection (tools/virsh.c `-c`/`--connect`): the host runs only the bhyve driver, so `bhyve:///system`
+ *   (or no URI: libvirt probes its drivers) connects and any other URI fails as virConnectOpen does;
+ * - the domain argument (tools/virsh-util.c virshLookupDomainInternal): a non-negative integer is tried as a
+ *   domain ID first, then a 36-character string as a UUID, then the name. The bhyve driver's ID is the bhyve
+ *   process's PID (bhyve_process.c `vm->def->id = vm->pid`), so a running VM's ID looks like any PID;
+ * - `dumpxml` leaves the VNC `passwd` out unless `--security-info` asks for it (domain_conf.c,
+ *   VIR_DOMAIN_XML_SECURE);
+ * - `start` refuses what bhyve_command.c virBhyveProcessBuildBhyveCmd refuses (virsh-model.ts startRefusal).
  */
 const vmsOf = (state: SimHost): SimVm[] => ((state as SimHost & { vms?: SimVm[] }).vms ??= []);
 const defined = (state: SimHost) => vmsOf(state).filter((v) => v.state !== 'orphaned' && v.xml);
-const byName = (state: SimHost, name: string | undefined) => (name ? defined(state).find((v) => String(v.rid) === name || v.uuid === name) : undefined);
+const domainName = (v: SimVm) => String(v.rid);
+const isActive = (v: SimVm) => v.state !== 'shut off' && v.state !== 'orphaned';
+
+type LookupBy = 'id' | 'uuid' | 'name';
+function lookup(state: SimHost, arg: string | undefined, by: LookupBy[] = ['id', 'uuid', 'name']): SimVm | undefined {
+  if (!arg) return undefined;
+  const doms = defined(state);
+  let found: SimVm | undefined;
+  // virStrToLong_i(name, NULL, 10, &id) == 0 && id >= 0 → virDomainLookupByID (only active domains have an ID)
+  if (by.includes('id') && /^\s*\+?\d+$/.test(arg)) found = doms.find((d) => isActive(d) && d.id === Number(arg));
+  if (!found && by.includes('uuid') && arg.length === 36) found = doms.find((d) => d.uuid === arg.toLowerCase());
+  if (!found && by.includes('name')) found = doms.find((d) => domainName(d) === arg);
+  return found;
+}
 const noDomain = (name: string) => fail(`error: failed to get domain '${name}'`);
+
+/**
+ * A simulated bhyve PID for a domain that starts: above the PIDs of boot-time daemons and past every running
+ * bhyve, stepping as other processes fork in between.
+ */
+function nextPid(state: SimHost, vm: SimVm): number {
+  const running = vmsOf(state).map((v) => v.id ?? 0);
+  return Math.max(1800, ...running) + 1 + (vm.rid % 97);
+}
 
 /**
  * Seeds describe VMs by their fields; the first command after start turns each into a libvirt definition
@@ -34,49 +68,110 @@ registerTicker('vms-materialize', (state) => {
       macs: vm.macs ?? [],
       datasets: vm.zvols ?? [],
     };
-    writeFile(state, `${dir}/vm.json`, JSON.stringify(registration, null, 2) + '\n');
-    writeFile(state, `${dir}/domain.xml`, xml);
-    if (vm.cloudInit) writeFile(state, `${dir}/cloud-init.iso`, JSON.stringify({ format: 'cd9660', label: 'cidata', files: {} }));
-    if (vm.state === 'running' || vm.state === 'paused') vm.id ??= nextId(state);
+    writeFile(state, `${dir}/vm.json`, JSON.stringify(registration, null, 2) + '\n', '600');
+    writeFile(state, `${dir}/domain.xml`, xml, '600');
+    if (vm.cloudInit) writeFile(state, `${dir}/cloud-init.iso`, JSON.stringify({ format: 'cd9660', label: 'CIDATA', files: {} }), '600');
+    if (isActive(vm)) vm.id ??= nextPid(state, vm);
     vm.materialized = true;
   }
 });
 
-const nextId = (state: SimHost) => Math.max(0, ...vmsOf(state).map((v) => v.id ?? 0)) + 1;
+/** At a boot every bhyve process is gone; libvirtd (when rc.conf enables it) starts the domains marked autostart. */
+registerBootHook('vms', (state) => {
+  for (const vm of vmsOf(state)) {
+    if (!isActive(vm)) continue;
+    vm.state = vm.transient ? 'orphaned' : 'shut off';
+    delete vm.id;
+  }
+  if (!rcEnabled(state, 'libvirtd_enable')) return;
+  for (const vm of defined(state)) {
+    if (vm.autostart && !startRefusal(vm.xml!, profileOf(state).libvirtVersion)) {
+      vm.state = 'running';
+      vm.id = nextPid(state, vm);
+    }
+  }
+});
 
-const sub = (name: string, fn: (ctx: CommandContext, args: string[]) => CommandOutput) =>
-  registerSubcommand('virsh', name, (ctx) => {
-    // `--connect bhyve:///system` and similar global options are accepted and ignored before the command
-    return fn(ctx, ctx.args);
-  });
+type Sub = (ctx: CommandContext, args: string[]) => CommandOutput;
+const subs = new Map<string, Sub>();
+const sub = (name: string, fn: Sub) => subs.set(name, fn);
+const operand = (args: string[]) => args.find((a) => !a.startsWith('--'));
+
+/** The only connection this host has (libvirt's bhyve driver, privileged). */
+const BHYVE_URI = 'bhyve:///system';
+
+registerCommand('virsh', (ctx) => {
+  // tools/virsh.c virshParseArgv: options before the command
+  const args = ctx.args;
+  let uri: string | undefined;
+  let i = 0;
+  for (; i < args.length && args[i].startsWith('-'); i++) {
+    const a = args[i];
+    if (a === '-c' || a === '--connect') uri = args[++i];
+    else if (a.startsWith('--connect=')) uri = a.slice('--connect='.length);
+    else if (a === '-q' || a === '--quiet' || a === '-r' || a === '--readonly') continue;
+    else return fail(`error: unsupported option '${a}'. See --help.`);
+  }
+  if (uri !== undefined && uri !== BHYVE_URI) {
+    return fail(`error: failed to connect to the hypervisor\nerror: no connection driver available for ${uri}`);
+  }
+  const [name, ...rest] = args.slice(i);
+  if (name === undefined) return fail('error: no command given');
+  const fn = subs.get(name);
+  if (!fn) return fail(`error: unknown command: '${name}'`);
+  return fn(ctx, rest);
+});
+
+sub('version', (ctx) => {
+  const v = profileOf(ctx.state).libvirtVersion;
+  // bhyveConnectGetVersion: the kernel's release (uname), e.g. 14.3-RELEASE → 14.3.0
+  const [major, minor] = profileOf(ctx.state).osrelease.split(/[.-]/);
+  return {
+    stdout: `Compiled against library: libvirt ${v}\nUsing library: libvirt ${v}\nUsing API: BHYVE ${v}\nRunning hypervisor: BHYVE ${major}.${minor}.0\n\n`,
+  };
+});
 
 sub('list', (ctx, args) => {
   const all = args.includes('--all') || args.includes('--inactive');
   const inactiveOnly = args.includes('--inactive');
   const doms = defined(ctx.state);
-  const running = doms.filter((d) => d.state !== 'shut off' && !inactiveOnly).sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
-  const stopped = all ? doms.filter((d) => d.state === 'shut off').sort((a, b) => String(a.rid).localeCompare(String(b.rid))) : [];
-  if (args.includes('--name')) return { stdout: [...running, ...stopped].map((d) => `${d.rid}\n`).join('') + '\n' };
-  return { stdout: listTable([...running, ...stopped].map((d) => [d.state === 'shut off' ? '-' : String(d.id ?? '-'), String(d.rid), d.state])) };
+  const running = doms.filter((d) => isActive(d) && !inactiveOnly).sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
+  const stopped = all ? doms.filter((d) => d.state === 'shut off').sort((a, b) => domainName(a).localeCompare(domainName(b))) : [];
+  const rows = [...running, ...stopped];
+  const uuid = args.includes('--uuid');
+  const name = args.includes('--name');
+  // tools/virsh-domain-monitor.c cmdList: --uuid/--name print one domain a line instead of the table
+  if (uuid && name) return { stdout: rows.map((d) => `${d.uuid!.padEnd(36)} ${domainName(d).padEnd(30)}\n`).join('') + '\n' };
+  if (uuid) return { stdout: rows.map((d) => `${d.uuid}\n`).join('') + '\n' };
+  if (name) return { stdout: rows.map((d) => `${domainName(d)}\n`).join('') + '\n' };
+  return { stdout: listTable(rows.map((d) => [isActive(d) ? String(d.id ?? '-') : '-', domainName(d), d.state])) };
+});
+
+// cmdDomname looks the domain up by ID or UUID only
+sub('domname', (ctx, args) => {
+  const arg = operand(args);
+  const d = lookup(ctx.state, arg, ['id', 'uuid']);
+  if (!d) return noDomain(arg ?? '');
+  return { stdout: `${domainName(d)}\n\n` };
 });
 
 sub('domstate', (ctx, args) => {
-  const name = args.find((a) => !a.startsWith('--'));
-  const d = byName(ctx.state, name);
-  if (!d) return noDomain(name ?? '');
+  const arg = operand(args);
+  const d = lookup(ctx.state, arg);
+  if (!d) return noDomain(arg ?? '');
   const reason = d.state === 'running' ? 'booted' : d.state === 'paused' ? 'user' : 'shutdown';
   return { stdout: args.includes('--reason') ? `${d.state} (${reason})\n\n` : `${d.state}\n\n` };
 });
 
 sub('dumpxml', (ctx, args) => {
-  const name = args.find((a) => !a.startsWith('--'));
-  const d = byName(ctx.state, name);
-  if (!d) return noDomain(name ?? '');
-  return { stdout: d.xml! };
+  const arg = operand(args);
+  const d = lookup(ctx.state, arg);
+  if (!d) return noDomain(arg ?? '');
+  return { stdout: args.includes('--security-info') ? d.xml! : withoutSecrets(d.xml!) };
 });
 
 sub('define', (ctx, args) => {
-  const file = args.find((a) => !a.startsWith('--'));
+  const file = operand(args);
   if (!file) return fail("error: command 'define' requires <file> option");
   const xml = readFile(ctx.state, file);
   if (xml === null) return fail(`error: Failed to read file '${file}' to define domain\nerror: Failed to open file '${file}': No such file or directory`);
@@ -88,7 +183,10 @@ sub('define', (ctx, args) => {
     throw e;
   }
   const rid = /^[1-9]\d{0,3}$/.test(def.name) ? Number(def.name) : null;
-  if (rid === null) return fail(`error: Failed to define domain from ${file}\nerror: unsupported configuration: the simulated host only holds domains named by a guest id (1-9999)`);
+  if (rid === null)
+    return fail(
+      `error: Failed to define domain from ${file}\nerror: unsupported configuration: the simulated host only holds domains named by a guest id (1-9999)`,
+    );
   const existing = vmsOf(ctx.state).find((v) => v.rid === rid);
   if (existing) {
     existing.xml = def.xml;
@@ -102,33 +200,49 @@ sub('define', (ctx, args) => {
 });
 
 sub('undefine', (ctx, args) => {
-  const name = args.find((a) => !a.startsWith('--'));
-  const d = byName(ctx.state, name);
-  if (!d) return noDomain(name ?? '');
+  const arg = operand(args);
+  const d = lookup(ctx.state, arg);
+  if (!d) return noDomain(arg ?? '');
   // a running domain stays, transient, until it stops
   if (d.state === 'shut off') d.state = 'orphaned';
   else d.transient = true;
-  return { stdout: `Domain '${d.rid}' has been undefined\n\n` };
+  d.autostart = false;
+  return { stdout: `Domain '${domainName(d)}' has been undefined\n\n` };
+});
+
+sub('autostart', (ctx, args) => {
+  const arg = operand(args);
+  const d = lookup(ctx.state, arg);
+  if (!d) return noDomain(arg ?? '');
+  d.autostart = !args.includes('--disable');
+  return { stdout: `Domain '${domainName(d)}' ${d.autostart ? 'marked as autostarted' : 'unmarked as autostarted'}\n\n` };
 });
 
 sub('start', (ctx, args) => {
-  const name = args.find((a) => !a.startsWith('--'));
-  const d = byName(ctx.state, name);
-  if (!d) return noDomain(name ?? '');
-  if (d.state !== 'shut off') return fail('error: Failed to start domain \'' + d.rid + "'\nerror: Requested operation is not valid: domain is already running");
+  const arg = operand(args);
+  const d = lookup(ctx.state, arg);
+  if (!d) return noDomain(arg ?? '');
+  const name = domainName(d);
+  if (d.state !== 'shut off') return fail(`error: Failed to start domain '${name}'\nerror: Requested operation is not valid: domain is already running`);
+  const refusal = startRefusal(d.xml!, profileOf(ctx.state).libvirtVersion);
+  if (refusal) return fail(`error: Failed to start domain '${name}'\nerror: ${refusal}`);
   d.state = 'running';
-  d.id = nextId(ctx.state);
-  return { stdout: `Domain '${d.rid}' started\n\n` };
+  d.id = nextPid(ctx.state, d);
+  return { stdout: `Domain '${name}' started\n\n` };
 });
 
 const stop = (verb: string) => (ctx: CommandContext, args: string[]) => {
-  const name = args.find((a) => !a.startsWith('--'));
-  const d = byName(ctx.state, name);
-  if (!d) return noDomain(name ?? '');
-  if (d.state === 'shut off') return fail(`error: Failed to ${verb === 'destroyed' ? 'destroy' : 'shutdown'} domain '${d.rid}'\nerror: Requested operation is not valid: domain is not running`);
+  const arg = operand(args);
+  const d = lookup(ctx.state, arg);
+  if (!d) return noDomain(arg ?? '');
+  const name = domainName(d);
+  if (d.state === 'shut off')
+    return fail(
+      `error: Failed to ${verb === 'destroyed' ? 'destroy' : 'shutdown'} domain '${name}'\nerror: Requested operation is not valid: domain is not running`,
+    );
   d.state = d.transient ? 'orphaned' : 'shut off';
   delete d.id;
-  return { stdout: verb === 'destroyed' ? `Domain '${d.rid}' destroyed\n\n` : `Domain '${d.rid}' is being shutdown\n\n` };
+  return { stdout: verb === 'destroyed' ? `Domain '${name}' destroyed\n\n` : `Domain '${name}' is being shutdown\n\n` };
 };
 sub('shutdown', stop('shutdown'));
 sub('destroy', stop('destroyed'));

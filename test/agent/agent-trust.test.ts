@@ -152,7 +152,7 @@ describe('characters SQS refuses never travel in the queue', () => {
     const res = await call('PUT', `/vm/${rid}/hardware/vnc`, { token: operator, body: { vncEnabled: true, vncResolution: '1280x720', vncWait: false, vncPort: 5907, vncBind: '127.0.0.1', vncPassword: password } });
     expectEnvelope(res, 200, 'vm_vnc_updated');
     expect(await ended(res)).toMatchObject({ status: 'success', error: '' });
-    const xml = DomainXml.parse((await sim.run(['virsh', 'dumpxml', String(rid)])).stdout);
+    const xml = DomainXml.parse((await sim.run(['virsh', 'dumpxml', '--security-info', String(rid)])).stdout);
     expect(attrsOf(find(xml.devices, is('graphics'))!).passwd).toBe(password);
   });
 });

@@ -1,7 +1,8 @@
 import type { SimHost } from '#shared/seed/host/schema';
 import { demoSeedHost, simulatedHost } from '../helpers/simulated-host.ts';
 import type { JobContext } from '#agent/jobs/job';
-import { readFile } from '#simulator/file-tree';
+import { filesBelow, readFile, writeFile } from '#simulator/file-tree';
+import { guestPower } from '#agent/drivers/guest-power';
 import { simulatedVms } from '#simulator/commands/virsh';
 import { collectVms } from '#agent/collectors/vms';
 import { parseDomState, parseListAll } from '#agent/drivers/virsh';
@@ -14,12 +15,30 @@ import { vmShutdownWaitTime } from '#agent/jobs/vm-shutdown-wait-time';
 import { vmPurgeRegistration } from '#agent/jobs/vm-purge-registration';
 import { fixture } from '../helpers/fixtures.ts';
 
-const RUNNING = { rid: 101, name: 'web', state: 'running' as const, vcpus: 2, memoryBytes: 2 ** 31, macs: ['58:9c:fc:00:01:01'], zvols: ['zroot/vms/101/disk0'], guestAgent: true, vnc: { port: 5901 } };
-const STOPPED = { rid: 102, name: 'db', state: 'shut off' as const, macs: ['58:9c:fc:00:01:02', '58:9c:fc:00:01:03'], zvols: ['zroot/vms/102/disk0', 'zroot/vms/102/disk1'], shutdownWaitTime: 90 };
+const RUNNING = {
+  rid: 101,
+  name: 'web',
+  state: 'running' as const,
+  vcpus: 2,
+  memoryBytes: 2 ** 31,
+  macs: ['58:9c:fc:00:01:01'],
+  zvols: ['zroot/vms/101/disk0'],
+  guestAgent: true,
+  vnc: { port: 5901 },
+};
+const STOPPED = {
+  rid: 102,
+  name: 'db',
+  state: 'shut off' as const,
+  macs: ['58:9c:fc:00:01:02', '58:9c:fc:00:01:03'],
+  zvols: ['zroot/vms/102/disk0', 'zroot/vms/102/disk1'],
+  shutdownWaitTime: 90,
+};
 const ORPHAN = { rid: 103, name: 'old', state: 'orphaned' as const, macs: ['58:9c:fc:00:01:04'], zvols: ['zroot/vms/103/disk0'] };
 
-function host(vms: SimHost['vms']): SimHost {
+function host(vms: SimHost['vms'], profile?: SimHost['profile']): SimHost {
   return {
+    ...(profile ? { profile } : {}),
     hostname: 'sim-vms.example.net',
     cpus: 8,
     memoryBytes: 32 * 2 ** 30,
@@ -32,8 +51,8 @@ function host(vms: SimHost['vms']): SimHost {
   };
 }
 
-function simulated(vms: SimHost['vms'] = [RUNNING, STOPPED, ORPHAN]) {
-  const exec = simulatedHost(host(vms));
+function simulated(vms: SimHost['vms'] = [RUNNING, STOPPED, ORPHAN], profile?: SimHost['profile']) {
+  const exec = simulatedHost(host(vms, profile));
   const sim = exec.simulator;
   const progress: Array<[string, number]> = [];
   const ctx = (kind: string): JobContext => ({
@@ -42,16 +61,16 @@ function simulated(vms: SimHost['vms'] = [RUNNING, STOPPED, ORPHAN]) {
     progress: async (phase, percent) => void progress.push([phase, percent]),
     signal: new AbortController().signal,
   });
-  const xmlOf = async (rid: number) => DomainXml.parse((await sim.run(['virsh', 'dumpxml', String(rid)])).stdout);
+  const xmlOf = async (rid: number) => DomainXml.parse((await sim.run(['virsh', 'dumpxml', '--security-info', String(rid)])).stdout);
   return { sim, exec, ctx, xmlOf, progress };
 }
 
 describe('simulated virsh speaks libvirt formats', () => {
   test('virsh list --all: the vsh-table layout of the fixture (names aside), inactive domains with "-"', async () => {
     const { sim } = simulated([
-      { rid: 101, name: 'a', state: 'running' },
-      { rid: 102, name: 'b', state: 'running' },
-      { rid: 103, name: 'c', state: 'running' },
+      { rid: 101, name: 'a', state: 'running', id: 1 },
+      { rid: 102, name: 'b', state: 'running', id: 2 },
+      { rid: 103, name: 'c', state: 'running', id: 3 },
     ]);
     const out = (await sim.run(['virsh', 'list', '--all'])).stdout;
     const expected = fixture('virsh-list-all.txt').replace('fv0', '101').replace('fc4', '102').replace('fc5', '103');
@@ -59,7 +78,7 @@ describe('simulated virsh speaks libvirt formats', () => {
     const mixed = simulated().sim;
     const rows = parseListAll((await mixed.run(['virsh', 'list', '--all'])).stdout);
     expect(rows).toEqual([
-      { id: 1, name: '101', state: 'running' },
+      { id: expect.any(Number), name: '101', state: 'running' },
       { id: null, name: '102', state: 'shut off' },
     ]);
   });
@@ -90,7 +109,7 @@ describe('simulated virsh speaks libvirt formats', () => {
   test('define refuses what libvirt refuses and keeps the uuid of a redefined domain', async () => {
     const { sim } = simulated();
     await sim.run(['mkdir', '-p', '/tmp']);
-    await sim.run(['tee', '/tmp/bad.xml'], "<network><name>x</name></network>");
+    await sim.run(['tee', '/tmp/bad.xml'], '<network><name>x</name></network>');
     let r = await sim.run(['virsh', 'define', '/tmp/bad.xml']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: Failed to define domain from \/tmp\/bad.xml\nerror: XML error: unexpected root element <network>/);
@@ -115,7 +134,8 @@ describe('simulated virsh speaks libvirt formats', () => {
     const r = await sim.run(['makefs', '-t', 'cd9660', '-o', 'rockridge', '-o', 'label=cidata', '/tmp/seed.iso', '/tmp/seed']);
     expect(r.code).toBe(0);
     const iso = JSON.parse(await sim.state((s) => readFile(s, '/tmp/seed.iso')!));
-    expect(iso).toEqual({ format: 'cd9660', label: 'cidata', rockridge: true, files: { 'meta-data': 'instance-id: x\n', 'user-data': '#cloud-config\n' } });
+    // cd9660 labels are d-characters: makefs uppercases them
+    expect(iso).toEqual({ format: 'cd9660', label: 'CIDATA', rockridge: true, files: { 'meta-data': 'instance-id: x\n', 'user-data': '#cloud-config\n' } });
     expect((await sim.run(['makefs', '-t', 'cd9660', '/tmp/x.iso', '/tmp/missing'])).stderr).toBe('makefs: /tmp/missing: No such file or directory\n');
   });
 });
@@ -142,7 +162,7 @@ describe('VM inventory from the simulated host', () => {
 
 describe('VM jobs against the simulated host', () => {
   test('E5: the guest agent channel is defined on a shut-off VM and refused on a running one', async () => {
-    const { ctx, xmlOf, progress } = simulated();
+    const { ctx, xmlOf, progress } = simulated(undefined, 'freebsd-15.0');
     await expect(vmGuestAgent(ctx('vm.guest-agent'), { rid: 101, domain: '101', enabled: false })).rejects.toThrow(/^vm_not_shut_off: vm 101 is running/);
     expect(readGuestAgent(await xmlOf(101))).toBe(true);
     const res = await vmGuestAgent(ctx('vm.guest-agent'), { rid: 102, domain: '102', enabled: true });
@@ -156,9 +176,9 @@ describe('VM jobs against the simulated host', () => {
 
   test('E19: VNC graphics + GOP video land in the definition; the password only there', async () => {
     const { ctx, xmlOf } = simulated();
-    await vmVnc(ctx('vm.vnc'), { rid: 102, domain: '102', enabled: true, bind: '0.0.0.0', port: 5910, resolution: '1920x1080', wait: true, password: 'pw' });
+    await vmVnc(ctx('vm.vnc'), { rid: 102, domain: '102', enabled: true, bind: '0.0.0.0', port: 5910, resolution: '1920x1080', wait: false, password: 'pw' });
     const d = await xmlOf(102);
-    expect(readVnc(d)).toEqual({ enabled: true, bind: '0.0.0.0', port: 5910, resolution: '1920x1080', wait: true, auth: true });
+    expect(readVnc(d)).toEqual({ enabled: true, bind: '0.0.0.0', port: 5910, resolution: '1920x1080', wait: false, auth: true });
     expect(attrsOf(find(d.devices, is('graphics'))!).passwd).toBe('pw');
     await vmVnc(ctx('vm.vnc'), { rid: 102, domain: '102', enabled: false, bind: '127.0.0.1', port: 5910, resolution: '1920x1080', wait: false });
     expect(find((await xmlOf(102)).devices, is('graphics'))).toBeUndefined();
@@ -172,7 +192,11 @@ describe('VM jobs against the simulated host', () => {
     const iso = '/var/db/hostmgr/vms/102/cloud-init.iso';
     expect(hasCdrom(await xmlOf(102), iso)).toBe(true);
     const image = JSON.parse(await sim.state((s) => readFile(s, iso)!));
-    expect(image).toMatchObject({ format: 'cd9660', label: 'cidata', files: { 'user-data': texts.data, 'meta-data': texts.metadata, 'network-config': texts.networkConfig } });
+    expect(image).toMatchObject({
+      format: 'cd9660',
+      label: 'CIDATA',
+      files: { 'user-data': texts.data, 'meta-data': texts.metadata, 'network-config': texts.networkConfig },
+    });
     const reg = JSON.parse(await sim.state((s) => readFile(s, '/var/db/hostmgr/vms/102/vm.json')!));
     expect(reg.cloudInit).toEqual(texts);
 
@@ -219,5 +243,216 @@ describe('the demo host (shared/seed/demo.json)', () => {
     ]);
     const zvols = new Set(demo.datasets.filter((d) => d.type === 'volume').map((d) => d.name));
     for (const v of vms) for (const ds of v.datasets) expect(zvols.has(ds)).toBe(true);
+  });
+});
+
+/** Every argv the agent runs, recorded in front of the simulated host. */
+function recording(exec: ReturnType<typeof simulated>['exec']) {
+  const calls: string[][] = [];
+  const run = exec.run.bind(exec);
+  exec.run = (argv, opts) => {
+    calls.push([...argv]);
+    return run(argv, opts);
+  };
+  return calls;
+}
+
+const modeOf = (sim: ReturnType<typeof simulated>['sim'], path: string) => sim.state((s) => filesBelow(s, '/')[path.slice(1)]?.mode);
+
+describe('libvirt as a real host has it: domains by UUID, one connection, secure dumps', () => {
+  // VM 201 runs as bhyve PID 202 (its domain ID), and VM 202 is shut off: `virsh <cmd> 202` means VM 201
+  const CLASH = [
+    { rid: 201, name: 'runs-as-pid-202', state: 'running' as const, id: 202, vnc: { port: 5921, password: 'one' } },
+    { rid: 202, name: 'stopped', state: 'shut off' as const, vnc: { port: 5922, password: 'two' } },
+  ];
+
+  test('virsh tries a numeric argument as a domain ID first; IDs are PIDs', async () => {
+    const { sim } = simulated(CLASH);
+    expect((await sim.run(['virsh', 'domstate', '202'])).stdout).toBe('running\n\n');
+    expect((await sim.run(['virsh', 'domname', '202'])).stdout).toBe('201\n\n');
+    const uuid = (await sim.run(['virsh', 'list', '--all', '--uuid'])).stdout.split('\n').filter(Boolean);
+    expect(uuid).toHaveLength(2);
+    const names = await Promise.all(uuid.map(async (u) => (await sim.run(['virsh', 'domname', u])).stdout));
+    expect(names.sort()).toEqual(['201\n\n', '202\n\n']);
+    // a domain that starts gets a PID-like ID, never a small counter
+    await sim.run(['virsh', 'start', uuid[names.indexOf('202\n\n')]]);
+    const rows = parseListAll((await sim.run(['virsh', 'list'])).stdout);
+    expect(rows.find((r) => r.name === '202')?.id).toBeGreaterThan(1000);
+  });
+
+  test('the inventory and the option jobs act on the VM named by the RID, not on the VM whose PID equals it', async () => {
+    const { exec, ctx, xmlOf } = simulated(CLASH);
+    const vms = await collectVms(exec);
+    expect(vms.map((v) => [v.rid, v.state])).toEqual([
+      [201, 'running'],
+      [202, 'shut off'],
+    ]);
+    const before201 = (await xmlOf(201)).toString();
+    const res = await vmVnc(ctx('vm.vnc'), { rid: 202, domain: '202', enabled: true, bind: '127.0.0.1', port: 5932, resolution: '800x600', wait: false });
+    expect(res).toMatchObject({ rid: 202, vnc: { port: 5932, auth: true } });
+    expect((await xmlOf(201)).toString()).toBe(before201);
+  });
+
+  test('a restore powers the VM of its RID, not the VM whose PID equals it', async () => {
+    const { exec, sim } = simulated(CLASH);
+    const g = await guestPower(exec, { type: 'vm', id: 202, name: 'stopped' });
+    expect(g.present).toBe(true);
+    expect(await g.running()).toBe(false);
+    await g.start();
+    await g.stop();
+    expect(await sim.state((s) => simulatedVms(s).find((v) => v.rid === 201)?.state)).toBe('running');
+  });
+
+  test('every virsh call names bhyve:///system and addresses domains by UUID; dumps ask for the security info', async () => {
+    const { exec, ctx } = simulated(CLASH, 'freebsd-15.0');
+    const calls = recording(exec);
+    await collectVms(exec);
+    await vmGuestAgent(ctx('vm.guest-agent'), { rid: 202, domain: '202', enabled: true });
+    await vmCloudInit(ctx('vm.cloud-init'), { rid: 202, domain: '202', data: '#cloud-config\n', metadata: 'instance-id: x\n', networkConfig: '' });
+    const g = await guestPower(exec, { type: 'vm', id: 202, name: 'stopped' });
+    await g.start();
+    await g.stop();
+    const virsh = calls.filter((c) => c[0] === 'virsh');
+    expect(virsh.length).toBeGreaterThan(10);
+    for (const c of virsh) {
+      expect(c.slice(1, 3)).toEqual(['-c', 'bhyve:///system']);
+      expect(c.slice(4).some((a) => /^\d+$/.test(a))).toBe(false);
+    }
+    for (const c of virsh.filter((c) => c[3] === 'dumpxml')) expect(c.slice(4, 6)).toEqual(['--inactive', '--security-info']);
+  });
+
+  test('simulated virsh: bhyve:///system connects, other URIs fail as virsh does', async () => {
+    const { sim } = simulated();
+    expect((await sim.run(['virsh', '-c', 'bhyve:///system', 'domstate', '102'])).stdout).toBe('shut off\n\n');
+    const r = await sim.run(['virsh', '-c', 'qemu:///system', 'list', '--all']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('error: failed to connect to the hypervisor\nerror: no connection driver available for qemu:///system\n');
+  });
+
+  test('dumpxml shows the VNC password only with --security-info; a guest agent or cloud-init redefine keeps it', async () => {
+    const { sim, ctx, xmlOf } = simulated([{ ...STOPPED, vnc: { port: 5905, password: 'keep-me' } }], 'freebsd-15.0');
+    expect((await sim.run(['virsh', 'dumpxml', '102'])).stdout).not.toContain('passwd');
+    expect((await sim.run(['virsh', 'dumpxml', '--security-info', '102'])).stdout).toContain("passwd='keep-me'");
+    await vmGuestAgent(ctx('vm.guest-agent'), { rid: 102, domain: '102', enabled: true });
+    await vmCloudInit(ctx('vm.cloud-init'), { rid: 102, domain: '102', data: '#cloud-config\n', metadata: 'instance-id: x\n', networkConfig: '' });
+    const d = await xmlOf(102);
+    expect(readGuestAgent(d)).toBe(true);
+    expect(attrsOf(find(d.devices, is('graphics'))!).passwd).toBe('keep-me');
+  });
+
+  test('virsh version reports the profile’s libvirt (virsh-host.c cmdVersion)', async () => {
+    const old = simulated([], 'freebsd-14.3').sim;
+    expect((await old.run(['virsh', '-c', 'bhyve:///system', 'version'])).stdout).toBe(
+      'Compiled against library: libvirt 11.1.0\nUsing library: libvirt 11.1.0\nUsing API: BHYVE 11.1.0\nRunning hypervisor: BHYVE 14.3.0\n\n',
+    );
+    const cur = simulated([], 'freebsd-15.0').sim;
+    expect((await cur.run(['virsh', 'version'])).stdout).toContain('Using library: libvirt 12.4.0\n');
+  });
+
+  test('E5 on libvirt before 12.4: the task fails naming the capability and nothing is defined', async () => {
+    const { ctx, xmlOf } = simulated(undefined, 'freebsd-14.3');
+    await expect(vmGuestAgent(ctx('vm.guest-agent'), { rid: 102, domain: '102', enabled: true })).rejects.toThrow(
+      'capability_missing: the guest agent channel needs libvirt 12.4.0 or newer (the host has 11.1.0): pkg upgrade libvirt; nothing changed',
+    );
+    expect(readGuestAgent(await xmlOf(102))).toBe(false);
+    // turning it off needs nothing new
+    await expect(vmGuestAgent(ctx('vm.guest-agent'), { rid: 102, domain: '102', enabled: false })).resolves.toEqual({ rid: 102, qemuGuestAgent: false });
+  });
+
+  test('start refuses what bhyve_command.c refuses: virtio-serial before libvirt 12.4, VNC ports below 5900, graphics without UEFI', async () => {
+    for (const [profile, fails] of [
+      ['freebsd-14.3', true],
+      ['freebsd-15.0', false],
+    ] as const) {
+      const { sim } = simulated([{ ...STOPPED, guestAgent: true }], profile);
+      const r = await sim.run(['virsh', 'start', '102']);
+      if (fails) expect(r.stderr).toBe("error: Failed to start domain '102'\nerror: unsupported configuration: unsupported controller device\n");
+      else expect(r.stdout).toBe("Domain '102' started\n\n");
+    }
+    const { sim } = simulated([{ ...STOPPED, vnc: { port: 5000 } }]);
+    await sim.run(['mkdir', '-p', '/tmp']);
+    expect((await sim.run(['virsh', 'start', '102'])).stderr).toBe(
+      "error: Failed to start domain '102'\nerror: unsupported configuration: vnc port must be in range [5900,65535]\n",
+    );
+    const xml = (await sim.run(['virsh', 'dumpxml', '102'])).stdout.replace(/\s*<loader[^\n]*\n/, '\n').replace("port='5000'", "port='5900'");
+    await sim.run(['tee', '/tmp/102.xml'], xml);
+    expect((await sim.run(['virsh', 'define', '/tmp/102.xml'])).code).toBe(0);
+    expect((await sim.run(['virsh', 'start', '102'])).stderr).toBe(
+      "error: Failed to start domain '102'\nerror: unsupported configuration: Graphics are only supported when booting using UEFI\n",
+    );
+  });
+
+  test('define drops a graphics attribute libvirt does not know (wait)', async () => {
+    const { sim } = simulated();
+    await sim.run(['mkdir', '-p', '/tmp']);
+    const xml = (await sim.run(['virsh', 'dumpxml', '--security-info', '101'])).stdout.replace("autoport='no'", "autoport='no' wait='yes'");
+    await sim.run(['tee', '/tmp/101.xml'], xml);
+    expect((await sim.run(['virsh', 'define', '/tmp/101.xml'])).code).toBe(0);
+    expect((await sim.run(['virsh', 'dumpxml', '101'])).stdout).not.toContain('wait');
+  });
+
+  test('E19: wait is refused (libvirt has no such setting), and so is a domain without a UEFI loader', async () => {
+    const { ctx, sim, xmlOf } = simulated();
+    const vnc = { rid: 102, domain: '102', enabled: true, bind: '127.0.0.1', port: 5912, resolution: '800x600', wait: true };
+    await expect(vmVnc(ctx('vm.vnc'), vnc)).rejects.toThrow(/^vnc_wait_unsupported: libvirt's bhyve driver cannot make a VM wait/);
+    await expect(vmVnc(ctx('vm.vnc'), { ...vnc, wait: false, port: 5899 })).rejects.toThrow(/^vnc_port_out_of_range: vnc port must be in range \[5900,65535\]/);
+    const xml = (await sim.run(['virsh', 'dumpxml', '--security-info', '102'])).stdout.replace(/\s*<loader[^\n]*\n/, '\n');
+    await sim.run(['mkdir', '-p', '/tmp']);
+    await sim.run(['tee', '/tmp/102.xml'], xml);
+    expect((await sim.run(['virsh', 'define', '/tmp/102.xml'])).code).toBe(0);
+    await expect(vmVnc(ctx('vm.vnc'), { ...vnc, wait: false })).rejects.toThrow(/^vnc_needs_uefi: /);
+    expect(readVnc(await xmlOf(102)).enabled).toBe(false);
+  });
+
+  test('files with secrets are 0600: vm.json, domain.xml, the cloud-init seed and its ISO', async () => {
+    const { ctx, sim } = simulated([{ ...STOPPED, vnc: { port: 5905, password: 'pw' } }]);
+    await vmCloudInit(ctx('vm.cloud-init'), { rid: 102, domain: '102', data: '#cloud-config\n', metadata: 'instance-id: x\n', networkConfig: 'version: 2\n' });
+    await vmShutdownWaitTime(ctx('vm.shutdown-wait-time'), { rid: 102, domain: '102', waitTime: 45 });
+    const dir = '/var/db/hostmgr/vms/102';
+    for (const f of ['vm.json', 'domain.xml', 'cloud-init.iso', 'cloud-init/user-data', 'cloud-init/meta-data', 'cloud-init/network-config']) {
+      expect([f, await modeOf(sim, `${dir}/${f}`)]).toEqual([f, '600']);
+    }
+  });
+
+  test('makefs refuses a label that is not d-characters', async () => {
+    const { sim } = simulated([]);
+    await sim.run(['mkdir', '-p', '/tmp/seed']);
+    const r = await sim.run(['makefs', '-t', 'cd9660', '-o', 'label=ci-data', '/tmp/seed.iso', '/tmp/seed']);
+    expect(r).toMatchObject({ code: 1, stderr: 'makefs: error: The Disk Label must be composed of d-characters\n' });
+  });
+
+  test('a reboot leaves every domain off; libvirtd starts the autostart ones when rc.conf enables it', async () => {
+    const { sim, exec } = simulated([RUNNING, { ...STOPPED, state: 'running', autostart: true }]);
+    await sim.run(['reboot']);
+    expect((await collectVms(exec)).map((v) => [v.rid, v.state])).toEqual([
+      [101, 'shut off'],
+      [102, 'shut off'],
+    ]);
+    await sim.state((s) => writeFile(s, '/etc/rc.conf', 'libvirtd_enable="YES"\n', undefined, true));
+    await sim.run(['reboot']);
+    expect((await collectVms(exec)).map((v) => [v.rid, v.state])).toEqual([
+      [101, 'shut off'],
+      [102, 'running'],
+    ]);
+  });
+});
+
+describe('finding a VM’s domain', () => {
+  test('a domain redefined under a new UUID is found by its name when the registration’s UUID is stale', async () => {
+    const { sim, ctx, xmlOf } = simulated();
+    const xml = (await sim.run(['virsh', 'dumpxml', '--security-info', '102'])).stdout.replace(
+      /<uuid>.*<\/uuid>/,
+      '<uuid>0f0e0d0c-0b0a-4999-8888-777766665555</uuid>',
+    );
+    await sim.run(['virsh', 'undefine', '102']);
+    await sim.run(['mkdir', '-p', '/tmp']);
+    await sim.run(['tee', '/tmp/102.xml'], xml);
+    expect((await sim.run(['virsh', 'define', '/tmp/102.xml'])).code).toBe(0);
+    // the registration still names the old UUID
+    expect(await sim.state((s) => readFile(s, '/var/db/hostmgr/vms/102/domain.xml'))).not.toContain('0f0e0d0c-0b0a-4999-8888-777766665555');
+    await vmVnc(ctx('vm.vnc'), { rid: 102, domain: '102', enabled: true, bind: '127.0.0.1', port: 5940, resolution: '800x600', wait: false });
+    const d = await xmlOf(102);
+    expect(d.uuid).toBe('0f0e0d0c-0b0a-4999-8888-777766665555');
+    expect(readVnc(d).port).toBe(5940);
   });
 });

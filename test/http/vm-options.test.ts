@@ -50,7 +50,10 @@ describe.each(OPS)('$op PUT /vm/{rid}/$path: what every VM option endpoint share
     const res = await put(rid, path, body);
     expectEnvelope(res, 404, 'vm_not_found');
     expect(res.body.error).toBe(`vm ${rid} does not exist`);
-    await testDb().insertInto('guests').values({ id: jail, type: 'jail', node_id: node, name: `j${jail}`, state: 'stopped', config: '{}' }).execute();
+    await testDb()
+      .insertInto('guests')
+      .values({ id: jail, type: 'jail', node_id: node, name: `j${jail}`, state: 'stopped', config: '{}' })
+      .execute();
     expectEnvelope(await put(jail, path, body), 404, 'vm_not_found');
     await testDb().deleteFrom('guests').where('id', '=', jail).execute();
   });
@@ -85,6 +88,20 @@ describe.each(OPS.filter((o) => o.op !== 'E6'))('$op: shut-off VMs only, on an o
   });
 });
 
+/** The capabilities section of a node's inventory, as its agent reports it. */
+async function reportCapabilities(nodeId: string, libvirtVersion: string) {
+  const row = await testDb().selectFrom('nodes').select('inventory').where('id', '=', nodeId).executeTakeFirstOrThrow();
+  const inventory = {
+    ...(row.inventory as object),
+    capabilities: { osrelease: '14.3-RELEASE', osreldate: 1403000, racct: false, zfsVersion: null, libvirtVersion },
+  };
+  await testDb()
+    .updateTable('nodes')
+    .set({ inventory: JSON.stringify(inventory) })
+    .where('id', '=', nodeId)
+    .execute();
+}
+
 describe('E5 PUT /vm/{rid}/options/qemu-guest-agent', () => {
   test('200 with the persisted option and its task; the store and the queued task say the same', async () => {
     const rid = await insertVm({ nodeId: node });
@@ -100,6 +117,21 @@ describe('E5 PUT /vm/{rid}/options/qemu-guest-agent', () => {
     expect((await tasksOf(rid)).map((t) => (t.payload as { enabled: boolean }).enabled)).toEqual([true, false]);
   });
 
+  test('409 capability_missing when the node reported a libvirt without virtio-console; turning it off and newer libvirt pass', async () => {
+    const old = await onlineNode();
+    await reportCapabilities(old, '11.1.0');
+    const rid = await insertVm({ nodeId: old });
+    const res = await put(rid, 'options/qemu-guest-agent', { enabled: true });
+    expectEnvelope(res, 409, 'capability_missing');
+    expect(res.body.error).toContain('the guest agent channel needs libvirt 12.4.0 or newer (the host has 11.1.0): pkg upgrade libvirt');
+    expect((await vmOptions(rid)).qemuGuestAgent).toBe(false);
+    expect(await tasksOf(rid)).toEqual([]);
+    expectEnvelope(await put(rid, 'options/qemu-guest-agent', { enabled: false }), 200);
+    const current = await onlineNode();
+    await reportCapabilities(current, '12.4.0');
+    expectEnvelope(await put(await insertVm({ nodeId: current }), 'options/qemu-guest-agent', { enabled: true }), 200);
+  });
+
   test('400 when enabled is missing or not a boolean', async () => {
     const rid = await insertVm({ nodeId: node });
     for (const body of [{}, { enabled: 'yes' }, { enabled: 1 }, { enabled: null }]) {
@@ -112,7 +144,13 @@ describe('E5 PUT /vm/{rid}/options/qemu-guest-agent', () => {
 
 describe('E6 PUT /vm/{rid}/options/shutdown-wait-time', () => {
   test('200 in any state, also orphaned and on an offline node (the task waits for the agent)', async () => {
-    for (const [state, nodeId] of [['shut off', node], ['running', node], ['paused', node], ['orphaned', node], ['running', offline]] as const) {
+    for (const [state, nodeId] of [
+      ['shut off', node],
+      ['running', node],
+      ['paused', node],
+      ['orphaned', node],
+      ['running', offline],
+    ] as const) {
       const rid = await insertVm({ nodeId, state });
       const res = await put(rid, 'options/shutdown-wait-time', { waitTime: 300 });
       expectEnvelope(res, 200, 'vm_shutdown_wait_time_updated');
@@ -198,16 +236,36 @@ describe('E19 PUT /vm/{rid}/hardware/vnc', () => {
 
   test('200 with the persisted VNC record; bind defaults to 127.0.0.1; the password goes only to the task', async () => {
     const rid = await insertVm({ nodeId: node });
-    const res = await put(rid, 'hardware/vnc', vnc({ vncPort: 5999, vncPassword: 'secret', vncWait: true }));
+    const res = await put(rid, 'hardware/vnc', vnc({ vncPort: 5999, vncPassword: 'secret' }));
     expectEnvelope(res, 200, 'vm_vnc_updated');
     const [task] = await tasksOf(rid);
-    expect(res.body.data).toEqual({ rid, vncEnabled: true, vncBind: '127.0.0.1', vncPort: 5999, vncResolution: '1920x1080', vncWait: true, vncAuth: true, taskId: task.id });
-    expect((await vmOptions(rid)).vnc).toEqual({ enabled: true, bind: '127.0.0.1', port: 5999, resolution: '1920x1080', wait: true, auth: true });
+    expect(res.body.data).toEqual({
+      rid,
+      vncEnabled: true,
+      vncBind: '127.0.0.1',
+      vncPort: 5999,
+      vncResolution: '1920x1080',
+      vncWait: false,
+      vncAuth: true,
+      taskId: task.id,
+    });
+    expect((await vmOptions(rid)).vnc).toEqual({ enabled: true, bind: '127.0.0.1', port: 5999, resolution: '1920x1080', wait: false, auth: true });
     expect(JSON.stringify((await vmRow(rid))!.config)).not.toContain('secret');
-    expect(task).toMatchObject({ kind: 'vm.vnc', payload: { rid, enabled: true, bind: '127.0.0.1', port: 5999, resolution: '1920x1080', wait: true, password: 'secret' } });
+    expect(task).toMatchObject({
+      kind: 'vm.vnc',
+      payload: { rid, enabled: true, bind: '127.0.0.1', port: 5999, resolution: '1920x1080', wait: false, password: 'secret' },
+    });
     const view = await call('GET', `/vm/${rid}`, { token: await tokenFor('viewer') });
     expectEnvelope(view, 200, 'vm');
-    expect(view.body.data.options.vnc).toEqual({ enabled: true, bind: '127.0.0.1', port: 5999, resolution: '1920x1080', wait: true, auth: true, passwordSet: true });
+    expect(view.body.data.options.vnc).toEqual({
+      enabled: true,
+      bind: '127.0.0.1',
+      port: 5999,
+      resolution: '1920x1080',
+      wait: false,
+      auth: true,
+      passwordSet: true,
+    });
     expect(view.text).not.toContain('secret');
   });
 
@@ -225,7 +283,11 @@ describe('E19 PUT /vm/{rid}/hardware/vnc', () => {
 
   test('IPv6 bind and the resolution bounds 640–3840 × 480–2160 are accepted', async () => {
     const rid = await insertVm({ nodeId: node });
-    for (const [bind, res] of [['::1', '640x480'], ['0.0.0.0', '3840x2160'], ['fe80::1', '1280x720']]) {
+    for (const [bind, res] of [
+      ['::1', '640x480'],
+      ['0.0.0.0', '3840x2160'],
+      ['fe80::1', '1280x720'],
+    ]) {
       const r = await put(rid, 'hardware/vnc', vnc({ vncBind: bind, vncResolution: res }));
       expectEnvelope(r, 200);
       expect(r.body.data).toMatchObject({ vncBind: bind, vncResolution: res });
@@ -241,6 +303,12 @@ describe('E19 PUT /vm/{rid}/hardware/vnc', () => {
       [vnc({ vncResolution: '3840x2161' }), ['body.vncResolution']],
       [vnc({ vncResolution: '1920*1080' }), ['body.vncResolution']],
       [vnc({ vncPort: 0 }), ['body.vncPort']],
+      // libvirt's bhyve driver refuses ports below 5900 at start (bhyve_command.c)
+      [vnc({ vncPort: 5899 }), ['body.vncPort']],
+      [vnc({ vncPort: 22 }), ['body.vncPort']],
+      // libvirt has no setting for bhyve's wait-for-client
+      [vnc({ vncWait: true }), ['body.vncWait']],
+      [vnc({ vncEnabled: false, vncWait: true }), ['body.vncWait']],
       [vnc({ vncPort: 65536 }), ['body.vncPort']],
       [vnc({ vncPort: '5900' }), ['body.vncPort']],
       [vnc({ vncPassword: 'a,b' }), ['body.vncPassword']],
@@ -257,7 +325,10 @@ describe('E19 PUT /vm/{rid}/hardware/vnc', () => {
 
   test('409 vnc_port_in_use when another VM of the node has the port with VNC on; other nodes and disabled VNC do not count', async () => {
     const other = await onlineNode();
-    const holder = await insertVm({ nodeId: node, options: { vnc: { enabled: true, bind: '127.0.0.1', port: 5950, resolution: '1024x768', wait: false, auth: false } } });
+    const holder = await insertVm({
+      nodeId: node,
+      options: { vnc: { enabled: true, bind: '127.0.0.1', port: 5950, resolution: '1024x768', wait: false, auth: false } },
+    });
     await insertVm({ nodeId: node, options: { vnc: { enabled: false, bind: '127.0.0.1', port: 5951, resolution: '1024x768', wait: false, auth: false } } });
     const rid = await insertVm({ nodeId: node });
     const res = await put(rid, 'hardware/vnc', vnc({ vncPort: 5950 }));

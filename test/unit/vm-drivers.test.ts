@@ -1,6 +1,6 @@
 import { DomainXml, find, is, attrsOf, childrenOf } from '#agent/drivers/domain-xml';
-import { hasCdrom, readGuestAgent, readMacs, readVnc, readZvols, setCloudInitCdrom, setGuestAgent, setVnc } from '#agent/drivers/domain-xml-options';
-import { parseDomState, parseListAll } from '#agent/drivers/virsh';
+import { bootsUefi, hasCdrom, readGuestAgent, readMacs, readVnc, readZvols, setCloudInitCdrom, setGuestAgent, setVnc } from '#agent/drivers/domain-xml-options';
+import { parseDomState, parseListAll, parseUuidList } from '#agent/drivers/virsh';
 import { makefsArgv } from '#agent/drivers/cloud-init';
 import { fixture } from '../helpers/fixtures.ts';
 
@@ -22,6 +22,14 @@ describe('virsh output parsers (verbatim fixtures)', () => {
     expect(parseListAll(' Id   Name   State\n--------------------\n\n')).toEqual([]);
   });
 
+  test('virsh list --all --uuid: one UUID a line, then the empty line', () => {
+    expect(parseUuidList('a1b2c3d4-0000-4000-8000-000000000001\n0f0e0d0c-0b0a-4999-8888-777766665555\n\n')).toEqual([
+      'a1b2c3d4-0000-4000-8000-000000000001',
+      '0f0e0d0c-0b0a-4999-8888-777766665555',
+    ]);
+    expect(parseUuidList('\n')).toEqual([]);
+  });
+
   test('virsh domstate, with and without --reason', () => {
     expect(parseDomState(fixture('virsh-domstate-running.txt'))).toBe('running');
     expect(parseDomState(fixture('virsh-domstate-reason-running.txt'))).toBe('running');
@@ -31,7 +39,12 @@ describe('virsh output parsers (verbatim fixtures)', () => {
 
 describe('domain XML: reading options from libvirt fixtures', () => {
   test('every fixture parses and keeps name, uuid and its elements through a round trip', () => {
-    for (const f of ['bhyve-domain-vnc-gop-resolution.xml', 'bhyve-domain-qemu-guest-agent-channel.xml', 'bhyve-domain-commandline.xml', 'bhyve-domain-passthru.xml']) {
+    for (const f of [
+      'bhyve-domain-vnc-gop-resolution.xml',
+      'bhyve-domain-qemu-guest-agent-channel.xml',
+      'bhyve-domain-commandline.xml',
+      'bhyve-domain-passthru.xml',
+    ]) {
       const d = DomainXml.parse(fixture(f));
       expect(d.name).toBe('bhyve');
       expect(d.type).toBe('bhyve');
@@ -58,6 +71,15 @@ describe('domain XML: reading options from libvirt fixtures', () => {
     // the .args fixture is what libvirt makes of it: the same listen address, port and size
     expect(fixture('bhyve-domain-vnc-gop-resolution.args')).toContain('fbuf,tcp=127.0.0.1:5904,w=1920,h=1080');
     expect(readVnc(DomainXml.parse(fixture('bhyve-domain-passthru.xml'))).enabled).toBe(false);
+  });
+
+  test('UEFI boot: a <loader> and no <bootloader>', () => {
+    const uefi = DomainXml.parse(
+      "<domain type='bhyve'><name>1</name><os><type>hvm</type><loader readonly='yes' type='pflash'>/usr/local/share/uefi-firmware/BHYVE_UEFI.fd</loader></os></domain>",
+    );
+    expect(bootsUefi(uefi)).toBe(true);
+    const bhyveload = DomainXml.parse("<domain type='bhyve'><name>1</name><bootloader>/usr/sbin/bhyveload</bootloader><os><type>hvm</type></os></domain>");
+    expect(bootsUefi(bhyveload)).toBe(false);
   });
 
   test('MACs and zvol datasets', () => {
@@ -98,20 +120,22 @@ describe('domain XML: patching', () => {
 
   test('VNC on writes graphics + listen + GOP video; password kept when omitted, cleared when empty; off removes them', () => {
     const d = DomainXml.parse(fixture('bhyve-domain-qemu-guest-agent-channel.xml'));
-    setVnc(d, { enabled: true, bind: '::1', port: 5907, resolution: '1280x720', wait: true, password: 's3cret' });
+    setVnc(d, { enabled: true, bind: '::1', port: 5907, resolution: '1280x720', password: 's3cret' });
     let r = DomainXml.parse(d.toString());
-    expect(readVnc(r)).toEqual({ enabled: true, bind: '::1', port: 5907, resolution: '1280x720', wait: true, auth: true });
+    expect(readVnc(r)).toEqual({ enabled: true, bind: '::1', port: 5907, resolution: '1280x720', wait: false, auth: true });
+    // libvirt has no setting for bhyve's `wait`: nothing of the kind is written
+    expect(Object.keys(attrsOf(find(r.devices, is('graphics'))!)).sort()).toEqual(['autoport', 'listen', 'passwd', 'port', 'type']);
     expect(attrsOf(find(r.devices, is('graphics'))!).passwd).toBe('s3cret');
     expect(attrsOf(find(find(r.devices, is('video'))!, is('model'))!)).toEqual({ type: 'gop', heads: '1', primary: 'yes' });
 
-    setVnc(r, { enabled: true, bind: '127.0.0.1', port: 5908, resolution: '800x600', wait: false });
+    setVnc(r, { enabled: true, bind: '127.0.0.1', port: 5908, resolution: '800x600' });
     expect(readVnc(r)).toEqual({ enabled: true, bind: '127.0.0.1', port: 5908, resolution: '800x600', wait: false, auth: true });
-    setVnc(r, { enabled: true, bind: '127.0.0.1', port: 5908, resolution: '800x600', wait: false, password: '' });
+    setVnc(r, { enabled: true, bind: '127.0.0.1', port: 5908, resolution: '800x600', password: '' });
     r = DomainXml.parse(r.toString());
     expect(readVnc(r).auth).toBe(false);
     expect(childrenOf(r.devices).filter(is('graphics')).length).toBe(1);
 
-    setVnc(r, { enabled: false, bind: '127.0.0.1', port: 5908, resolution: '800x600', wait: false });
+    setVnc(r, { enabled: false, bind: '127.0.0.1', port: 5908, resolution: '800x600' });
     expect(find(r.devices, is('graphics'))).toBeUndefined();
     expect(find(r.devices, is('video'))).toBeUndefined();
     expect(readGuestAgent(r)).toBe(true);
@@ -119,7 +143,7 @@ describe('domain XML: patching', () => {
 
   test('attribute values are escaped on output', () => {
     const d = DomainXml.parse(fixture('bhyve-domain-passthru.xml'));
-    setVnc(d, { enabled: true, bind: '127.0.0.1', port: 5900, resolution: '640x480', wait: false, password: `a"<&'b` });
+    setVnc(d, { enabled: true, bind: '127.0.0.1', port: 5900, resolution: '640x480', password: `a"<&'b` });
     const r = DomainXml.parse(d.toString());
     expect(attrsOf(find(r.devices, is('graphics'))!).passwd).toBe(`a"<&'b`);
   });

@@ -1,6 +1,7 @@
 import { ValidationError } from '#http/errors';
 import { checkCloudInit } from '#domain/vms/cloud-init-rules';
 import { checkVnc, isIpLiteral, parseResolution } from '#domain/vms/vnc-rules';
+import { VNC_PORT } from '#domain/vms/rules';
 
 const fieldsOf = (fn: () => unknown): string[] => {
   try {
@@ -27,7 +28,11 @@ describe('E17 cloud-init rules', () => {
   });
   test('invalid YAML is reported per field, all at once', () => {
     const bad = 'key: [unclosed\n';
-    expect(fieldsOf(() => checkCloudInit({ data: bad, metadata: bad, networkConfig: 'a: b: c' }))).toEqual(['body.data', 'body.metadata', 'body.networkConfig']);
+    expect(fieldsOf(() => checkCloudInit({ data: bad, metadata: bad, networkConfig: 'a: b: c' }))).toEqual([
+      'body.data',
+      'body.metadata',
+      'body.networkConfig',
+    ]);
     try {
       checkCloudInit({ data: 'a: 1', metadata: 'x:\n\t- y', networkConfig: '' });
       throw new Error('expected a ValidationError');
@@ -61,7 +66,19 @@ describe('E19 VNC rules', () => {
     expect(fieldsOf(() => checkVnc({ ...base, vncPassword: 'a,b' }))).toEqual(['body.vncPassword']);
     expect(fieldsOf(() => checkVnc({ ...base, vncPassword: '' }))).toEqual([]);
   });
+  test("wait is refused: libvirt has no setting for bhyve's wait-for-client", () => {
+    expect(fieldsOf(() => checkVnc({ ...base, vncWait: true }))).toEqual(['body.vncWait']);
+    expect(fieldsOf(() => checkVnc({ ...base, vncEnabled: false, vncWait: true }))).toEqual(['body.vncWait']);
+  });
+  test("the port bounds are libvirt's bhyve driver's: 5900–65535", () => {
+    expect(VNC_PORT).toEqual({ min: 5900, max: 65535 });
+  });
   test('every failing field at once', () => {
-    expect(fieldsOf(() => checkVnc({ ...base, vncBind: 'x', vncResolution: '1x1', vncPassword: ',' }))).toEqual(['body.vncBind', 'body.vncResolution', 'body.vncResolution', 'body.vncPassword']);
+    expect(fieldsOf(() => checkVnc({ ...base, vncBind: 'x', vncResolution: '1x1', vncPassword: ',' }))).toEqual([
+      'body.vncBind',
+      'body.vncResolution',
+      'body.vncResolution',
+      'body.vncPassword',
+    ]);
   });
 });

@@ -44,9 +44,11 @@ export const simVmSchema = {
       properties: { data: { type: 'string' }, metadata: { type: 'string' }, networkConfig: { type: 'string' } },
     },
     shutdownWaitTime: { type: 'integer', minimum: 1, maximum: 3600 },
+    /** libvirt starts the domain when libvirtd starts at boot (`virsh autostart`) */
+    autostart: { type: 'boolean' },
     /** runtime: the persistent domain definition libvirt holds (absent in seeds: made from the fields above) */
     xml: { type: 'string' },
-    /** runtime: the domain id while it runs */
+    /** runtime: the domain id while it runs: the bhyve process's PID */
     id: { type: 'integer', minimum: 1 },
     /** runtime: undefined while running (a transient domain); becomes orphaned when it stops */
     transient: { type: 'boolean' },

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { testDb, uid } from '../helpers/api.ts';
 import { loadSeed, SeedError, DEMO_SEED } from '#shared/seed/load';
 import { validateSeed } from '#shared/seed/validate';
-import { checkCtlConf } from '#simulator/commands/ctl-conf-check';
+import { checkCtlConf } from '#agent/drivers/ctl-conf-check';
 
 /** The seed's `iscsi` section (shared/seed/iscsi.ts): portal groups, targets and LUNs into the store. */
 const problemsOf = async (fn: () => Promise<unknown>): Promise<string[]> => {
@@ -21,7 +21,17 @@ function seedFor(nodeId: string, t: string) {
     nodes: [{ id: nodeId, name: `iscsi-${t}` }],
     iscsi: {
       portalGroups: [{ nodeId, name: `pg-${t}`, listen: ['0.0.0.0:3260'] }],
-      targets: [{ nodeId, name: `iqn.2026-01.org.example:${t}`, portalGroup: `pg-${t}`, luns: [{ lunNumber: 0, zvol: 'tank/iscsi/a' }, { lunNumber: 4, zvol: 'tank/iscsi/b' }] }],
+      targets: [
+        {
+          nodeId,
+          name: `iqn.2026-01.org.example:${t}`,
+          portalGroup: `pg-${t}`,
+          luns: [
+            { lunNumber: 0, zvol: 'tank/iscsi/a' },
+            { lunNumber: 4, zvol: 'tank/iscsi/b' },
+          ],
+        },
+      ],
     },
   };
 }
@@ -35,7 +45,12 @@ test('targets with their LUNs are loaded, defaults applied; loading twice adds n
   const targets = await testDb().selectFrom('iscsi_targets').selectAll().where('node_id', '=', nodeId).execute();
   expect(targets).toHaveLength(1);
   expect(targets[0]).toMatchObject({ name: `iqn.2026-01.org.example:${t}`, alias: '', auth_group: 'no-authentication' });
-  const luns = await testDb().selectFrom('iscsi_luns').select(['lun_number', 'zvol', 'task_id']).where('target_id', '=', targets[0].id).orderBy('lun_number').execute();
+  const luns = await testDb()
+    .selectFrom('iscsi_luns')
+    .select(['lun_number', 'zvol', 'task_id'])
+    .where('target_id', '=', targets[0].id)
+    .orderBy('lun_number')
+    .execute();
   expect(luns).toEqual([
     { lun_number: 0, zvol: 'tank/iscsi/a', task_id: null },
     { lun_number: 4, zvol: 'tank/iscsi/b', task_id: null },
@@ -59,15 +74,22 @@ test('refused with the field named: bad listen address or zvol (schema), unknown
   ]);
   const noGroup = seedFor(nodeId, uid());
   noGroup.iscsi.targets[0].portalGroup = 'pg-none';
-  expect(await problemsOf(() => loadSeed(testDb(), validateSeed(noGroup, 'fixture'), 'fixture'))).toEqual([`iscsi.targets[0].portalGroup: node ${nodeId} has no portal group pg-none`]);
+  expect(await problemsOf(() => loadSeed(testDb(), validateSeed(noGroup, 'fixture'), 'fixture'))).toEqual([
+    `iscsi.targets[0].portalGroup: node ${nodeId} has no portal group pg-none`,
+  ]);
 });
 
 test("the demo host's /etc/ctl.conf is one ctld accepts and holds the demo's seeded LUNs", () => {
   const demo = JSON.parse(readFileSync(DEMO_SEED, 'utf8'));
-  const [nodeId, host] = Object.entries(demo.hosts as Record<string, { files?: Record<string, { content: string }>; ctld?: { running: boolean } }>).find(([, h]) => h.ctld)!;
+  const [nodeId, host] = Object.entries(demo.hosts as Record<string, { files?: Record<string, { content: string }>; ctld?: { running: boolean } }>).find(
+    ([, h]) => h.ctld,
+  )!;
   expect(host.ctld?.running).toBe(true);
   const conf = checkCtlConf(host.files!['/etc/ctl.conf'].content);
-  const seeded = (demo.iscsi.targets as Array<{ nodeId: string; name: string; luns: Array<{ lunNumber: number; zvol: string }> }>).filter((t) => t.nodeId === nodeId);
+  const seeded = (demo.iscsi.targets as Array<{ nodeId: string; name: string; luns: Array<{ lunNumber: number; zvol: string }> }>).filter(
+    (t) => t.nodeId === nodeId,
+  );
   expect(conf.targets.map((t) => t.name).sort()).toEqual(seeded.map((t) => t.name).sort());
-  for (const t of seeded) expect(conf.targets.find((c) => c.name === t.name)!.luns).toEqual(t.luns.map((l) => ({ number: l.lunNumber, path: `/dev/zvol/${l.zvol}` })));
+  for (const t of seeded)
+    expect(conf.targets.find((c) => c.name === t.name)!.luns).toEqual(t.luns.map((l) => ({ number: l.lunNumber, path: `/dev/zvol/${l.zvol}` })));
 });

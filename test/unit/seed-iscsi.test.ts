@@ -57,7 +57,7 @@ test('targets with their LUNs are loaded, defaults applied; loading twice adds n
   ]);
 });
 
-test('refused with the field named: bad listen address or zvol (schema), unknown node, unknown portal group', async () => {
+test('refused with the field named: bad listen address or zvol, an auth-group ctld does not have (schema), unknown node, unknown portal group', async () => {
   const nodeId = randomUUID();
   const bad = seedFor(nodeId, uid());
   bad.iscsi.portalGroups[0].listen = ['iscsi.example.org'];
@@ -65,6 +65,16 @@ test('refused with the field named: bad listen address or zvol (schema), unknown
   const problems = await problemsOf(async () => validateSeed(bad, 'fixture'));
   expect(problems.some((p) => p.startsWith('iscsi.portalGroups[0].listen[0]: '))).toBe(true);
   expect(problems.some((p) => p.startsWith('iscsi.targets[0].luns[0].zvol: '))).toBe(true);
+
+  // hostmgr writes no auth-group blocks: only ctld's built-in groups exist on the host
+  const authGroups = seedFor(nodeId, uid()) as ReturnType<typeof seedFor> & {
+    iscsi: { portalGroups: Array<{ discoveryAuthGroup?: string }>; targets: Array<{ authGroup?: string }> };
+  };
+  authGroups.iscsi.targets[0].authGroup = 'chap-users';
+  authGroups.iscsi.portalGroups[0].discoveryAuthGroup = 'chap-users';
+  const agProblems = await problemsOf(async () => validateSeed(authGroups, 'fixture'));
+  expect(agProblems.some((p) => p.startsWith('iscsi.targets[0].authGroup: '))).toBe(true);
+  expect(agProblems.some((p) => p.startsWith('iscsi.portalGroups[0].discoveryAuthGroup: '))).toBe(true);
 
   const orphan = seedFor(nodeId, uid());
   const unknownNode = validateSeed({ iscsi: orphan.iscsi }, 'fixture');

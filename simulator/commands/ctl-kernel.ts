@@ -1,5 +1,6 @@
 import type { SimHost } from '#shared/seed/host/schema';
-import { checkCtlConf } from '#agent/drivers/ctl-conf-check';
+import { checkCtlConf, ctldRejection } from '#agent/drivers/ctl-conf-check';
+import { readFile } from '../file-tree.ts';
 
 /**
  * The kernel's CTL as ctld leaves it (usr.sbin/ctld/ctld.c conf_apply, kernel.c kernel_lun_add/kernel_port_add):
@@ -61,10 +62,11 @@ export function applyToKernel(state: SimHost, text: string): string[] {
   return errors;
 }
 
-/** The kernel's CTL; a seeded running ctld without one serves what it loaded. */
+/** The kernel's CTL; a seeded running ctld without one serves what it loaded (else /etc/ctl.conf, which it read). */
 export function ctlKernel(state: SimHost): CtlKernel {
   const s = state.ctld;
   if (!s) return { luns: [], ports: [] };
-  if (!s.kernel && s.running && s.loaded) applyToKernel(state, s.loaded);
+  const text = s.loaded ?? readFile(state, '/etc/ctl.conf');
+  if (!s.kernel && s.running && text !== null && ctldRejection(text) === null) applyToKernel(state, text);
   return s.kernel ?? { luns: [], ports: [] };
 }

@@ -4,7 +4,7 @@ import { CommandError, runChecked, type Executor } from '../executors/executor.t
 import { ctldRejection } from './ctl-conf-check.ts';
 import { servedLuns } from './ctladm.ts';
 import { CTL_CONF, renderCtlConf } from './ctl-conf.ts';
-import { writeText } from './host-files.ts';
+import { readOrNull, writeText } from './host-files.ts';
 import { getSysctls } from './sysctl.ts';
 
 /**
@@ -19,7 +19,8 @@ import { getSysctls } from './sysctl.ts';
  *
  * Why ctladm: a reload is a SIGHUP, and ctld only logs a configuration it refuses ("configuration error,
  * continuing with old configuration") while `service` exits 0; the 15.x ctld daemonizes before applying, so
- * `onestart` exits 0 even when creating a LUN fails. What the kernel serves is the only proof.
+ * `onestart` exits 0 even when creating a LUN fails. What the kernel serves is the only proof; when it falls
+ * short, the previous file is put back (and reloaded) and the task fails naming the LUNs not served.
  */
 export interface InstallOptions {
   /** how often and how long apart to look for the result (a reload is applied after `service` returns) */
@@ -65,6 +66,21 @@ async function missingLuns(exec: Executor, config: IscsiConfig): Promise<string[
   return missing;
 }
 
+/**
+ * Puts the previous file back after ctld did not apply the new one, so that what /etc/ctl.conf says is what ctld
+ * serves — and a reboot (rc starts ctld with this file) does not fail on the same LUN and serve nothing.
+ */
+async function restore(exec: Executor, previous: string | null, tag: string, running: boolean): Promise<void> {
+  if (previous === null) {
+    await exec.run(['rm', '-f', CTL_CONF]);
+    return;
+  }
+  const tmp = `/etc/.ctl.conf.hostmgr-${tag}`;
+  await writeText(exec, tmp, previous, '600');
+  await runChecked(exec, ['mv', tmp, CTL_CONF]);
+  if (running) await exec.run(['service', 'ctld', 'onereload']);
+}
+
 export async function installCtlConf(exec: Executor, config: IscsiConfig, tag: string, opts: InstallOptions = {}): Promise<InstallResult> {
   const text = renderCtlConf(config);
   const tmp = `/etc/.ctl.conf.hostmgr-${tag}`;
@@ -76,10 +92,16 @@ export async function installCtlConf(exec: Executor, config: IscsiConfig, tag: s
     await exec.run(['rm', '-f', tmp]);
     throw err;
   }
+  const previous = await readOrNull(exec, CTL_CONF);
   await runChecked(exec, ['mv', tmp, CTL_CONF]);
   const running = (await exec.run(['service', 'ctld', 'onestatus'])).code === 0;
   const action = running ? 'onereload' : 'onestart';
-  await runChecked(exec, ['service', 'ctld', action]);
+  try {
+    await runChecked(exec, ['service', 'ctld', action]);
+  } catch (err) {
+    await restore(exec, previous, tag, running);
+    throw err;
+  }
 
   const attempts = opts.verifyAttempts ?? 5;
   let missing = await missingLuns(exec, config);
@@ -89,9 +111,10 @@ export async function installCtlConf(exec: Executor, config: IscsiConfig, tag: s
   }
   if (missing.length) {
     const stillRunning = (await exec.run(['service', 'ctld', 'onestatus'])).code === 0;
+    await restore(exec, previous, tag, stillRunning);
     throw new Error(
       `ctld did not apply ${CTL_CONF} (service ctld ${action} returned 0): not served: ${missing.join(', ')}` +
-        `${stillRunning ? '' : '; ctld is not running'}. ctld logs the reason to syslog (/var/log/messages).`,
+        `${stillRunning ? '' : '; ctld is not running'}. ctld logs the reason to syslog (/var/log/messages); the previous ${CTL_CONF} is back in place.`,
     );
   }
   // rc.conf: ctld starts at boot with this file (sysrc(8) rewrites the assignment in place, or appends it)

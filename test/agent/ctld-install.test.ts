@@ -45,8 +45,15 @@ describe.each(profiles)('%s', (profile) => {
   test('a reload ctld cannot apply (the zvol is gone) fails with what is not served, though `service` exited 0', async () => {
     const h = simulate(host({ profile, datasets: zvols('tank/v0') }));
     await installCtlConf(h.exec, configWith('tank/v0'), '1', fast);
+    const before = (await h.exec.run(['cat', '/etc/ctl.conf'])).stdout;
     await expect(installCtlConf(h.exec, configWith('tank/v0', 'tank/gone'), '2', fast)).rejects.toThrow(
-      'ctld did not apply /etc/ctl.conf (service ctld onereload returned 0): not served: target iqn.2026-01.org.example:disks LUN 1 (/dev/zvol/tank/gone). ctld logs the reason to syslog (/var/log/messages).',
+      'ctld did not apply /etc/ctl.conf (service ctld onereload returned 0): not served: target iqn.2026-01.org.example:disks LUN 1 (/dev/zvol/tank/gone). ctld logs the reason to syslog (/var/log/messages); the previous /etc/ctl.conf is back in place.',
+    );
+    // the file says what ctld serves, so a reboot serves LUN 0 again instead of failing on LUN 1
+    expect((await h.exec.run(['cat', '/etc/ctl.conf'])).stdout).toBe(before);
+    await h.exec.run(['reboot']);
+    expect((await h.exec.run(['ctladm', 'portlist', '-f', 'iscsi', '-l', '-q'])).stdout).toBe(
+      '2    YES    iscsi    iscsi    257 1  iqn.2026-01.org.example:disks,t,0x0101\n  LUN 0: 0\n',
     );
   });
 });
@@ -56,6 +63,7 @@ test('freebsd-14.3: ctld applies before daemonizing, so `service ctld onestart` 
   await expect(installCtlConf(h.exec, configWith('tank/v0', 'tank/gone'), '1', fast)).rejects.toThrow(
     /failed to add lun "iqn.2026-01.org.example:disks,lun,1"\nctld: failed to apply configuration; exiting/,
   );
+  expect((await h.exec.run(['cat', '/etc/ctl.conf'])).code).toBe(1);
   expect((await h.exec.run(['sysrc', '-n', 'ctld_enable'])).code).toBe(0);
   expect((await h.exec.run(['sysrc', '-n', 'ctld_enable'])).stdout).toBe('NO\n');
 });
@@ -63,8 +71,9 @@ test('freebsd-14.3: ctld applies before daemonizing, so `service ctld onestart` 
 test('freebsd-15.0: `service ctld onestart` exits 0 although ctld exits after daemonizing; ctladm shows it, the install fails', async () => {
   const h = simulate(host({ profile: 'freebsd-15.0', datasets: zvols('tank/v0') }));
   await expect(installCtlConf(h.exec, configWith('tank/v0', 'tank/gone'), '1', fast)).rejects.toThrow(
-    'ctld did not apply /etc/ctl.conf (service ctld onestart returned 0): not served: target iqn.2026-01.org.example:disks LUN 1 (/dev/zvol/tank/gone); ctld is not running. ctld logs the reason to syslog (/var/log/messages).',
+    'ctld did not apply /etc/ctl.conf (service ctld onestart returned 0): not served: target iqn.2026-01.org.example:disks LUN 1 (/dev/zvol/tank/gone); ctld is not running. ctld logs the reason to syslog (/var/log/messages); the previous /etc/ctl.conf is back in place.',
   );
+  expect((await h.exec.run(['cat', '/etc/ctl.conf'])).code).toBe(1);
   // not enabled for the next boot either
   expect((await h.exec.run(['sysrc', '-n', 'ctld_enable'])).stdout).toBe('NO\n');
 });

@@ -116,6 +116,7 @@ test('a LUN ctld accepts but cannot create (the zvol left the host): `service` s
     'the LUN ctld could not serve removed',
     async () => (await testDb().selectFrom('iscsi_luns').select('id').where('zvol', '=', 'tank/iscsi/ghost').execute()).length === 0,
   );
-  // the LUNs it did apply are still served
+  // the previous file is back, and what it lists is still served
+  expect(await hostFile('/etc/ctl.conf')).not.toContain('ghost');
   expect((await sim.run(['ctladm', 'devlist', '-v'])).stdout).toContain('      file=/dev/zvol/tank/iscsi/vol2\n');
 });

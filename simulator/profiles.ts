@@ -10,8 +10,9 @@ import type { SimHost } from '#shared/seed/host/schema';
  *   1403000, 15.0-RELEASE 1500068.
  * - racct: GENERIC has `options RACCT_DEFAULT_TO_DISABLED` (sys/amd64/conf/GENERIC), so `kern.racct.enable`
  *   is 0 unless /boot/loader.conf sets it (kern_racct.c declares it CTLFLAG_RDTUN: boot time only).
- * - ctld: the C ctld of 14.x parses `getopt(argc, argv, "duf:R")` (no `-t`); the C++ ctld of 15.0 parses
- *   "dtuf:R" and daemonizes before applying its configuration.
+ * - ctld: both parse `getopt(argc, argv, "dtuf:R")` — `-t` is in the C ctld since 13.0 (ctld.8 of 2020-03-31;
+ *   only the ctld of 12.x and older has "duf:R"). The 14.x ctld applies its configuration before daemon(3); the
+ *   15.0 ctld (usr.sbin/ctld/ctld.cc main) daemonizes first, so an apply failure no longer reaches rc's exit status.
  * - OpenZFS: 14.3 ships 2.2.7; 15.0 ships 2.4 (its release notes); the git suffix is illustrative.
  * - libvirt: the bhyve driver gained virtio-console (the QEMU guest agent channel) in 12.4.0 (libvirt NEWS);
  *   the 14.3 profile runs 11.x, the package of that time.
@@ -48,7 +49,7 @@ export const PROFILES: Record<ProfileId, HostProfile> = {
     zfsVersion: { userland: 'zfs-2.2.7-FreeBSD_ge269af1b3', kmod: 'zfs-kmod-2.2.7-FreeBSD_ge269af1b3' },
     libvirtVersion: '11.1.0',
     racctDefault: 0,
-    ctldOptions: 'duf:R',
+    ctldOptions: 'dtuf:R',
     ctldDaemonizesBeforeApply: false,
   },
   'freebsd-15.0': {

@@ -1,16 +1,15 @@
-import { renderCtlConf } from '../drivers/ctl-conf.ts';
 import { installCtlConf } from '../drivers/ctld.ts';
 import type { JobHandler } from './job.ts';
 
 /**
- * E13 `iscsi.apply-config`: the node's whole iSCSI configuration as `/etc/ctl.conf`, checked by `ctld -t`,
- * installed atomically and reloaded into ctld. A configuration ctld rejects fails the task with ctld's message
- * and leaves the old file in place.
+ * E13 `iscsi.apply-config`: the node's whole iSCSI configuration as `/etc/ctl.conf`, checked (`ctld -t`, or the
+ * agent's reading of ctld's grammar where ctld has no `-t`), installed atomically, loaded into ctld, confirmed with
+ * ctladm, and `ctld_enable=YES` kept for the next boot. A configuration ctld refuses or does not apply fails the
+ * task with the reason; a refused file leaves the old one in place.
  */
 export const iscsiApplyConfig: JobHandler<'iscsi.apply-config'> = async (ctx, p) => {
-  const text = renderCtlConf(p.config);
-  await ctx.progress('checking', 10, 'ctld -t');
-  const { action } = await installCtlConf(ctx.exec, text, String(ctx.task.id));
-  await ctx.progress('applied', 100, `service ctld ${action}`);
-  return { action, luns: p.config.targets.reduce((n, t) => n + t.luns.length, 0) };
+  await ctx.progress('checking', 10, 'ctl.conf');
+  const { action, check } = await installCtlConf(ctx.exec, p.config, String(ctx.task.id));
+  await ctx.progress('applied', 100, `service ctld ${action}; served LUNs confirmed with ctladm`);
+  return { action, check, luns: p.config.targets.reduce((n, t) => n + t.luns.length, 0) };
 };

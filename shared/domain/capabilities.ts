@@ -26,8 +26,12 @@ export const capabilitiesSchema = {
 
 export type HostCapabilities = FromSchema<typeof capabilitiesSchema>;
 
-/** __FreeBSD_version from which ctld has `-t` (check the configuration and exit): the C++ ctld of 15.0 */
-export const CTLD_CHECK_FLAG_SINCE = 1500000;
+/**
+ * __FreeBSD_version from which ctld has `-t` (check the configuration and exit): 13.0. The C ctld of 13.x and 14.x
+ * already parses getopt "dtuf:R" and prints `usage: ctld [-d][-u][-f config-file]` / `ctld -t [-u][-f config-file]`
+ * (usr.sbin/ctld/ctld.c main, usage; ctld.8 dated 2020-03-31 documents `-t`); only 12.x and older lack it.
+ */
+export const CTLD_CHECK_FLAG_SINCE = 1300000;
 /** libvirt release whose bhyve driver supports virtio-console (the QEMU guest agent channel) */
 export const LIBVIRT_VIRTIO_CONSOLE_SINCE = '12.4.0';
 

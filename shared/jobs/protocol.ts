@@ -42,13 +42,13 @@ export interface TaskPayloads {
   'vm.vnc': { rid: number; domain: string; enabled: boolean; bind: string; port: number | null; resolution: string; wait: boolean; password?: string };
   /** E10: removes an orphaned VM's registration and runtime files (never datasets), re-checking libvirt first */
   'vm.purge-registration': { rid: number; domain: string };
-  /** E9: `pptdevs` gains the device (`bus/slot/function`), `ppt_load` and `vmm_load` set in /boot/loader.conf */
+  /** E9: the device (`bus/slot/function`) joins pptdevs[2,3] in /boot/loader.conf, `vmm_load` set */
   'ppt.import': { deviceID: string };
   /** E1: the group's supplementary members become `members` (`pw groupmod <g> -m/-d <user>`; applied steps undone on a failure) */
   'group.set-members': { group: string; members: string[] };
   /** E2: `pw groupdel <g>` */
   'group.delete': { group: string };
-  /** E13: the node's whole iSCSI configuration, rendered as `/etc/ctl.conf`, checked by `ctld -t`, installed, reloaded */
+  /** E13: the node's whole iSCSI configuration, rendered as `/etc/ctl.conf`, checked, installed, loaded into ctld and confirmed with ctladm */
   'iscsi.apply-config': { config: IscsiConfig };
   /**
    * A backup job's run (agent/jobs/backup-run.ts): recursive snapshot of `source`, `zfs send -R [-I @common]`

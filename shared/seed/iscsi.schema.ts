@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { lunNumberSchema, zvolSchema } from '../domain/iscsi/schemas.ts';
+import { authGroupSchema, lunNumberSchema, zvolSchema } from '../domain/iscsi/schemas.ts';
 import { NODE_ID_PATTERN } from './node-id.ts';
 
 /**
@@ -24,7 +24,7 @@ export const iscsiSeedSchema = {
         properties: {
           nodeId,
           name,
-          discoveryAuthGroup: { ...name, default: 'no-authentication' },
+          discoveryAuthGroup: { ...authGroupSchema, default: 'no-authentication' },
           /** IPv4 or [IPv6] literals, optionally with :port, as ctl.conf's `listen` takes them */
           listen: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^([0-9.]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?$' } },
         },
@@ -41,12 +41,17 @@ export const iscsiSeedSchema = {
           /** the IQN */
           name,
           alias: { type: 'string', maxLength: 200, pattern: '^[^"\\n]*$', default: '' },
-          authGroup: { ...name, default: 'no-authentication' },
+          authGroup: { ...authGroupSchema, default: 'no-authentication' },
           portalGroup: { ...name, description: 'a portal group of the same node (in this file or the store)' },
           luns: {
             type: 'array',
             default: [],
-            items: { type: 'object', additionalProperties: false, required: ['lunNumber', 'zvol'], properties: { lunNumber: lunNumberSchema, zvol: zvolSchema } },
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['lunNumber', 'zvol'],
+              properties: { lunNumber: lunNumberSchema, zvol: zvolSchema },
+            },
           },
         },
       },

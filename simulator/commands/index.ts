@@ -4,6 +4,7 @@
  * add one import line for it here. Keep the list sorted.
  */
 import './cpuset.ts';
+import './ctladm.ts';
 import './ctld.ts';
 import './files.ts';
 import './host-release.ts';
@@ -15,6 +16,7 @@ import './pw.ts';
 import './netstat.ts';
 import './rctl.ts';
 import './ssh-keygen.ts';
+import './sysrc.ts';
 import './sysctl.ts';
 import './sysctl-arcstats.ts';
 import './virsh.ts';

@@ -6,14 +6,16 @@ import { createTarget } from '../http/iscsi-fixtures.ts';
 
 /**
  * E13 end to end: HTTP → store + task → queue → agent process → simulated FreeBSD host (ctl.conf written beside
- * the live one, `ctld -t`, mv, `service ctld onestart|onereload`) → task result; and a configuration ctld refuses.
+ * the live one, `ctld -t`, mv, `service ctld onestart|onereload`, ctladm's confirmation, `sysrc ctld_enable=YES`)
+ * → task result; a configuration ctld refuses; one ctld accepts but cannot apply. Runs on the host profile of the
+ * CI pass (HM_SIM_PROFILE); test/agent/ctld-install.test.ts covers both profiles explicitly.
  */
 let agent: TestAgent;
 let sim: HostSimulator;
 let targetId: number;
 let targetName: string;
 
-const zvols = ['tank/iscsi/vol0', 'tank/iscsi/vol1', 'tank/iscsi/vol2'];
+const zvols = ['tank/iscsi/vol0', 'tank/iscsi/vol1', 'tank/iscsi/vol2', 'tank/iscsi/ghost'];
 const post = async (id: number, body: unknown) => call('POST', `/iscsi/targets/${id}/luns`, { body, token: await tokenFor('operator') });
 const hostFile = (path: string) => sim.state((s) => readFile(s, path));
 const fileMode = (path: string) => sim.state((s) => (s as { files?: Record<string, { mode: string }> }).files?.[path]?.mode);
@@ -38,18 +40,20 @@ afterAll(async () => {
   await agent?.stop();
 });
 
-test('first LUN: /etc/ctl.conf written (0600), accepted by ctld -t, and ctld started with it', async () => {
+test('first LUN: /etc/ctl.conf written (0600), accepted by ctld -t, ctld started with it, served, and enabled at boot', async () => {
   expect(await hostFile('/etc/ctl.conf')).toBeNull();
   const res = await post(targetId, { lunNumber: 0, zvol: 'tank/iscsi/vol0' });
   expectEnvelope(res, 201, 'lun_added');
   const task = await waitForTask(res.body.data.taskId, ['success', 'failed']);
   expect(task.error).toBe('');
   expect(task.status).toBe('success');
-  expect(task.result).toEqual({ action: 'onestart', luns: 1 });
+  expect(task.result).toEqual({ action: 'onestart', check: 'ctld -t', luns: 1 });
 
   const conf = (await hostFile('/etc/ctl.conf'))!;
-  expect(conf).toContain(`target ${targetName} {`);
-  expect(conf).toContain('\tlun 0 {\n\t\tpath /dev/zvol/tank/iscsi/vol0\n\t}');
+  expect(conf).toContain(`target "${targetName}" {`);
+  expect(conf).toContain('\tlun 0 {\n\t\tpath "/dev/zvol/tank/iscsi/vol0"\n\t}');
+  expect(await hostFile('/etc/rc.conf')).toContain('ctld_enable="YES"\n');
+  expect((await sim.run(['ctladm', 'devlist', '-v'])).stdout).toContain('      file=/dev/zvol/tank/iscsi/vol0\n');
   expect(await fileMode('/etc/ctl.conf')).toBe('600');
   expect((await sim.run(['ctld', '-t', '-f', '/etc/ctl.conf'])).code).toBe(0);
   expect(await sim.run(['service', 'ctld', 'onestatus'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^ctld is running as pid \d+\.\n$/) });
@@ -63,9 +67,9 @@ test('second LUN: the whole file regenerated with both LUNs, and ctld reloaded',
   expectEnvelope(res, 201, 'lun_added');
   const task = await waitForTask(res.body.data.taskId, ['success', 'failed']);
   expect(task.status).toBe('success');
-  expect(task.result).toEqual({ action: 'onereload', luns: 2 });
+  expect(task.result).toEqual({ action: 'onereload', check: 'ctld -t', luns: 2 });
   const conf = (await hostFile('/etc/ctl.conf'))!;
-  expect(conf).toContain('\tlun 0 {\n\t\tpath /dev/zvol/tank/iscsi/vol0\n\t}\n\tlun 1 {\n\t\tpath /dev/zvol/tank/iscsi/vol1\n\t}');
+  expect(conf).toContain('\tlun 0 {\n\t\tpath "/dev/zvol/tank/iscsi/vol0"\n\t}\n\tlun 1 {\n\t\tpath "/dev/zvol/tank/iscsi/vol1"\n\t}');
   expect(await ctldLoaded()).toBe(conf);
 });
 
@@ -81,7 +85,11 @@ test('a configuration ctld -t rejects: the task fails with ctld’s message, the
   expect(await ctldLoaded()).toBe(before);
   expect((await sim.run(['ls', '/etc'])).stdout).not.toMatch(/ctl\.conf\.hostmgr/);
   // the store follows the host: the LUN is gone, its zvol free again
-  await waitUntil('the refused LUN removed', async () => (await testDb().selectFrom('iscsi_luns').select('id').where('node_id', '=', agent.nodeId).where('zvol', '=', 'tank/iscsi/vol2').execute()).length === 0);
+  await waitUntil(
+    'the refused LUN removed',
+    async () =>
+      (await testDb().selectFrom('iscsi_luns').select('id').where('node_id', '=', agent.nodeId).where('zvol', '=', 'tank/iscsi/vol2').execute()).length === 0,
+  );
 
   // without the broken portal group the same zvol goes onto the good target
   await testDb().deleteFrom('iscsi_targets').where('id', '=', bad.target.id).execute();
@@ -89,5 +97,26 @@ test('a configuration ctld -t rejects: the task fails with ctld’s message, the
   const again = await post(targetId, { lunNumber: 2, zvol: 'tank/iscsi/vol2' });
   expectEnvelope(again, 201, 'lun_added');
   expect((await waitForTask(again.body.data.taskId, ['success', 'failed'])).status).toBe('success');
-  expect(await hostFile('/etc/ctl.conf')).toContain('\tlun 2 {\n\t\tpath /dev/zvol/tank/iscsi/vol2\n\t}');
+  expect(await hostFile('/etc/ctl.conf')).toContain('\tlun 2 {\n\t\tpath "/dev/zvol/tank/iscsi/vol2"\n\t}');
+});
+
+test('a LUN ctld accepts but cannot create (the zvol left the host): `service` succeeds, ctladm shows it missing, the task fails', async () => {
+  // the inventory still lists the zvol; the host no longer has it
+  await sim.state((s) => {
+    s.datasets = s.datasets.filter((d) => d.name !== 'tank/iscsi/ghost');
+  });
+  const res = await post(targetId, { lunNumber: 3, zvol: 'tank/iscsi/ghost' });
+  expectEnvelope(res, 201, 'lun_added');
+  const task = await waitForTask(res.body.data.taskId, ['success', 'failed']);
+  expect(task.status).toBe('failed');
+  expect(task.error).toContain(
+    `ctld did not apply /etc/ctl.conf (service ctld onereload returned 0): not served: target ${targetName} LUN 3 (/dev/zvol/tank/iscsi/ghost)`,
+  );
+  await waitUntil(
+    'the LUN ctld could not serve removed',
+    async () => (await testDb().selectFrom('iscsi_luns').select('id').where('zvol', '=', 'tank/iscsi/ghost').execute()).length === 0,
+  );
+  // the previous file is back, and what it lists is still served
+  expect(await hostFile('/etc/ctl.conf')).not.toContain('ghost');
+  expect((await sim.run(['ctladm', 'devlist', '-v'])).stdout).toContain('      file=/dev/zvol/tank/iscsi/vol2\n');
 });

@@ -1,7 +1,7 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
 import { HostSimulator } from '#simulator/simulator';
-import { makeDirs, readFile, removeFile, removeTree } from '#simulator/file-tree';
+import { makeDirs, readFile, removeFile, removeTree, writeFile } from '#simulator/file-tree';
 import type { PciDeviceInventory } from '#domain/ppt/types';
 
 /**
@@ -29,14 +29,21 @@ const dev = (driver: string, unit: number, bus: number, slot: number, fn: number
   subclass: 'ethernet',
 });
 
-const post = async (deviceID: string) => call('POST', `/system/ppt-devices/import?nodeId=${agent.nodeId}`, { body: { deviceID, domain: '0' }, token: await tokenFor('admin') });
+const post = async (deviceID: string) =>
+  call('POST', `/system/ppt-devices/import?nodeId=${agent.nodeId}`, { body: { deviceID, domain: '0' }, token: await tokenFor('admin') });
 const hostFile = (path: string) => sim.state((s) => readFile(s, path));
 const managed = () => testDb().selectFrom('ppt_devices').select('device_id').where('node_id', '=', agent.nodeId).orderBy('id').execute();
 
 beforeAll(async () => {
   agent = await startTestAgent({
     host: testHost({
-      pciDevices: [dev('re', 0, 2, 0, 0, 'RTL8111/8168/8211/8411 PCI Express Gigabit Ethernet Controller'), dev('ppt', 0, 3, 0, 0, 'RTL8111/8168 PCIe'), dev('ppt', 1, 4, 0, 0, 'RTL8111/8168 PCIe'), dev('ppt', 2, 5, 0, 0, 'RTL8111/8168 PCIe')],
+      pciDevices: [
+        dev('re', 0, 2, 0, 0, 'RTL8111/8168/8211/8411 PCI Express Gigabit Ethernet Controller'),
+        dev('ppt', 0, 3, 0, 0, 'RTL8111/8168 PCIe'),
+        dev('ppt', 1, 4, 0, 0, 'RTL8111/8168 PCIe'),
+        dev('ppt', 2, 5, 0, 0, 'RTL8111/8168 PCIe'),
+        dev('ppt', 3, 6, 0, 0, 'RTL8111/8168 PCIe'),
+      ],
       files: { [LOADER_CONF]: { content: 'autoboot_delay="3"\nzfs_load="YES"\nvmm_load="NO"\npptdevs="10/0/0"\n', mode: '644' } },
     }),
   });
@@ -53,18 +60,18 @@ test('the inventory reports the host’s PCI devices from pciconf -lv', async ()
     const row = await testDb().selectFrom('nodes').select('inventory').where('id', '=', agent.nodeId).executeTakeFirst();
     return (row?.inventory as { pciDevices?: PciDeviceInventory[] } | undefined)?.pciDevices;
   });
-  expect(node.map((d) => d.selector)).toEqual(['re0@pci0:2:0:0', 'ppt0@pci0:3:0:0', 'ppt1@pci0:4:0:0', 'ppt2@pci0:5:0:0']);
+  expect(node.map((d) => d.selector)).toEqual(['re0@pci0:2:0:0', 'ppt0@pci0:3:0:0', 'ppt1@pci0:4:0:0', 'ppt2@pci0:5:0:0', 'ppt3@pci0:6:0:0']);
   expect(node[1]).toMatchObject({ driver: 'ppt', vendor: 'Realtek Semiconductor Co., Ltd.', className: 'network', subclass: 'ethernet' });
 });
 
-test('E9: the agent adds the device to pptdevs and sets ppt_load/vmm_load; other lines untouched', async () => {
+test('E9: the agent adds the device to pptdevs and sets vmm_load (no ppt_load: ppt is in vmm.ko); other lines untouched', async () => {
   const res = await post('3/0/0');
   expectEnvelope(res, 201, 'ppt_device_imported');
   const task = await waitForTask(res.body.data.taskId, ['success', 'failed']);
   expect(task.error).toBe('');
   expect(task.status).toBe('success');
   expect(task.result).toEqual({ deviceID: '3/0/0', pptdevs: ['10/0/0', '3/0/0'] });
-  expect(await hostFile(LOADER_CONF)).toBe('autoboot_delay="3"\nzfs_load="YES"\nvmm_load="YES"\npptdevs="10/0/0 3/0/0"\nppt_load="YES"\n');
+  expect(await hostFile(LOADER_CONF)).toBe('autoboot_delay="3"\nzfs_load="YES"\nvmm_load="YES"\npptdevs="10/0/0 3/0/0"\n');
   expect(await hostFile(`${LOADER_CONF}.hostmgr-new`)).toBeNull();
 
   const second = await post('4/0/0');
@@ -72,7 +79,7 @@ test('E9: the agent adds the device to pptdevs and sets ppt_load/vmm_load; other
   expect((await waitForTask(second.body.data.taskId, ['success', 'failed'])).status).toBe('success');
   const again = await post('3/0/0');
   expectEnvelope(again, 200, 'ppt_device_already_managed');
-  expect(await hostFile(LOADER_CONF)).toBe('autoboot_delay="3"\nzfs_load="YES"\nvmm_load="YES"\npptdevs="10/0/0 3/0/0 4/0/0"\nppt_load="YES"\n');
+  expect(await hostFile(LOADER_CONF)).toBe('autoboot_delay="3"\nzfs_load="YES"\nvmm_load="YES"\npptdevs="10/0/0 3/0/0 4/0/0"\n');
 });
 
 test('E9: a host that cannot write loader.conf fails the task with its reason, and the device is not managed', async () => {
@@ -94,5 +101,21 @@ test('E9: a host that cannot write loader.conf fails the task with its reason, a
   const retry = await post('5/0/0');
   expectEnvelope(retry, 201, 'ppt_device_imported');
   expect((await waitForTask(retry.body.data.taskId, ['success', 'failed'])).status).toBe('success');
-  expect(await hostFile(LOADER_CONF)).toBe('pptdevs="5/0/0"\nppt_load="YES"\nvmm_load="YES"\n');
+  expect(await hostFile(LOADER_CONF)).toBe('pptdevs="5/0/0"\nvmm_load="YES"\n');
+});
+
+test('E9: /boot/loader.conf.local overriding pptdevs fails the task with the reason; loader.conf untouched, the device not managed', async () => {
+  await sim.state((s) => {
+    writeFile(s, '/boot/loader.conf.local', 'pptdevs="10/0/0"\n', '644', true);
+  });
+  const before = await hostFile(LOADER_CONF);
+  const res = await post('6/0/0');
+  expectEnvelope(res, 201);
+  const task = await waitForTask(res.body.data.taskId, ['success', 'failed']);
+  expect(task.status).toBe('failed');
+  expect(task.error).toBe(
+    '6/0/0 would not be passed through: pptdevs in /boot/loader.conf.local overrides /boot/loader.conf (the loader reads it after /boot/loader.conf; hostmgr edits only /boot/loader.conf: change or remove that assignment)',
+  );
+  expect(await hostFile(LOADER_CONF)).toBe(before);
+  await waitUntil('the record of the refused import to go', async () => !(await managed()).some((r) => r.device_id === '6/0/0'));
 });

@@ -30,7 +30,7 @@ const sameAddress = (d: PciDeviceInventory, a: PciAddress) => d.domain === 0 && 
  * 0 only and bus ≤ 255 / slot ≤ 31 / function ≤ 7 (400); a device already managed on the node answers with
  * its record (`created: false`, Already Managed); a device the node's inventory does not list is 404
  * pci_device_not_found; one on another driver is 409 pci_device_not_ppt. Otherwise the record is stored and
- * a `ppt.import` task (pptdevs, ppt_load, vmm_load in /boot/loader.conf) queued — in the caller's transaction.
+ * a `ppt.import` task (pptdevs[2,3] and vmm_load in /boot/loader.conf) queued — in the caller's transaction.
  */
 export async function importPptDevice(trx: Transaction<Database>, enqueue: Enqueue, req: PptImportRequest, requestedBy: string): Promise<{ created: boolean; device: PptDeviceView }> {
   const domain = checkPciDomain(req.domain);

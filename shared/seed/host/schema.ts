@@ -158,7 +158,22 @@ const sysctlSchema = {
     name: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9_%-]+(\\.[A-Za-z0-9_%-]+)*$' },
     /** as `sysctl -t` prints it */
     type: {
-      enum: ['integer', 'unsigned integer', 'long integer', 'unsigned long', 'int8_t', 'uint8_t', 'int16_t', 'uint16_t', 'int32_t', 'uint32_t', 'int64_t', 'uint64_t', 'string', 'opaque'],
+      enum: [
+        'integer',
+        'unsigned integer',
+        'long integer',
+        'unsigned long',
+        'int8_t',
+        'uint8_t',
+        'int16_t',
+        'uint16_t',
+        'int32_t',
+        'uint32_t',
+        'int64_t',
+        'uint64_t',
+        'string',
+        'opaque',
+      ],
     },
     value: { type: 'string' },
     writable: { type: 'boolean' },
@@ -266,12 +281,57 @@ export const hostSchema = {
     files: { type: 'object', additionalProperties: simFileSchema },
     /** directories created explicitly (mkdir); a directory also exists when anything lies below it */
     dirs: { type: 'array', items: { type: 'string', pattern: '^/' } },
-    /** ctld(8), the iSCSI target daemon (commands/ctld.ts): running or not, and the ctl.conf text it last loaded */
+    /**
+     * ctld(8), the iSCSI target daemon (commands/ctld.ts): running or not, the ctl.conf text it last loaded, and
+     * what it made the kernel's CTL serve (commands/ctl-kernel.ts; `ctladm` reads it). Without `kernel`, a
+     * seeded running ctld serves what `loaded` describes.
+     */
     ctld: {
       type: 'object',
       additionalProperties: false,
       required: ['running'],
-      properties: { running: { type: 'boolean' }, pid: { type: 'integer', minimum: 1 }, loaded: { type: 'string' } },
+      properties: {
+        running: { type: 'boolean' },
+        pid: { type: 'integer', minimum: 1 },
+        loaded: { type: 'string' },
+        kernel: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['luns', 'ports'],
+          properties: {
+            /** CTL LUNs: id, ctld's name (`<target>,lun,<n>`), backing path, size in 512-byte blocks */
+            luns: {
+              type: 'array',
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['id', 'name', 'path', 'blocks'],
+                properties: {
+                  id: { type: 'integer', minimum: 0 },
+                  name: { type: 'string' },
+                  path: { type: 'string' },
+                  blocks: { type: 'integer', minimum: 0 },
+                },
+              },
+            },
+            /** iSCSI ports: one per target and portal group, with the target's LUN map (LUN number → CTL LUN id) */
+            ports: {
+              type: 'array',
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['target', 'tag', 'targetId', 'luns'],
+                properties: {
+                  target: { type: 'string' },
+                  tag: { type: 'integer', minimum: 0 },
+                  targetId: { type: 'integer', minimum: 0 },
+                  luns: { type: 'array', items: { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 2, maxItems: 2 } },
+                },
+              },
+            },
+          },
+        },
+      },
     },
     simulation: {
       type: 'object',

@@ -95,7 +95,7 @@ async function cutOffAfterStop(a: SimulatorExecutor, b: SimulatorExecutor, phase
   // what a crashed agent leaves: copy on the target, jail stopped here, journal at `phase`
   const j = await findJail(a, 301);
   await snapshot(a, 'zroot/jails/web@hm-migrate-9-1');
-  await sendTo(a, b, 'zroot/jails/web', 'hm-migrate-9-1', null);
+  await sendTo(a, b, { dataset: 'zroot/jails/web', snap: 'hm-migrate-9-1', from: null, encryption: null });
   await stopJail(a, 'web', j.files.conf);
   const journal: MigrationJournal = {
     taskId: 9,

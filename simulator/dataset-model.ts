@@ -8,7 +8,8 @@ import { poolAvailable } from './pool-model.ts';
  */
 
 export const poolOf = (name: string) => name.split(/[/@]/)[0];
-export const parentOf = (name: string) => (name.includes('@') ? name.slice(0, name.indexOf('@')) : name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null);
+export const parentOf = (name: string) =>
+  name.includes('@') ? name.slice(0, name.indexOf('@')) : name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null;
 
 /** zfs's order: a dataset, then its snapshots, then its children (each level by name). */
 export function compareDatasets(a: string, b: string): number {
@@ -25,7 +26,10 @@ export function compareDatasets(a: string, b: string): number {
 }
 
 export function sortedDatasets(host: SimHost): SimDataset[] {
-  return host.datasets.map((d, i) => ({ d, i })).sort((x, y) => compareDatasets(x.d.name, y.d.name) || x.i - y.i).map((x) => x.d);
+  return host.datasets
+    .map((d, i) => ({ d, i }))
+    .sort((x, y) => compareDatasets(x.d.name, y.d.name) || x.i - y.i)
+    .map((x) => x.d);
 }
 
 export function findDataset(host: SimHost, name: string): SimDataset | undefined {
@@ -73,6 +77,26 @@ export function mountPath(host: SimHost, d: SimDataset): string | null {
   return mp && mp !== 'none' && mp !== 'legacy' ? mp : null;
 }
 
+/**
+ * An inheritable property's effective value: the dataset's own, else the nearest ancestor's, else `dflt`
+ * (zfs_prop.c registers e.g. `overlay` with PROP_INHERIT and default on).
+ */
+export function inheritedProperty(host: SimHost, d: SimDataset, prop: string, dflt: string): string {
+  for (let name: string | null = d.name.split('@')[0]; name; name = parentOf(name)) {
+    const v = findDataset(host, name)?.properties?.[prop];
+    if (v !== undefined) return v;
+  }
+  return dflt;
+}
+
+/** Where an inheritable property's value comes from: `local`, `inherited from <ancestor>` or `default`. */
+export function inheritedSource(host: SimHost, d: SimDataset, prop: string): string {
+  if (d.properties?.[prop] !== undefined) return 'local';
+  for (let anc = parentOf(d.name.split('@')[0]); anc; anc = parentOf(anc))
+    if (findDataset(host, anc)?.properties?.[prop] !== undefined) return `inherited from ${anc}`;
+  return 'default';
+}
+
 /** The canmount property of a filesystem (`on` unless set). */
 export const canmountOf = (d: SimDataset) => d.properties?.canmount ?? 'on';
 
@@ -92,14 +116,14 @@ export const DATASET_PROPS: Record<string, DatasetProp> = {
   used: { ...bytes((_h, d) => d.usedBytes), header: 'USED' },
   available: { ...bytes(available), header: 'AVAIL' },
   referenced: { ...bytes((_h, d) => d.referencedBytes ?? d.usedBytes), header: 'REFER' },
-  usedbysnapshots: { ...bytes((_h, d) => (d.type === 'snapshot' ? null : d.usedBySnapshotsBytes ?? 0)), header: 'USEDSNAP' },
+  usedbysnapshots: { ...bytes((_h, d) => (d.type === 'snapshot' ? null : (d.usedBySnapshotsBytes ?? 0))), header: 'USEDSNAP' },
   usedbychildren: { ...bytes((h, d) => (d.type === 'snapshot' ? null : usedByChildren(h, d))), header: 'USEDCHILD' },
   usedbydataset: {
     ...bytes((h, d) => (d.type === 'snapshot' ? null : Math.max(0, d.usedBytes - usedByChildren(h, d) - (d.usedBySnapshotsBytes ?? 0)))),
     header: 'USEDDS',
   },
   usedbyrefreservation: { ...bytes((_h, d) => (d.type === 'snapshot' ? null : 0)), header: 'USEDREFRESERV' },
-  volsize: { ...bytes((_h, d) => (d.type === 'volume' ? d.volsizeBytes ?? 0 : null)), header: 'VOLSIZE' },
+  volsize: { ...bytes((_h, d) => (d.type === 'volume' ? (d.volsizeBytes ?? 0) : null)), header: 'VOLSIZE' },
   mountpoint: {
     header: 'MOUNTPOINT',
     value: (h, d) => mountpointProperty(h, d)?.value ?? null,
@@ -111,6 +135,11 @@ export const DATASET_PROPS: Record<string, DatasetProp> = {
     source: (_h, d) => (d.type !== 'filesystem' ? '-' : d.properties?.canmount !== undefined ? 'local' : 'default'),
   },
   mounted: { header: 'MOUNTED', value: (h, d) => (d.type === 'filesystem' ? (isMounted(h, d) ? 'yes' : 'no') : null), source: () => '-' },
+  overlay: {
+    header: 'OVERLAY',
+    value: (h, d) => (d.type === 'filesystem' ? inheritedProperty(h, d, 'overlay', 'on') : null),
+    source: (h, d) => (d.type !== 'filesystem' ? '-' : inheritedSource(h, d, 'overlay')),
+  },
   guid: { header: 'GUID', value: (_h, d) => d.guid ?? null, numeric: true, source: () => '-' },
   creation: { header: 'CREATION', value: (_h, d) => d.creation ?? null, numeric: true, source: () => '-' },
 };

@@ -138,6 +138,8 @@ const datasetSchema = {
     mounted: { type: 'boolean' },
     /** the files of a filesystem while it is not mounted, by path relative to its mountpoint */
     unmountedFiles: { type: 'object', additionalProperties: simFileSchema },
+    /** the files of the directory a filesystem is mounted over (an overlay mount), hidden while it is mounted */
+    overlaidFiles: { type: 'object', additionalProperties: simFileSchema },
     /** Unix seconds */
     creation: { type: 'integer', minimum: 0 },
     /** other ZFS properties by name, as `zfs get` prints them (compression, origin …) */
@@ -158,7 +160,22 @@ const sysctlSchema = {
     name: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9_%-]+(\\.[A-Za-z0-9_%-]+)*$' },
     /** as `sysctl -t` prints it */
     type: {
-      enum: ['integer', 'unsigned integer', 'long integer', 'unsigned long', 'int8_t', 'uint8_t', 'int16_t', 'uint16_t', 'int32_t', 'uint32_t', 'int64_t', 'uint64_t', 'string', 'opaque'],
+      enum: [
+        'integer',
+        'unsigned integer',
+        'long integer',
+        'unsigned long',
+        'int8_t',
+        'uint8_t',
+        'int16_t',
+        'uint16_t',
+        'int32_t',
+        'uint32_t',
+        'int64_t',
+        'uint64_t',
+        'string',
+        'opaque',
+      ],
     },
     value: { type: 'string' },
     writable: { type: 'boolean' },

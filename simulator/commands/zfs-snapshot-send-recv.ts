@@ -5,6 +5,7 @@ import { findDataset, isMounted, parentOf, poolOf } from '../dataset-model.ts';
 import { newGuid } from '../pool-model.ts';
 import type { SimFile } from '../file-tree.ts';
 import { contentOf, mountpointOf, remount, setContent } from './zfs-mounts.ts';
+import { SIM_KEY_PROPERTY } from './zfs-load-key.ts';
 import { applyReceivedProps, parseRecvProps, rawStreamRefusal } from './zfs-recv-props.ts';
 
 /**
@@ -135,6 +136,12 @@ function streamParts(datasets: { d: SimDataset; snaps: SimDataset[] }[], from: s
   return parts;
 }
 
+/** What a raw stream carries of a dataset's encryption without its properties (the key stays the dataset's). */
+const intrinsic = (d: SimDataset) =>
+  Object.fromEntries(
+    Object.entries(d.properties ?? {}).filter(([k]) => ['encryption', 'keyformat', 'pbkdf2iters', 'pbkdf2salt', SIM_KEY_PROPERTY].includes(k)),
+  );
+
 const encryptedProps = (d: SimDataset) => Boolean(d.properties?.encryption && d.properties.encryption !== 'off');
 
 function send(ctx: CommandContext): CommandOutput {
@@ -148,6 +155,7 @@ function send(ctx: CommandContext): CommandOutput {
   const from = fromArg?.includes('@') ? fromArg.split('@')[1] : fromArg;
   if (from !== undefined && !findDataset(ctx.state, `${fs}@${from}`)) return notExist(`${fs}@${from}`);
   const members = o.flags.has('R') ? descendants(ctx.state, fs) : [root];
+  const withProps = o.flags.has('R') || o.flags.has('p');
   // libzfs_sendrecv.c send_iterate_fs: properties (-R, -p) of an encrypted dataset only travel in a raw stream
   const locked = (o.flags.has('R') || o.flags.has('p')) && !o.flags.has('w') ? members.find(encryptedProps) : undefined;
   if (locked)
@@ -166,8 +174,8 @@ function send(ctx: CommandContext): CommandOutput {
       type: d.type,
       usedBytes: d.usedBytes,
       referencedBytes: d.referencedBytes,
-      mountpoint: d.mountpoint,
-      properties: d.properties,
+      // properties travel with -R or -p only; a raw stream carries the encryption it is made of
+      ...(withProps ? { mountpoint: d.mountpoint, properties: d.properties } : o.flags.has('w') ? { properties: intrinsic(d) } : {}),
       snapshots: carried(d).map((s) => ({
         name: s.name.split('@')[1],
         guid: s.guid ?? newGuid(),

@@ -4,6 +4,7 @@ import type { JobContext } from '#agent/jobs/job';
 import { restoreBackup } from '#agent/jobs/backup-restore';
 import { isRunning } from '#agent/drivers/jail';
 import { runPiped } from '#agent/executors/pipe';
+import { recvArgv } from '#agent/drivers/backup-send';
 import { findSimJail } from '#simulator/commands/jail-model';
 import { readFile, writeFile } from '#simulator/file-tree';
 import { SIM_KEY_PROPERTY } from '#simulator/commands/zfs-load-key';
@@ -262,5 +263,33 @@ describe('encrypted backups', () => {
     expect(await read(a, DATA)).toBe('v2');
     expect(await isRunning(a, 'web')).toBe(true);
     expect(await names(a, `${DS}.`)).toEqual([]);
+  });
+});
+
+describe('canmount', () => {
+  const mountState = async (e: SimulatorExecutor) => (await e.run(['zfs', 'get', '-H', '-o', 'value,source', 'canmount,mounted', DS])).stdout;
+
+  test('a canmount=noauto root that was mounted is restored noauto and mounted again', async () => {
+    const { a, b } = await arrange();
+    await run(a, ['zfs', 'set', 'canmount=noauto', DS]);
+    expect(await mountState(a)).toBe('noauto\tlocal\nyes\t-\n');
+    await restoreBackup(ctx(a, b, []), payload());
+    expect(await mountState(a)).toBe('noauto\tlocal\nyes\t-\n');
+    expect(await read(a, DATA)).toBe('v2');
+    expect(await isRunning(a, 'web')).toBe(true);
+  });
+
+  test("the backup copy's canmount=noauto stays with the copy: the restored dataset has the default", async () => {
+    const a = simulatedHost(jailHost([WEB]));
+    const b = simulatedHost(targetHost());
+    await write(a, DATA, 'v1');
+    await run(a, ['zfs', 'snapshot', '-r', `${DS}@${snap(1)}`]);
+    // received as backup runs receive (agent/drivers/backup-send.ts)
+    const r = await runPiped(a, ['zfs', 'send', '-R', `${DS}@${snap(1)}`], b, recvArgv(BACKUP));
+    expect(r.target.code).toBe(0);
+    expect((await b.run(['zfs', 'get', '-H', '-o', 'value,source', 'canmount', BACKUP])).stdout).toBe('noauto\tlocal\n');
+    await restoreBackup(ctx(a, b, []), payload({ snapshot: snap(1) }));
+    expect(await mountState(a)).toBe('on\tdefault\nyes\t-\n');
+    expect(await read(a, DATA)).toBe('v1');
   });
 });

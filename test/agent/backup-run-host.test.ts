@@ -28,7 +28,10 @@ function runnerHost(): SimHost {
 /** The backup host runs its own jail at the same path (its own dataset, its own files). */
 function backupHost(): SimHost {
   const h = jailHost();
-  h.datasets.push({ name: 'zroot/backups', type: 'filesystem', usedBytes: 2 ** 10, mountpoint: '/zroot/backups' }, { name: 'zroot/local-web', type: 'filesystem', usedBytes: 2 ** 10, mountpoint: LIVE });
+  h.datasets.push(
+    { name: 'zroot/backups', type: 'filesystem', usedBytes: 2 ** 10, mountpoint: '/zroot/backups' },
+    { name: 'zroot/local-web', type: 'filesystem', usedBytes: 2 ** 10, mountpoint: LIVE },
+  );
   return h;
 }
 
@@ -53,14 +56,19 @@ const payload = { jobId: JOB, source: DS, retention: 5, target: { kind: 'node' a
 
 // snapshot names carry the UTC second: each run a minute after the one before
 let clock = Date.UTC(2026, 0, 1, 3, 0, 0);
-beforeEach(() => jest.useFakeTimers({ now: clock, doNotFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask'] }));
+beforeEach(() =>
+  jest.useFakeTimers({
+    now: clock,
+    doNotFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask'],
+  }),
+);
 afterEach(() => jest.useRealTimers());
 const nextRun = () => jest.setSystemTime((clock += 60_000));
 
 /** What the backup host does after its reboot: its own jail writes a log under its path. */
 async function rebootAndWrite(b: SimulatorExecutor) {
   expect((await b.run(['reboot'])).code).toBe(0);
-  await write(b, `${LIVE}/var/log/messages`, 'the backup host\'s own jail logging');
+  await write(b, `${LIVE}/var/log/messages`, "the backup host's own jail logging");
 }
 
 test("today's receive (zfs recv -u -v) reproduced: after the backup host's reboot the copy covers its path, and the next incremental fails", async () => {
@@ -109,7 +117,13 @@ test('an encrypted source is sent raw: the copy arrives encrypted and locked, in
   const a = simulatedHost(runnerHost());
   const b = simulatedHost(backupHost());
   await a.simulator.state((s) => {
-    s.datasets.find((d) => d.name === DS)!.properties = { encryption: 'aes-256-gcm', keyformat: 'passphrase', keylocation: 'prompt', keystatus: 'available', [SIM_KEY_PROPERTY]: 'correct horse battery' };
+    s.datasets.find((d) => d.name === DS)!.properties = {
+      encryption: 'aes-256-gcm',
+      keyformat: 'passphrase',
+      keylocation: 'prompt',
+      keystatus: 'available',
+      [SIM_KEY_PROPERTY]: 'correct horse battery',
+    };
   });
   await write(a, `${LIVE}/etc/motd`, 'v1');
   expect(await backupRun(ctx(a, b), payload)).toMatchObject({ mode: 'full' });

@@ -148,14 +148,17 @@ test('a committed migration cut off before its clean-up is finished: removed her
 });
 
 describe('the copy on the target is where the jail expects it', () => {
-  const mountState = async (e: SimulatorExecutor) => (await e.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint,canmount,mounted', 'zroot/jails/web'])).stdout;
+  const mountState = async (e: SimulatorExecutor) =>
+    (await e.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint,canmount,mounted', 'zroot/jails/web'])).stdout;
 
   test('refuses a target without the parent dataset in prepare, naming it; nothing is sent', async () => {
     const a = simulatedHost(jailHost([WEB]));
     const seed = jailHost();
     seed.datasets = seed.datasets.filter((d) => d.name !== 'zroot/jails');
     const b = simulatedHost(seed);
-    await expect(migrateJail(ctx(a, b, []), payload)).rejects.toThrow(/the target has no dataset zroot\/jails to receive zroot\/jails\/web into: create it there first; undone/);
+    await expect(migrateJail(ctx(a, b, []), payload)).rejects.toThrow(
+      /the target has no dataset zroot\/jails to receive zroot\/jails\/web into: create it there first; undone/,
+    );
     expect(await isRunning(a, 'web')).toBe(true);
     expect(await a.simulator.state((s) => s.datasets.filter((d) => d.type === 'snapshot').length)).toBe(0);
     expect(await b.simulator.state((s) => s.datasets.map((d) => d.name))).toEqual(['zroot']);
@@ -182,22 +185,32 @@ describe('the copy on the target is where the jail expects it', () => {
     expect(await isRunning(b, 'web')).toBe(true);
   });
 
-  test("an encrypted jail travels raw and is unlocked on the target from its file:// key; a prompt key is refused in prepare", async () => {
+  test('an encrypted jail travels raw and is unlocked on the target from its file:// key; a prompt key is refused in prepare', async () => {
     const a = simulatedHost(jailHost([WEB]));
     await a.run(['jls']);
     const keyed = (location: string) =>
       a.simulator.state((s) => {
-        s.datasets.find((d) => d.name === 'zroot/jails/web')!.properties = { encryption: 'aes-256-gcm', keyformat: 'passphrase', keylocation: location, keystatus: 'available', [SIM_KEY_PROPERTY]: 'jail passphrase' };
+        s.datasets.find((d) => d.name === 'zroot/jails/web')!.properties = {
+          encryption: 'aes-256-gcm',
+          keyformat: 'passphrase',
+          keylocation: location,
+          keystatus: 'available',
+          [SIM_KEY_PROPERTY]: 'jail passphrase',
+        };
       });
     const b = simulatedHost(jailHost());
     await keyed('prompt');
-    await expect(migrateJail(ctx(a, b, []), payload)).rejects.toThrow(/zroot\/jails\/web is encrypted \(encryption root zroot\/jails\/web, keylocation prompt\): the target could not unlock it/);
+    await expect(migrateJail(ctx(a, b, []), payload)).rejects.toThrow(
+      /zroot\/jails\/web is encrypted \(encryption root zroot\/jails\/web, keylocation prompt\): the target could not unlock it/,
+    );
     expect(await isRunning(a, 'web')).toBe(true);
 
     await keyed('file:///etc/hostmgr/web.key');
     await b.simulator.state((s) => void writeFile(s, '/etc/hostmgr/web.key', 'jail passphrase\n', '600', true));
     await migrateJail(ctx(a, b, []), payload);
-    expect((await b.run(['zfs', 'get', '-H', '-o', 'value', 'encryption,keylocation,keystatus,mounted', 'zroot/jails/web'])).stdout).toBe('aes-256-gcm\nfile:///etc/hostmgr/web.key\navailable\nyes\n');
+    expect((await b.run(['zfs', 'get', '-H', '-o', 'value', 'encryption,keylocation,keystatus,mounted', 'zroot/jails/web'])).stdout).toBe(
+      'aes-256-gcm\nfile:///etc/hostmgr/web.key\navailable\nyes\n',
+    );
     expect(await isRunning(b, 'web')).toBe(true);
   });
 });

@@ -10,7 +10,8 @@ import { type DomainXml, GUEST_AGENT_CHANNEL, attrsOf, childrenOf, el, find, fin
  * - cloud-init: the NoCloud seed ISO attached as a read-only SATA cdrom.
  */
 
-const isGuestAgentChannel = (n: XNode) => tagOf(n) === 'channel' && childrenOf(n).some((c) => tagOf(c) === 'target' && attrsOf(c).name === GUEST_AGENT_CHANNEL);
+const isGuestAgentChannel = (n: XNode) =>
+  tagOf(n) === 'channel' && childrenOf(n).some((c) => tagOf(c) === 'target' && attrsOf(c).name === GUEST_AGENT_CHANNEL);
 
 export function readGuestAgent(d: DomainXml): boolean {
   return childrenOf(d.devices).some(isGuestAgentChannel);
@@ -93,7 +94,9 @@ export function setCloudInitCdrom(d: DomainXml, iso: string, attach: boolean): v
   const devices = d.devices;
   removeAll(devices, isCdromAt(iso));
   if (!attach) return;
-  const used = new Set(findAll(devices, is('disk')).flatMap((disk) => findAll(disk, is('target')).map((t) => attrsOf(t).dev)));
+  const used = new Set(
+    findAll(devices, is('disk')).flatMap((disk) => findAll(disk, is('target')).map((t) => attrsOf(t).dev)),
+  );
   const dev = [...'abcdefghijklmnopqrstuvwxyz'].map((c) => `hd${c}`).find((name) => !used.has(name)) ?? 'hdz';
   childrenOf(devices).push(
     el('disk', { type: 'file', device: 'cdrom' }, [

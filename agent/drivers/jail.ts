@@ -2,17 +2,7 @@ import { CommandError, runChecked, type Executor } from '../executors/executor.t
 import { activePhases, HOOK_PHASES, isBlank, noHooks, type HookPhase, type JailHooks } from '#domain/jails/hooks';
 import type { JailInventory } from '#domain/jails/types';
 import { parseHeader, parseJailConf, paramValue, paramValues, withManagedSection, type ParsedConf } from './jail-conf.ts';
-import {
-  hookFileContent,
-  jailFiles,
-  JAIL_CONF_DIR,
-  limitsFileContent,
-  managedLines,
-  parseLimitsFile,
-  scriptOfHookFile,
-  type JailFiles,
-  type Limits,
-} from './jail-layout.ts';
+import { hookFileContent, jailFiles, JAIL_CONF_DIR, limitsFileContent, managedLines, parseLimitsFile, scriptOfHookFile, type JailFiles, type Limits } from './jail-layout.ts';
 import { listDir, readOrNull, removeFiles, writeText } from './host-files.ts';
 import { listRunningJails } from './jls.ts';
 import { jailUsage, addRule, removeJailRules, memoryRule } from './rctl.ts';

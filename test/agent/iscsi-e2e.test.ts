@@ -81,11 +81,7 @@ test('a configuration ctld -t rejects: the task fails with ctld’s message, the
   expect(await ctldLoaded()).toBe(before);
   expect((await sim.run(['ls', '/etc'])).stdout).not.toMatch(/ctl\.conf\.hostmgr/);
   // the store follows the host: the LUN is gone, its zvol free again
-  await waitUntil(
-    'the refused LUN removed',
-    async () =>
-      (await testDb().selectFrom('iscsi_luns').select('id').where('node_id', '=', agent.nodeId).where('zvol', '=', 'tank/iscsi/vol2').execute()).length === 0,
-  );
+  await waitUntil('the refused LUN removed', async () => (await testDb().selectFrom('iscsi_luns').select('id').where('node_id', '=', agent.nodeId).where('zvol', '=', 'tank/iscsi/vol2').execute()).length === 0);
 
   // without the broken portal group the same zvol goes onto the good target
   await testDb().deleteFrom('iscsi_targets').where('id', '=', bad.target.id).execute();

@@ -46,14 +46,7 @@ beforeAll(async () => {
   const peer = peerViaSshd(sshd, b.statePath);
   a = await startTestAgent({
     host: testJailHost([
-      {
-        ctid: ids.web,
-        name: 'web',
-        dataset: 'zroot/jails/web',
-        state: 'running',
-        hooks: { poststart: { enabled: true, script: 'logger web up' } },
-        memoryBytes: 256 * MiB,
-      },
+      { ctid: ids.web, name: 'web', dataset: 'zroot/jails/web', state: 'running', hooks: { poststart: { enabled: true, script: 'logger web up' } }, memoryBytes: 256 * MiB },
       { ctid: ids.db, name: 'db', dataset: 'zroot/jails/db', state: 'stopped' },
       { ctid: ids.big, name: 'big', dataset: 'zroot/jails/big', state: 'running' },
     ]),
@@ -79,7 +72,7 @@ test('inventory: the agent reports its jails and the store holds them', async ()
   expect(cfg).toMatchObject({ dataset: 'zroot/jails/web', path: '/zroot/jails/web', memoryBytes: 256 * MiB, cores: null, cpuSet: [] });
   expect(cfg.hooks.poststart).toEqual({ enabled: true, script: 'logger web up' });
   expect(cfg.host.jid).toBeGreaterThan(0);
-  expect(await guest(ids.db)).toMatchObject({ node_id: a.nodeId, state: 'stopped' });
+  expect((await guest(ids.db))).toMatchObject({ node_id: a.nodeId, state: 'stopped' });
 });
 
 test('E3: hooks are written and wired on the host, and run on the next stop/start', async () => {
@@ -133,18 +126,11 @@ test('E4: a running jail is pinned at once; a stopped one only gets its post-sta
   a = await a.restart();
   await a.ready();
   await waitUntil('web pinned again', async () => JSON.stringify((await jailOn(a, 'web'))!.affinity) === '[0,1]');
-  const reapplied = await testDb()
-    .selectFrom('tasks')
-    .select(['kind', 'status', 'requested_by'])
-    .where('resource', '=', `jail:${ids.web}`)
-    .where('requested_by', '=', 'agent-start')
-    .where('id', '>', lastBefore)
-    .execute();
+  const reapplied = await testDb().selectFrom('tasks').select(['kind', 'status', 'requested_by']).where('resource', '=', `jail:${ids.web}`).where('requested_by', '=', 'agent-start').where('id', '>', lastBefore).execute();
   expect(reapplied.map((t) => t.kind).sort()).toEqual(['jail.apply-hooks', 'jail.apply-limits']);
 }, 60_000);
 
-const lastTask = async (ctid: number) =>
-  testDb().selectFrom('tasks').selectAll().where('resource', '=', `jail:${ctid}`).orderBy('id', 'desc').executeTakeFirstOrThrow();
+const lastTask = async (ctid: number) => testDb().selectFrom('tasks').selectAll().where('resource', '=', `jail:${ctid}`).orderBy('id', 'desc').executeTakeFirstOrThrow();
 
 test('E20: the jail moves to the target over SSH, reporting its phases; the store and both hosts agree', async () => {
   const res = await call('POST', `/jail/${ids.web}/migrations`, { token: operator, body: { targetNodeUuid: b.nodeId } });
@@ -153,14 +139,7 @@ test('E20: the jail moves to the target over SSH, reporting its phases; the stor
   const task = await waitForTask(res.body.data.taskId, ['success', 'failed', 'interrupted'], 45_000);
   expect(task.error).toBe('');
   expect(task.status).toBe('success');
-  for (const phase of [
-    'preparing',
-    'initial full send',
-    'stopping the jail',
-    'final incremental send',
-    'copying the jail configuration',
-    'starting on the target',
-  ]) {
+  for (const phase of ['preparing', 'initial full send', 'stopping the jail', 'final incremental send', 'copying the jail configuration', 'starting on the target']) {
     expect(task.output).toContain(`phase: ${phase}`);
   }
   expect(task.result).toMatchObject({ ctid: ids.web, targetNodeId: b.nodeId, state: 'running' });
@@ -178,13 +157,7 @@ test('E20: the jail moves to the target over SSH, reporting its phases; the stor
   expect(onB.affinity).toEqual([0, 1]);
   expect(onB.rules).toEqual([`jail:web:memoryuse:deny=${256 * MiB}`]);
   expect(await datasetsOf(b)).toContain('zroot/jails/web');
-  expect(Object.keys(await filesOf(b))).toEqual(
-    expect.arrayContaining([
-      '/etc/jail.conf.d/web.conf',
-      `/usr/local/etc/hostmgr/jails/${ids.web}/hooks/prestart.sh`,
-      '/zroot/jails/web/usr/local/etc/hostmgr/hooks/stop.sh',
-    ]),
-  );
+  expect(Object.keys(await filesOf(b))).toEqual(expect.arrayContaining(['/etc/jail.conf.d/web.conf', `/usr/local/etc/hostmgr/jails/${ids.web}/hooks/prestart.sh`, '/zroot/jails/web/usr/local/etc/hostmgr/hooks/stop.sh']));
   // source host: nothing left
   expect((await jailOn(a, 'web'))!.state).toBe('stopped');
   expect(await datasetsOf(a)).not.toContain('zroot/jails/web');
@@ -242,12 +215,7 @@ test('E20: the source agent killed mid-transfer → task interrupted, the jail r
   // the store: still the source's, and free for a new migration once the re-apply tasks are done
   expect((await guest(ids.big))!.node_id).toBe(a.nodeId);
   await waitUntil('no active task on the jail', async () => {
-    const active = await testDb()
-      .selectFrom('tasks')
-      .select('id')
-      .where('resource', '=', `jail:${ids.big}`)
-      .where('status', 'in', ['queued', 'running'])
-      .execute();
+    const active = await testDb().selectFrom('tasks').select('id').where('resource', '=', `jail:${ids.big}`).where('status', 'in', ['queued', 'running']).execute();
     return active.length === 0;
   });
   expect(existsSync(a.statePath)).toBe(true);

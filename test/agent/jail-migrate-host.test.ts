@@ -44,17 +44,7 @@ test('replicates, stops, sends the increment, starts on the target and removes t
   const phases: string[] = [];
   const result = await migrateJail(ctx(a, b, phases), payload);
   expect(result).toEqual({ ctid: 301, targetNodeId: 'node-b', state: 'running', warnings: [] });
-  expect(phases).toEqual(
-    expect.arrayContaining([
-      'preparing',
-      'initial full send',
-      'stopping the jail',
-      'final incremental send',
-      'copying the jail configuration',
-      'starting on the target',
-      'removing the jail here',
-    ]),
-  );
+  expect(phases).toEqual(expect.arrayContaining(['preparing', 'initial full send', 'stopping the jail', 'final incremental send', 'copying the jail configuration', 'starting on the target', 'removing the jail here']));
   expect(phases.indexOf('stopping the jail')).toBeGreaterThan(phases.indexOf('initial full send'));
 
   // target: dataset without our snapshots, the conf and hooks, running, pinned by its post-start limits

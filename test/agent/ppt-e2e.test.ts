@@ -29,20 +29,14 @@ const dev = (driver: string, unit: number, bus: number, slot: number, fn: number
   subclass: 'ethernet',
 });
 
-const post = async (deviceID: string) =>
-  call('POST', `/system/ppt-devices/import?nodeId=${agent.nodeId}`, { body: { deviceID, domain: '0' }, token: await tokenFor('admin') });
+const post = async (deviceID: string) => call('POST', `/system/ppt-devices/import?nodeId=${agent.nodeId}`, { body: { deviceID, domain: '0' }, token: await tokenFor('admin') });
 const hostFile = (path: string) => sim.state((s) => readFile(s, path));
 const managed = () => testDb().selectFrom('ppt_devices').select('device_id').where('node_id', '=', agent.nodeId).orderBy('id').execute();
 
 beforeAll(async () => {
   agent = await startTestAgent({
     host: testHost({
-      pciDevices: [
-        dev('re', 0, 2, 0, 0, 'RTL8111/8168/8211/8411 PCI Express Gigabit Ethernet Controller'),
-        dev('ppt', 0, 3, 0, 0, 'RTL8111/8168 PCIe'),
-        dev('ppt', 1, 4, 0, 0, 'RTL8111/8168 PCIe'),
-        dev('ppt', 2, 5, 0, 0, 'RTL8111/8168 PCIe'),
-      ],
+      pciDevices: [dev('re', 0, 2, 0, 0, 'RTL8111/8168/8211/8411 PCI Express Gigabit Ethernet Controller'), dev('ppt', 0, 3, 0, 0, 'RTL8111/8168 PCIe'), dev('ppt', 1, 4, 0, 0, 'RTL8111/8168 PCIe'), dev('ppt', 2, 5, 0, 0, 'RTL8111/8168 PCIe')],
       files: { [LOADER_CONF]: { content: 'autoboot_delay="3"\nzfs_load="YES"\nvmm_load="NO"\npptdevs="10/0/0"\n', mode: '644' } },
     }),
   });

@@ -44,9 +44,7 @@ describe('ssh executor', () => {
     const missing = await ssh.run(['no-such-program-hm', '--x']);
     expect(missing.code).toBe(127);
     expect(missing.stderr).toMatch(/no-such-program-hm.*not found/);
-    await expect(runChecked(ssh, ['sh', '-c', 'echo "cannot open \'tank\': no such pool" >&2; exit 1'])).rejects.toThrow(
-      new CommandError([], { code: 1, stdout: '', stderr: "cannot open 'tank': no such pool\n" }).message,
-    );
+    await expect(runChecked(ssh, ['sh', '-c', 'echo "cannot open \'tank\': no such pool" >&2; exit 1'])).rejects.toThrow(new CommandError([], { code: 1, stdout: '', stderr: "cannot open 'tank': no such pool\n" }).message);
   });
 
   it('passes stdin and keeps output byte for byte (leading whitespace, no trimming)', async () => {
@@ -70,13 +68,7 @@ describe('ssh executor', () => {
   });
 
   it('refuses a server whose host key is not the expected one', async () => {
-    const wrong = new SshExecutor({
-      host: '127.0.0.1',
-      port: sshd.port,
-      username: sshd.username,
-      privateKey: sshd.privateKey,
-      hostKeySha256: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-    });
+    const wrong = new SshExecutor({ host: '127.0.0.1', port: sshd.port, username: sshd.username, privateKey: sshd.privateKey, hostKeySha256: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
     await expect(wrong.run(['true'])).rejects.toThrow(/Host denied/);
     await wrong.close();
   });
@@ -84,10 +76,7 @@ describe('ssh executor', () => {
   it('is what createExecutor builds for kind ssh', async () => {
     const keyFile = join(dir, 'id');
     writeFileSync(keyFile, sshd.privateKey, { mode: 0o600 });
-    const ex = createExecutor({
-      kind: 'ssh',
-      ssh: { host: '127.0.0.1', port: sshd.port, username: sshd.username, privateKeyPath: keyFile, hostKeySha256: sshd.hostKeySha256 },
-    });
+    const ex = createExecutor({ kind: 'ssh', ssh: { host: '127.0.0.1', port: sshd.port, username: sshd.username, privateKeyPath: keyFile, hostKeySha256: sshd.hostKeySha256 } });
     expect(ex.kind).toBe('ssh');
     expect((await ex.run(['echo', 'ok'])).stdout).toBe('ok\n');
     await ex.close?.();
@@ -132,18 +121,7 @@ describe('a simulated host behind sshd (the simulator CLI as the remote command)
       privateKey: sshd.privateKey,
       hostKeySha256: sshd.hostKeySha256,
       // the remote "host": every argv runs through the simulator CLI of this checkout
-      prefix: [
-        'env',
-        '-C',
-        ROOT,
-        `HM_SIM_STATE=${state}`,
-        `HM_SIM_SEED=${join(ROOT, 'test/unit/simulator/test-host.json')}`,
-        'HM_SIM_RESILVER_MS=1500',
-        process.execPath,
-        '--import',
-        'tsx',
-        'simulator/cli.ts',
-      ],
+      prefix: ['env', '-C', ROOT, `HM_SIM_STATE=${state}`, `HM_SIM_SEED=${join(ROOT, 'test/unit/simulator/test-host.json')}`, 'HM_SIM_RESILVER_MS=1500', process.execPath, '--import', 'tsx', 'simulator/cli.ts'],
     });
     try {
       const pools = await listPools(remote);

@@ -40,14 +40,11 @@ beforeAll(async () => {
   });
   await agent.ready();
   sim = new HostSimulator({ statePath: agent.statePath });
-  await waitUntil(
-    'the VMs in the store',
-    async () => (await testDb().selectFrom('guests').select('id').where('node_id', '=', agent.nodeId).execute()).length === 4,
-  );
+  await waitUntil('the VMs in the store', async () => (await testDb().selectFrom('guests').select('id').where('node_id', '=', agent.nodeId).execute()).length === 4);
 }, 60_000);
 
 test('the inventory brings the host’s VMs into the store: states, options, MAC objects, datasets', async () => {
-  expect(await row(running)).toMatchObject({ type: 'vm', name: 'web', state: 'running' });
+  expect((await row(running))).toMatchObject({ type: 'vm', name: 'web', state: 'running' });
   expect((await row(stopped))!.state).toBe('shut off');
   expect((await row(orphan))!.state).toBe('orphaned');
   expect((await config(running))!.options.vnc).toMatchObject({ enabled: true, port: 5900 });
@@ -71,14 +68,7 @@ test('E5: the agent defines the guest agent channel; the store follows the host'
 });
 
 test('E19: VNC graphics + GOP video with the password land in the host XML, not in the store', async () => {
-  const res = await put(stopped, 'hardware/vnc', {
-    vncEnabled: true,
-    vncResolution: '1280x720',
-    vncWait: true,
-    vncPort: 5905,
-    vncBind: '0.0.0.0',
-    vncPassword: 'hunter2',
-  });
+  const res = await put(stopped, 'hardware/vnc', { vncEnabled: true, vncResolution: '1280x720', vncWait: true, vncPort: 5905, vncBind: '0.0.0.0', vncPassword: 'hunter2' });
   expectEnvelope(res, 200, 'vm_vnc_updated');
   const task = await waitForTask(res.body.data.taskId, ['success', 'failed']);
   expect(task.status).toBe('success');

@@ -14,25 +14,8 @@ import { vmShutdownWaitTime } from '#agent/jobs/vm-shutdown-wait-time';
 import { vmPurgeRegistration } from '#agent/jobs/vm-purge-registration';
 import { fixture } from '../helpers/fixtures.ts';
 
-const RUNNING = {
-  rid: 101,
-  name: 'web',
-  state: 'running' as const,
-  vcpus: 2,
-  memoryBytes: 2 ** 31,
-  macs: ['58:9c:fc:00:01:01'],
-  zvols: ['zroot/vms/101/disk0'],
-  guestAgent: true,
-  vnc: { port: 5901 },
-};
-const STOPPED = {
-  rid: 102,
-  name: 'db',
-  state: 'shut off' as const,
-  macs: ['58:9c:fc:00:01:02', '58:9c:fc:00:01:03'],
-  zvols: ['zroot/vms/102/disk0', 'zroot/vms/102/disk1'],
-  shutdownWaitTime: 90,
-};
+const RUNNING = { rid: 101, name: 'web', state: 'running' as const, vcpus: 2, memoryBytes: 2 ** 31, macs: ['58:9c:fc:00:01:01'], zvols: ['zroot/vms/101/disk0'], guestAgent: true, vnc: { port: 5901 } };
+const STOPPED = { rid: 102, name: 'db', state: 'shut off' as const, macs: ['58:9c:fc:00:01:02', '58:9c:fc:00:01:03'], zvols: ['zroot/vms/102/disk0', 'zroot/vms/102/disk1'], shutdownWaitTime: 90 };
 const ORPHAN = { rid: 103, name: 'old', state: 'orphaned' as const, macs: ['58:9c:fc:00:01:04'], zvols: ['zroot/vms/103/disk0'] };
 
 function host(vms: SimHost['vms']): SimHost {
@@ -107,7 +90,7 @@ describe('simulated virsh speaks libvirt formats', () => {
   test('define refuses what libvirt refuses and keeps the uuid of a redefined domain', async () => {
     const { sim } = simulated();
     await sim.run(['mkdir', '-p', '/tmp']);
-    await sim.run(['tee', '/tmp/bad.xml'], '<network><name>x</name></network>');
+    await sim.run(['tee', '/tmp/bad.xml'], "<network><name>x</name></network>");
     let r = await sim.run(['virsh', 'define', '/tmp/bad.xml']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: Failed to define domain from \/tmp\/bad.xml\nerror: XML error: unexpected root element <network>/);
@@ -189,11 +172,7 @@ describe('VM jobs against the simulated host', () => {
     const iso = '/var/db/hostmgr/vms/102/cloud-init.iso';
     expect(hasCdrom(await xmlOf(102), iso)).toBe(true);
     const image = JSON.parse(await sim.state((s) => readFile(s, iso)!));
-    expect(image).toMatchObject({
-      format: 'cd9660',
-      label: 'cidata',
-      files: { 'user-data': texts.data, 'meta-data': texts.metadata, 'network-config': texts.networkConfig },
-    });
+    expect(image).toMatchObject({ format: 'cd9660', label: 'cidata', files: { 'user-data': texts.data, 'meta-data': texts.metadata, 'network-config': texts.networkConfig } });
     const reg = JSON.parse(await sim.state((s) => readFile(s, '/var/db/hostmgr/vms/102/vm.json')!));
     expect(reg.cloudInit).toEqual(texts);
 

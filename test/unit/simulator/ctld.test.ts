@@ -6,16 +6,7 @@ import type { IscsiConfig } from '#shared/jobs/protocol';
 const config: IscsiConfig = {
   portalGroups: [{ name: 'pg0', discoveryAuthGroup: 'no-authentication', listen: ['0.0.0.0:3260', '[::]:3260'] }],
   targets: [
-    {
-      name: 'iqn.2012-06.org.example:db',
-      alias: 'Database disks',
-      authGroup: 'no-authentication',
-      portalGroup: 'pg0',
-      luns: [
-        { number: 0, zvol: 'tank/iscsi/db0' },
-        { number: 3, zvol: 'tank/iscsi/db%1' },
-      ],
-    },
+    { name: 'iqn.2012-06.org.example:db', alias: 'Database disks', authGroup: 'no-authentication', portalGroup: 'pg0', luns: [{ number: 0, zvol: 'tank/iscsi/db0' }, { number: 3, zvol: 'tank/iscsi/db%1' }] },
     { name: 'iqn.2012-06.org.example:empty', alias: '', authGroup: 'no-authentication', portalGroup: 'pg0', luns: [] },
   ],
 };
@@ -34,9 +25,7 @@ describe('ctl.conf: the agent renders, the simulated ctld reads', () => {
   test('the rendered file has the layout of the example (TABs, lun blocks) and reads back to the same LUNs', () => {
     const text = renderCtlConf(config);
     expect(text).toContain('portal-group pg0 {\n\tdiscovery-auth-group no-authentication\n\tlisten 0.0.0.0:3260\n\tlisten [::]:3260\n}\n');
-    expect(text).toContain(
-      'target iqn.2012-06.org.example:db {\n\talias "Database disks"\n\tauth-group no-authentication\n\tportal-group pg0\n\tlun 0 {\n\t\tpath /dev/zvol/tank/iscsi/db0\n\t}\n',
-    );
+    expect(text).toContain('target iqn.2012-06.org.example:db {\n\talias "Database disks"\n\tauth-group no-authentication\n\tportal-group pg0\n\tlun 0 {\n\t\tpath /dev/zvol/tank/iscsi/db0\n\t}\n');
     // `%` is not a bare word for ctld's lexer: quoted
     expect(text).toContain('\t\tpath "/dev/zvol/tank/iscsi/db%1"\n');
     const s = checkCtlConf(text);
@@ -51,26 +40,14 @@ describe('ctl.conf: the agent renders, the simulated ctld reads', () => {
     expect(ctldRejection(bad)).toBe('ctld: invalid listen address 192.0.2.300:3260\nctld: configuration error; exiting\n');
     const unknown = renderCtlConf({ ...config, targets: [{ ...config.targets[0], portalGroup: 'pg9' }] });
     expect(ctldRejection(unknown)).toBe('ctld: unknown portal-group "pg9" for target "iqn.2012-06.org.example:db"\nctld: configuration error; exiting\n');
-    expect(ctldRejection('target t0 {\n\tlun 0 {\n\t\tpath /dev/zvol/a/b\n\t}\n\tbogus x\n}\n')).toBe(
-      "ctld: error in configuration file at line 5 near 'bogus': syntax error\nctld: configuration error; exiting\n",
-    );
+    expect(ctldRejection('target t0 {\n\tlun 0 {\n\t\tpath /dev/zvol/a/b\n\t}\n\tbogus x\n}\n')).toBe("ctld: error in configuration file at line 5 near 'bogus': syntax error\nctld: configuration error; exiting\n");
     expect(ctldRejection(renderCtlConf(config))).toBeNull();
   });
 
   test('ctld -t -f and service ctld on the simulated host', async () => {
-    const h = simulate(
-      host({
-        files: {
-          '/etc/ok.conf': { content: renderCtlConf(config), mode: '0600' },
-          '/etc/bad.conf': { content: 'portal-group p {\n\tlisten nowhere\n}\n', mode: '0600' },
-        },
-      }),
-    );
+    const h = simulate(host({ files: { '/etc/ok.conf': { content: renderCtlConf(config), mode: '0600' }, '/etc/bad.conf': { content: 'portal-group p {\n\tlisten nowhere\n}\n', mode: '0600' } } }));
     expect(await h.exec.run(['ctld', '-t', '-f', '/etc/ok.conf'])).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(await h.exec.run(['ctld', '-t', '-f', '/etc/bad.conf'])).toMatchObject({
-      code: 1,
-      stderr: 'ctld: invalid listen address nowhere\nctld: configuration error; exiting\n',
-    });
+    expect(await h.exec.run(['ctld', '-t', '-f', '/etc/bad.conf'])).toMatchObject({ code: 1, stderr: 'ctld: invalid listen address nowhere\nctld: configuration error; exiting\n' });
     expect(await h.exec.run(['service', 'ctld', 'onestatus'])).toMatchObject({ code: 1, stdout: 'ctld is not running.\n' });
     expect(await h.exec.run(['service', 'ctld', 'onereload'])).toMatchObject({ code: 1 });
     await h.exec.run(['mv', '/etc/ok.conf', '/etc/ctl.conf']);

@@ -24,7 +24,8 @@ function loadKey(ctx: CommandContext): CommandOutput {
   if (p.keystatus === 'available' && !o.flags.has('n')) return fail(`Key load error: Key already loaded for '${name}'.`, 255);
   const location = o.values.get('L') ?? p.keylocation ?? 'prompt';
   const fromFile = location.startsWith('file://') ? readFile(ctx.state, location.slice('file://'.length)) : null;
-  if (location !== 'prompt' && fromFile === null) return fail(`Key load error: Failed to open key material file: ${location}`, 255);
+  // libzfs_crypto.c get_key_material_file: fopen's strerror
+  if (location !== 'prompt' && fromFile === null) return fail('Key load error: Failed to open key material file: No such file or directory', 255);
   const material = fromFile ?? ctx.stdin;
   const given = format === 'raw' ? material : material.split('\n')[0];
   if (format === 'hex' && !/^[0-9A-Fa-f]{64}$/.test(given)) return fail(`Key load error: Invalid hex key provided for '${name}'.`, 255);

@@ -145,7 +145,8 @@ const intrinsic = (d: SimDataset) =>
 const encryptedProps = (d: SimDataset) => Boolean(d.properties?.encryption && d.properties.encryption !== 'off');
 
 function send(ctx: CommandContext): CommandOutput {
-  const o = getopt(ctx.args, 'RvnPpLecwbDhI:i:t:');
+  // zfs_main.c zfs_do_send: ":i:I:RsDpVvnPLeht:cwbd:SX:"
+  const o = getopt(ctx.args, 'RsDpVvnPLehcwbSI:i:t:d:X:');
   const [target] = o.operands;
   if (!target || !target.includes('@')) return fail('missing snapshot argument', 2);
   const [fs, snap] = target.split('@');
@@ -256,7 +257,8 @@ export function modifiedSinceSnapshot(state: SimHost, d: SimDataset): boolean {
  * zfs-recv-props.ts applies them.
  */
 function recv(ctx: CommandContext): CommandOutput {
-  const o = getopt(ctx.args, 'FhMnuvdeAs:o:x:');
+  // zfs_main.c zfs_do_receive: getopt ":o:x:dehMnuvFsAc" (-s, resumable, takes no argument)
+  const o = getopt(ctx.args, 'FhMnuvdeAsco:x:');
   const [fs] = o.operands;
   if (!fs || fs.includes('@')) return fail('missing snapshot argument', 2);
   const cmdProps = parseRecvProps(ctx.args);

@@ -73,6 +73,26 @@ export function mountPath(host: SimHost, d: SimDataset): string | null {
   return mp && mp !== 'none' && mp !== 'legacy' ? mp : null;
 }
 
+/**
+ * An inheritable property's effective value: the dataset's own, else the nearest ancestor's, else `dflt`
+ * (zfs_prop.c registers e.g. `overlay` with PROP_INHERIT and default on).
+ */
+export function inheritedProperty(host: SimHost, d: SimDataset, prop: string, dflt: string): string {
+  for (let name: string | null = d.name.split('@')[0]; name; name = parentOf(name)) {
+    const v = findDataset(host, name)?.properties?.[prop];
+    if (v !== undefined) return v;
+  }
+  return dflt;
+}
+
+/** Where an inheritable property's value comes from: `local`, `inherited from <ancestor>` or `default`. */
+export function inheritedSource(host: SimHost, d: SimDataset, prop: string): string {
+  if (d.properties?.[prop] !== undefined) return 'local';
+  for (let anc = parentOf(d.name.split('@')[0]); anc; anc = parentOf(anc))
+    if (findDataset(host, anc)?.properties?.[prop] !== undefined) return `inherited from ${anc}`;
+  return 'default';
+}
+
 /** The canmount property of a filesystem (`on` unless set). */
 export const canmountOf = (d: SimDataset) => d.properties?.canmount ?? 'on';
 
@@ -111,6 +131,11 @@ export const DATASET_PROPS: Record<string, DatasetProp> = {
     source: (_h, d) => (d.type !== 'filesystem' ? '-' : d.properties?.canmount !== undefined ? 'local' : 'default'),
   },
   mounted: { header: 'MOUNTED', value: (h, d) => (d.type === 'filesystem' ? (isMounted(h, d) ? 'yes' : 'no') : null), source: () => '-' },
+  overlay: {
+    header: 'OVERLAY',
+    value: (h, d) => (d.type === 'filesystem' ? inheritedProperty(h, d, 'overlay', 'on') : null),
+    source: (h, d) => (d.type !== 'filesystem' ? '-' : inheritedSource(h, d, 'overlay')),
+  },
   guid: { header: 'GUID', value: (_h, d) => d.guid ?? null, numeric: true, source: () => '-' },
   creation: { header: 'CREATION', value: (_h, d) => d.creation ?? null, numeric: true, source: () => '-' },
 };

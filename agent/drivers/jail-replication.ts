@@ -1,9 +1,12 @@
 import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
 import { sendInto } from './zfs-pipe.ts';
+import { streamFlags } from './zfs-send-flags.ts';
 
 /**
- * ZFS replication for E20: snapshots, a dry-run size estimate, and `zfs send -R` on this host piped into
- * `zfs recv -F -u` on another (over SSH, agent/executors/pipe.ts), full or incremental.
+ * ZFS replication for E20: snapshots, a dry-run size estimate, and `zfs send -R -w|-L -c` on this host piped into
+ * `zfs recv -F -u` on another (over SSH, agent/executors/pipe.ts), full or incremental. An encrypted dataset
+ * travels raw (zfs-send-flags.ts) and arrives locked; its full receive sets the source's `keylocation` (the one
+ * encryption property a raw receive may set, zfs-receive(8)), so `zfs load-key` on the target finds the key.
  */
 interface SendEstimate {
   kind: 'full' | 'incremental';
@@ -49,14 +52,56 @@ export async function destroyIfExists(exec: Executor, name: string): Promise<boo
   throw new CommandError(['zfs', 'destroy', '-r', name], r);
 }
 
-const sendArgv = (dataset: string, snap: string, from: string | null) => ['zfs', 'send', '-R', ...(from ? ['-i', `@${from}`] : []), `${dataset}@${snap}`];
+/** One replication stream: `dataset@snap`, incremental from `@from` when given. */
+export interface Stream {
+  dataset: string;
+  snap: string;
+  from: string | null;
+  /** the source's encryption: null when it is not encrypted, else the key location its receive sets */
+  encryption: { keylocation: string } | null;
+}
 
-export async function estimateSend(exec: Executor, dataset: string, snap: string, from: string | null): Promise<number> {
-  const argv = sendArgv(dataset, snap, from);
+const sendArgv = (s: Stream) => ['zfs', 'send', '-R', ...streamFlags(s.encryption !== null), ...(s.from ? ['-i', `@${s.from}`] : []), `${s.dataset}@${s.snap}`];
+const recvArgv = (s: Stream) => ['zfs', 'recv', '-F', '-u', ...(s.encryption && !s.from ? ['-o', `keylocation=${s.encryption.keylocation}`] : []), s.dataset];
+
+export async function estimateSend(exec: Executor, s: Stream): Promise<number> {
+  const argv = sendArgv(s);
   return parseSendDryRun(await runChecked(exec, [...argv.slice(0, 2), '-nP', ...argv.slice(2)])).bytes;
 }
 
-/** `zfs send -R [-i @from] ds@snap | <target> zfs recv -F -u ds`; throws with the failing side's message. */
-export async function sendTo(source: Executor, target: Executor, dataset: string, snap: string, from: string | null, onBytes?: (n: number) => void): Promise<number> {
-  return (await sendInto(source, sendArgv(dataset, snap, from), target, ['zfs', 'recv', '-F', '-u', dataset], onBytes)).bytes;
+/** `zfs send -R … [-i @from] ds@snap | <target> zfs recv -F -u [-o keylocation=…] ds`; throws with the failing side's message. */
+export async function sendTo(source: Executor, target: Executor, s: Stream, onBytes?: (n: number) => void): Promise<number> {
+  return (await sendInto(source, sendArgv(s), target, recvArgv(s), onBytes)).bytes;
+}
+
+/**
+ * What a migration needs to know of the source's encryption: null when it is not encrypted; otherwise the key
+ * location of its encryption root, which must be a `file://` one — a raw receive arrives locked and the target
+ * loads the key itself (`zfs load-key`), which it cannot do for a key typed at a prompt.
+ */
+export async function migrationEncryption(exec: Executor, dataset: string): Promise<Stream['encryption']> {
+  const [encryption = '', root = ''] = (await runChecked(exec, ['zfs', 'get', '-H', '-o', 'value', 'encryption,encryptionroot', dataset])).split('\n');
+  if (['', '-', 'off'].includes(encryption.trim())) return null;
+  const encroot = root.trim() && root.trim() !== '-' ? root.trim() : dataset;
+  const keylocation = (await runChecked(exec, ['zfs', 'get', '-H', '-o', 'value', 'keylocation', encroot])).trim();
+  if (!keylocation.startsWith('file://')) {
+    throw new Error(`${dataset} is encrypted (encryption root ${encroot}, keylocation ${keylocation}): the target could not unlock it; give ${encroot} a file:// keylocation whose key file is on both hosts`);
+  }
+  return { keylocation };
+}
+
+/** `zfs load-key <dataset>`: the key from the dataset's own `keylocation`. */
+export async function loadKeyFromLocation(exec: Executor, dataset: string): Promise<void> {
+  await runChecked(exec, ['zfs', 'load-key', dataset]);
+}
+
+/** `zfs set mountpoint=<path> <dataset>`. */
+export async function setMountpointTo(exec: Executor, dataset: string, path: string): Promise<void> {
+  await runChecked(exec, ['zfs', 'set', `mountpoint=${path}`, dataset]);
+}
+
+/** A filesystem's effective mountpoint when it is a path; `fallback` when it is `none` or `legacy`. */
+export async function mountpointPath(exec: Executor, dataset: string, fallback: string): Promise<string> {
+  const value = (await runChecked(exec, ['zfs', 'get', '-H', '-o', 'value', 'mountpoint', dataset])).trim();
+  return value.startsWith('/') ? value : fallback;
 }

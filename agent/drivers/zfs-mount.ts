@@ -34,6 +34,17 @@ export async function mountTree(exec: Executor, dataset: string): Promise<string
   return pending;
 }
 
+/**
+ * Mounts a tree for a guest to use: its root whenever it can be mounted (`canmount` on or `noauto` — a `noauto`
+ * root is skipped by `zfs mount -a` but mounts when named), then the descendants with `canmount=on`, parents
+ * first. Returns what it mounted.
+ */
+export async function mountForUse(exec: Executor, dataset: string): Promise<string[]> {
+  const pending = (await mountStates(exec, dataset)).filter((s) => !s.mounted && (s.canmount === 'on' || (s.name === dataset && s.canmount === 'noauto'))).map((s) => s.name);
+  for (const name of pending) await mount(exec, name);
+  return pending;
+}
+
 /** The filesystems of a tree that are mounted now, by name relative to the tree's root ('' for the root itself). */
 export async function mountedRelative(exec: Executor, dataset: string): Promise<string[]> {
   return (await mountStates(exec, dataset)).filter((s) => s.mounted).map((s) => s.name.slice(dataset.length));

@@ -3,14 +3,18 @@ import { sendInto } from './zfs-pipe.ts';
 
 /**
  * The ZFS steps of a backup restore (E15) besides listing snapshots (backup-snapshots.ts): stream
- * `zfs send -R -w ds@snap` from one host into `zfs recv -u -x mountpoint <restoring>` on another (raw, so an
- * encrypted backup stays encrypted; unmounted and with an inherited mountpoint, so it never covers the live
- * dataset), read properties, load a key from stdin, rename, set the mountpoint.
+ * `zfs send -R -w ds@snap` from one host into `zfs recv -u -x mountpoint -x canmount <restoring>` on another (raw,
+ * so an encrypted backup stays encrypted; unmounted and with an inherited mountpoint, so it never covers the live
+ * dataset; without the backup copy's `canmount=noauto`, which belongs to the copy, not to the data), read
+ * properties, load a key from stdin, rename, set the mountpoint and canmount.
+ *
+ * `-x canmount`: canmount is not inheritable, so libzfs drops the stream's value instead of inheriting
+ * (libzfs_sendrecv.c zfs_setup_cmdline_props) and the restored dataset has the default, `on`.
  */
 
-/** `zfs send -R -w <dataset>@<snap>` on `from` piped into `zfs recv -u -x mountpoint <into>` on `to`. */
+/** `zfs send -R -w <dataset>@<snap>` on `from` piped into `zfs recv -u -x mountpoint -x canmount <into>` on `to`. */
 export async function receiveSnapshot(from: Executor, dataset: string, snap: string, to: Executor, into: string): Promise<number> {
-  return (await sendInto(from, ['zfs', 'send', '-R', '-w', `${dataset}@${snap}`], to, ['zfs', 'recv', '-u', '-x', 'mountpoint', into])).bytes;
+  return (await sendInto(from, ['zfs', 'send', '-R', '-w', `${dataset}@${snap}`], to, ['zfs', 'recv', '-u', '-x', 'mountpoint', '-x', 'canmount', into])).bytes;
 }
 
 /** Properties of a dataset: value and source each (`zfs get -H -o property,value,source`). */
@@ -31,6 +35,10 @@ export async function loadKey(exec: Executor, dataset: string, key: string | Buf
 
 export async function renameDataset(exec: Executor, from: string, to: string): Promise<void> {
   await runChecked(exec, ['zfs', 'rename', from, to]);
+}
+
+export async function setCanmount(exec: Executor, dataset: string, value: string): Promise<void> {
+  await runChecked(exec, ['zfs', 'set', `canmount=${value}`, dataset]);
 }
 
 export async function setMountpoint(exec: Executor, dataset: string, mountpoint: string): Promise<void> {

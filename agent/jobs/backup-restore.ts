@@ -3,7 +3,7 @@ import type { JobContext, JobHandler } from './job.ts';
 import { backupPeerId, type BackupRestorePayload } from '#shared/jobs/protocol';
 import { jobSnapshotsOldestFirst } from '#domain/backups/snapshot-names';
 import { datasetExists, destroyIfExists } from '../drivers/jail-replication.ts';
-import { datasetProps, loadKey, receiveSnapshot, renameDataset, setMountpoint } from '../drivers/zfs-restore.ts';
+import { datasetProps, loadKey, receiveSnapshot, renameDataset, setCanmount, setMountpoint } from '../drivers/zfs-restore.ts';
 import { listSnapshots } from '../drivers/backup-snapshots.ts';
 import { guestPower, type GuestPower } from '../drivers/guest-power.ts';
 import { mountedRelative, mountTree, remountRelative } from '../drivers/zfs-mount.ts';
@@ -89,8 +89,10 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
     await unlock(local, restoring, p, warnings);
 
     const hasOriginal = await datasetExists(local, p.dataset);
-    const mountpoint = hasOriginal ? (await datasetProps(local, p.dataset, ['mountpoint'])).mountpoint : undefined;
-    const localMountpoint = mountpoint?.source === 'local' && mountpoint.value.startsWith('/') ? mountpoint.value : null;
+    const original = hasOriginal ? await datasetProps(local, p.dataset, ['mountpoint', 'canmount']) : {};
+    const localMountpoint = original.mountpoint?.source === 'local' && original.mountpoint.value.startsWith('/') ? original.mountpoint.value : null;
+    // the original's own canmount (noauto or off) carries over; the received copy has the default, on
+    const localCanmount = original.canmount?.source === 'local' && original.canmount.value !== 'on' ? original.canmount.value : null;
 
     guest = await guestPower(local, p.guest);
     wasRunning = await guest.running();
@@ -114,8 +116,11 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
     await renameDataset(local, restoring, p.dataset);
     done.restoredIn = true;
     if (localMountpoint) await setMountpoint(local, p.dataset, localMountpoint);
+    if (localCanmount) await setCanmount(local, p.dataset, localCanmount);
     await ctx.progress('mounting the restored dataset', 85);
     await mountTree(local, p.dataset);
+    // what was mounted before is mounted again, a canmount=noauto root too (zfs mount names it; mount -a would not)
+    await remountRelative(local, p.dataset, done.originalMounted);
 
     if (wasRunning) {
       await ctx.progress('starting the guest', 90);

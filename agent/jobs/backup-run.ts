@@ -4,6 +4,7 @@ import { backupSnapshotName } from '#domain/backups/snapshot-names';
 import { snapshot } from '../drivers/jail-replication.ts';
 import { beyondRetention, destroySnapshots, listSnapshots, newestCommon } from '../drivers/backup-snapshots.ts';
 import { estimateStream, progressTicker, streamBackup } from '../drivers/backup-send.ts';
+import { isEncrypted } from '../drivers/zfs-send-flags.ts';
 
 /** How often a running stream reports its progress (HM_BACKUP_PROGRESS_MS, default 1 s: well within 2 s). */
 const progressEveryMs = () => Number(process.env.HM_BACKUP_PROGRESS_MS ?? 1000);
@@ -30,13 +31,15 @@ export const backupRun: JobHandler<'backup.run'> = async (ctx, p) => {
     const [here, there] = await Promise.all([listSnapshots(source, p.source), listSnapshots(target, p.target.dataset)]);
     const from = newestCommon(p.jobId, here, there);
     const mode = from ? 'incremental' : 'full';
-    const estimate = await estimateStream(source, p.source, snap, from);
+    // an encrypted source is sent raw: libzfs refuses `-R` of an encrypted dataset without `-w`
+    const encrypted = await isEncrypted(source, p.source);
+    const estimate = await estimateStream(source, p.source, snap, from, encrypted);
     await ctx.progress(`${mode} send`, 5, `mode: ${mode}\nsend ${from ? `@${from} → ` : ''}${p.source}@${snap} to ${p.target.label}, estimated ${human(estimate)} (${estimate} bytes)`);
 
     const ticker = progressTicker(progressEveryMs(), (bytes) => ctx.progress(`${mode} send`, 5 + Math.min(85, Math.floor((bytes / Math.max(1, estimate)) * 85)), `sent ${human(bytes)} of ${human(estimate)}`));
     let sent: Awaited<ReturnType<typeof streamBackup>>;
     try {
-      sent = await streamBackup(source, target, from, { dataset: p.source, snap }, p.target.dataset, ticker.onBytes);
+      sent = await streamBackup(source, target, from, { dataset: p.source, snap, encrypted }, p.target.dataset, ticker.onBytes);
     } finally {
       ticker.stop();
     }

@@ -3,8 +3,8 @@ import type { JobHandler } from './job.ts';
 import { findJail, isRunning, startJail, stopJail } from '../drivers/jail.ts';
 import { readOrNull, removeFiles, removeTrees, writeFiles } from '../drivers/host-files.ts';
 import { HOST_HOOK_PHASES, jailFiles } from '../drivers/jail-layout.ts';
-import { datasetExists, destroyIfExists, estimateSend, sendTo, snapshot } from '../drivers/jail-replication.ts';
-import { mountTree } from '../drivers/zfs-mount.ts';
+import { datasetExists, destroyIfExists, estimateSend, loadKeyFromLocation, migrationEncryption, mountpointPath, sendTo, setMountpointTo, snapshot, type Stream } from '../drivers/jail-replication.ts';
+import { mountForUse } from '../drivers/zfs-mount.ts';
 import { removeJournal, writeJournal, type MigrationJournal, type MigrationPhase } from './jail-migration-journal.ts';
 import { bestEffort } from './best-effort.ts';
 
@@ -110,6 +110,12 @@ export const migrateJail: JobHandler<'jail.migrate'> = async (ctx, p) => {
   try {
     await ctx.progress('preparing', 2, `phase: preparing (target ${journal.target.nodeId} at ${journal.target.address})`);
     if (await datasetExists(target, p.dataset)) throw new Error(`the target already has a dataset ${p.dataset}`);
+    // a full receive creates the dataset under its parent, which must exist there (libzfs: "cannot open '<parent>'")
+    const parent = p.dataset.includes('/') ? p.dataset.slice(0, p.dataset.lastIndexOf('/')) : null;
+    if (parent && !(await datasetExists(target, parent))) throw new Error(`the target has no dataset ${parent} to receive ${p.dataset} into: create it there first`);
+    const encryption = await migrationEncryption(source, p.dataset);
+    // where the jail's files are here (normally the conf's path); the target mounts the copy at the same place
+    const mountAt = await mountpointPath(source, p.dataset, jail.path);
     if ((await readOrNull(target, jail.files.conf)) !== null) throw new Error(`the target already has a jail conf ${jail.files.conf}`);
     await writeJournal(source, journal);
 
@@ -118,9 +124,10 @@ export const migrateJail: JobHandler<'jail.migrate'> = async (ctx, p) => {
     await writeJournal(source, journal);
     await snapshot(source, `${p.dataset}@${s1}`);
     await step('initial-send', 5, 'initial full send');
-    const full = await estimateSend(source, p.dataset, s1, null);
+    const stream = (snap: string, from: string | null): Stream => ({ dataset: p.dataset, snap, from, encryption });
+    const full = await estimateSend(source, stream(s1, null));
     let last = 0;
-    await sendTo(source, target, p.dataset, s1, null, (n) => {
+    await sendTo(source, target, stream(s1, null), (n) => {
       const pct = 5 + Math.min(50, Math.floor((n / Math.max(1, full)) * 50));
       if (pct >= last + 5) {
         last = pct;
@@ -135,9 +142,13 @@ export const migrateJail: JobHandler<'jail.migrate'> = async (ctx, p) => {
     journal.snapshots.push(s2);
     await step('final-send', 65, 'final incremental send');
     await snapshot(source, `${p.dataset}@${s2}`);
-    await sendTo(source, target, p.dataset, s2, s1);
-    // received with -u: mounted here, so the jail's files are at its path before it starts
-    await mountTree(target, p.dataset);
+    await sendTo(source, target, stream(s2, s1));
+    // a raw stream arrives locked: the key from the keylocation the full receive set
+    if (encryption) await loadKeyFromLocation(target, p.dataset);
+    // set explicitly: an inherited mountpoint would come from the target's parent, not from here
+    await setMountpointTo(target, p.dataset, mountAt);
+    // received with -u: mounted here (a canmount=noauto root too), so the jail's files are at its path before it starts
+    await mountForUse(target, p.dataset);
 
     await step('copied-config', 85, 'copying the jail configuration');
     const files = await hostConfigFiles(source, p.ctid);

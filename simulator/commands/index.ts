@@ -21,6 +21,7 @@ import './sysctl.ts';
 import './sysctl-arcstats.ts';
 import './virsh.ts';
 import './zfs.ts';
+import './zfs-boot.ts';
 import './zfs-load-key.ts';
 import './zfs-mount.ts';
 import './zfs-rename.ts';

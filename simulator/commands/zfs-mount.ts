@@ -1,13 +1,16 @@
 import { getopt } from '../format.ts';
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
-import { canmountOf, findDataset, isMounted, mountpointProperty, sortedDatasets } from '../dataset-model.ts';
+import { canmountOf, findDataset, inheritedProperty, isMounted, mountpointProperty, sortedDatasets } from '../dataset-model.ts';
 import { isDir, listDir } from '../file-tree.ts';
 import { busyError, mountFs, mountpointOf, unmountFs } from './zfs-mounts.ts';
 
 /**
  * zfs mount / zfs unmount (umount) of OpenZFS 2.2 on FreeBSD 14, one filesystem at a time, refusing in
  * libzfs's words (lib/libzfs/libzfs_mount.c, cmd/zfs/zfs_main.c): a missing dataset, one already mounted or not
- * mounted, a legacy or no mountpoint, canmount=off, and a mountpoint directory that is not empty (without -O).
+ * mounted, a legacy or no mountpoint, canmount=off, and a mountpoint directory that is not empty when overlay
+ * mounts are off. OpenZFS 2.2 mounts over a non-empty directory unless the inheritable `overlay` property is off
+ * (libzfs_mount.c zfs_mount_at: "Overlay mounts are enabled by default"; zfs_prop.c registers `overlay` with
+ * default 1); `-O` overlays whatever the property says. The covered files show again at unmount.
  * `zfs mount` alone lists the mounted filesystems (`%-30s  %s`: name, mountpoint).
  */
 function mount(ctx: CommandContext): CommandOutput {
@@ -26,7 +29,8 @@ function mount(ctx: CommandContext): CommandOutput {
   if (canmountOf(d) === 'off') return fail(`cannot mount '${name}': 'canmount' property is set to 'off'`);
   if (isMounted(ctx.state, d)) return fail(`cannot mount '${name}': filesystem already mounted`);
   if (d.properties?.keystatus === 'unavailable') return fail(`cannot mount '${name}': encryption key not loaded`);
-  if (!o.flags.has('O') && isDir(ctx.state, mp) && listDir(ctx.state, mp).length) return fail(`cannot mount '${mp}': directory is not empty`);
+  const overlay = o.flags.has('O') || inheritedProperty(ctx.state, d, 'overlay', 'on') === 'on';
+  if (!overlay && isDir(ctx.state, mp) && listDir(ctx.state, mp).length) return fail(`cannot mount '${mp}': directory is not empty`);
   mountFs(ctx.state, d);
   return {};
 }

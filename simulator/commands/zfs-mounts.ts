@@ -47,19 +47,28 @@ export function setContent(state: SimHost, d: SimDataset, files: Record<string, 
   else delete d.unmountedFiles;
 }
 
-/** Unmounts: the files leave the mountpoint and stay with the dataset. */
+/** Unmounts: the files leave the mountpoint and stay with the dataset; what the mount covered shows again. */
 export function unmountFs(state: SimHost, d: SimDataset): void {
   if (!isMounted(state, d)) return;
   const files = contentOf(state, d);
-  removeTree(state, mountPath(state, d)!);
+  const mp = mountPath(state, d)!;
+  removeTree(state, mp);
+  for (const [rel, f] of Object.entries(d.overlaidFiles ?? {})) writeFile(state, `${mp}/${rel}`, f.content, f.mode, true);
+  delete d.overlaidFiles;
   d.mounted = false;
   setContent(state, d, files);
 }
 
-/** Mounts: the dataset's files appear under its mountpoint. */
+/**
+ * Mounts: the dataset's files appear under its mountpoint. Files already in that directory are covered (an
+ * overlay mount, as FreeBSD's nmount with MNT_OVERLAY does): kept aside and shown again at unmount.
+ */
 export function mountFs(state: SimHost, d: SimDataset): void {
   if (isMounted(state, d)) return;
   const files = contentOf(state, d);
+  const mp = mountPath(state, d);
+  const covered = mp ? filesBelow(state, mp) : {};
+  if (Object.keys(covered).length) d.overlaidFiles = covered;
   delete d.unmountedFiles;
   delete d.mounted;
   setContent(state, d, files);

@@ -7,7 +7,7 @@ import { busyError, mountFs, mountpointOf, remount, unmountFs } from './zfs-moun
  * refused while it is busy) and leaves one that is not mounted unmounted; other settable properties are kept as `zfs get` shows them. Read-only ones
  * (used, guid, keystatus, keyformat, encryption …) are refused in zfs's words.
  */
-const READ_ONLY = new Set([...Object.keys(DATASET_PROPS).filter((p) => p !== 'mountpoint' && p !== 'canmount'), 'keystatus', 'keyformat', 'encryption', 'encryptionroot', 'origin', 'mounted']);
+const READ_ONLY = new Set([...Object.keys(DATASET_PROPS).filter((p) => p !== 'mountpoint' && p !== 'canmount' && p !== 'overlay'), 'keystatus', 'keyformat', 'encryption', 'encryptionroot', 'origin', 'mounted']);
 
 function set(ctx: CommandContext): CommandOutput {
   const assignments = ctx.args.filter((a) => a.includes('='));

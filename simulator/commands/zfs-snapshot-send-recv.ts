@@ -1,10 +1,12 @@
 import type { SimDataset, SimHost } from '#shared/seed/host/schema';
 import { getopt, nicenum } from '../format.ts';
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
-import { findDataset, poolOf } from '../dataset-model.ts';
+import { findDataset, isMounted, parentOf, poolOf } from '../dataset-model.ts';
 import { newGuid } from '../pool-model.ts';
 import type { SimFile } from '../file-tree.ts';
-import { contentOf, setContent } from './zfs-mounts.ts';
+import { contentOf, mountpointOf, remount, setContent } from './zfs-mounts.ts';
+import { SIM_KEY_PROPERTY } from './zfs-load-key.ts';
+import { applyReceivedProps, parseRecvProps, rawStreamRefusal } from './zfs-recv-props.ts';
 
 /**
  * zfs snapshot / send / recv / destroy of OpenZFS 2.2, for replication (E20 jail migration).
@@ -45,6 +47,8 @@ interface StreamHeader {
   files: Record<string, SimFile>;
   /** the files of each snapshot the stream carries, by snapshot name (absent in streams of older states) */
   snapshotFiles?: Record<string, Record<string, SimFile>>;
+  /** sent with -w: encrypted blocks as they are on disk */
+  raw?: boolean;
 }
 
 const snapDir = (snap: string) => `.zfs/snapshot/${snap}/`;
@@ -98,14 +102,43 @@ function streamSnapshots(all: SimDataset[], snap: string, from: string | undefin
   return replicate ? all.slice(0, end + 1) : [all[end]];
 }
 
-function streamSize(h: StreamHeader): number {
-  const root = h.datasets[0];
-  const refer = root.referencedBytes ?? root.usedBytes;
-  return h.kind === 'full' ? refer : Math.max(4096, Math.round(refer / 100));
+/** One stream of a send: a snapshot of a dataset, full or from the previous one (`from`, a short name). */
+interface StreamPart {
+  from: string | null;
+  to: string;
+  size: number;
 }
 
+/**
+ * The streams a send is made of, as libzfs's dump_snapshot walks them (libzfs_sendrecv.c): for each dataset
+ * (parents first), each carried snapshot in creation order — the first full, or incremental from `-i`/`-I`'s
+ * snapshot, each later one incremental from the one before. A full stream is sized like the snapshot's
+ * referenced data, an incremental like a hundredth of it.
+ */
+function streamParts(datasets: { d: SimDataset; snaps: SimDataset[] }[], from: string | undefined): StreamPart[] {
+  const parts: StreamPart[] = [];
+  for (const { d, snaps } of datasets) {
+    let prev = from ?? null;
+    for (const s of snaps) {
+      const refer = s.referencedBytes ?? d.referencedBytes ?? d.usedBytes;
+      parts.push({ from: prev, to: s.name, size: prev === null ? refer : Math.max(4096, Math.round(refer / 100)) });
+      prev = s.name.split('@')[1];
+    }
+  }
+  return parts;
+}
+
+/** What a raw stream carries of a dataset's encryption without its properties (the key stays the dataset's). */
+const intrinsic = (d: SimDataset) =>
+  Object.fromEntries(
+    Object.entries(d.properties ?? {}).filter(([k]) => ['encryption', 'keyformat', 'pbkdf2iters', 'pbkdf2salt', SIM_KEY_PROPERTY].includes(k)),
+  );
+
+const encryptedProps = (d: SimDataset) => Boolean(d.properties?.encryption && d.properties.encryption !== 'off');
+
 function send(ctx: CommandContext): CommandOutput {
-  const o = getopt(ctx.args, 'RvnPpLecwbDhI:i:t:');
+  // zfs_main.c zfs_do_send: ":i:I:RsDpVvnPLeht:cwbd:SX:"
+  const o = getopt(ctx.args, 'RsDpVvnPLehcwbSI:i:t:d:X:');
   const [target] = o.operands;
   if (!target || !target.includes('@')) return fail('missing snapshot argument', 2);
   const [fs, snap] = target.split('@');
@@ -115,6 +148,13 @@ function send(ctx: CommandContext): CommandOutput {
   const from = fromArg?.includes('@') ? fromArg.split('@')[1] : fromArg;
   if (from !== undefined && !findDataset(ctx.state, `${fs}@${from}`)) return notExist(`${fs}@${from}`);
   const members = o.flags.has('R') ? descendants(ctx.state, fs) : [root];
+  const withProps = o.flags.has('R') || o.flags.has('p');
+  // libzfs_sendrecv.c send_iterate_fs: properties (-R, -p) of an encrypted dataset only travel in a raw stream
+  const locked = (o.flags.has('R') || o.flags.has('p')) && !o.flags.has('w') ? members.find(encryptedProps) : undefined;
+  if (locked)
+    return fail(
+      `cannot send ${fs}@${snap}: encrypted dataset ${locked.name} may not be sent with properties without the raw flag\nwarning: cannot send '${fs}': backup failed`,
+    );
   const carried = (d: SimDataset) => streamSnapshots(snapshotsOf(ctx.state, d.name), snap, from, o.flags.has('R'), o.values.has('I'));
   const content = contentOf(ctx.state, root);
   const header: StreamHeader = {
@@ -127,18 +167,27 @@ function send(ctx: CommandContext): CommandOutput {
       type: d.type,
       usedBytes: d.usedBytes,
       referencedBytes: d.referencedBytes,
-      mountpoint: d.mountpoint,
-      properties: d.properties,
+      // properties travel with -R or -p only; a raw stream carries the encryption it is made of
+      ...(withProps ? { mountpoint: d.mountpoint, properties: d.properties } : o.flags.has('w') ? { properties: intrinsic(d) } : {}),
       snapshots: carried(d).map((s) => ({ name: s.name.split('@')[1], guid: s.guid ?? newGuid(), usedBytes: s.usedBytes, referencedBytes: s.referencedBytes, creation: s.creation })),
     })),
     files: snapshotContent(content, snap),
     // the files of each snapshot the stream carries (the root dataset's)
     snapshotFiles: Object.fromEntries(carried(root).map((x) => x.name.split('@')[1]).map((n) => [n, snapshotContent(content, n)])),
+    ...(o.flags.has('w') ? { raw: true } : {}),
   };
-  const size = streamSize(header);
+  const parts = streamParts(
+    members.map((d) => ({ d, snaps: carried(d) })),
+    from,
+  );
+  const size = parts.reduce((n, p) => n + p.size, 0);
   if (o.flags.has('n')) {
-    const line = header.kind === 'full' ? `full\t${target}\t${size}` : `incremental\t${fromArg}\t${target}\t${size}`;
-    return { stdout: o.flags.has('P') ? `${line}\nsize\t${size}\n` : '', stderr: o.flags.has('v') && !o.flags.has('P') ? estimate(fs, from, snap, size) : '' };
+    // zfs_main.c: -P implies -v; a dry run's verbose lines go to stdout (libzfs_sendrecv.c zfs_send: std_out)
+    if (o.flags.has('P'))
+      return {
+        stdout: `${parts.map((p) => (p.from === null ? `full\t${p.to}\t${p.size}` : `incremental\t${p.from}\t${p.to}\t${p.size}`)).join('\n')}\nsize\t${size}\n`,
+      };
+    return { stdout: o.flags.has('v') ? estimate(fs, from, snap, size) : '' };
   }
   const payload = 'x'.repeat(Math.min(size, maxPayload()));
   return {
@@ -167,29 +216,68 @@ function parseStream(text: string): StreamHeader | null {
   }
 }
 
+/**
+ * Whether a filesystem changed since its newest snapshot, as the kernel decides before an incremental receive
+ * (dsl_dataset_modified_since_snap: any block born after the snapshot — a write, a removal, an atime update):
+ * here, its files differ from what the snapshot recorded. Writes while it is not mounted cannot reach it.
+ */
+export function modifiedSinceSnapshot(state: SimHost, d: SimDataset): boolean {
+  const latest = snapshotsOf(state, d.name).at(-1);
+  if (!latest || d.type !== 'filesystem') return false;
+  const content = contentOf(state, d);
+  const recorded = filesUnder(content, snapDir(latest.name.split('@')[1]));
+  const now = live(content);
+  const keys = Object.keys(now);
+  return keys.length !== Object.keys(recorded).length || keys.some((k) => recorded[k]?.content !== now[k].content);
+}
+
+/**
+ * zfs receive: refusals in libzfs's words (libzfs_sendrecv.c zfs_receive_one, and the kernel's checks it reports,
+ * dmu_recv.c recv_begin_check_existing_impl) — a full stream onto an existing dataset without -F, or into a
+ * parent that does not exist; an incremental whose source is not the destination's newest snapshot, or onto a
+ * destination modified since that snapshot (without -F, which rolls the change back) — and -o/-x as
+ * zfs-recv-props.ts applies them.
+ */
 function recv(ctx: CommandContext): CommandOutput {
-  const o = getopt(ctx.args, 'FnuvdeAs:o:x:');
+  // zfs_main.c zfs_do_receive: getopt ":o:x:dehMnuvFsAc" (-s, resumable, takes no argument)
+  const o = getopt(ctx.args, 'FhMnuvdeAsco:x:');
   const [fs] = o.operands;
   if (!fs || fs.includes('@')) return fail('missing snapshot argument', 2);
+  const cmdProps = parseRecvProps(ctx.args);
+  if ('error' in cmdProps) return fail(cmdProps.error);
   const h = parseStream(ctx.stdin);
   if (!h) return fail(ctx.stdin.length ? 'cannot receive new filesystem stream: checksum mismatch or incomplete stream' : 'cannot receive: failed to read from stream');
   if (!ctx.state.pools.some((p) => p.name === poolOf(fs))) return notExist(poolOf(fs));
   const existing = findDataset(ctx.state, fs);
+  const errbuf = h.kind === 'full' ? 'cannot receive new filesystem stream' : 'cannot receive incremental stream';
   if (h.kind === 'full') {
     if (existing && !o.flags.has('F')) return fail(`cannot receive new filesystem stream: destination '${fs}' exists\nmust specify -F to overwrite it`);
     if (existing && snapshotsOf(ctx.state, fs).length) {
       return fail(`cannot receive new filesystem stream: destination has snapshots (eg. ${snapshotsOf(ctx.state, fs)[0].name})\nmust destroy them to overwrite it`);
     }
+    const parent = parentOf(fs);
+    if (!existing && parent) {
+      // zfs_receive_one: "validate parent" — zfs_open prints its own error, then the receive's
+      const p = findDataset(ctx.state, parent);
+      if (!p) return fail(`cannot open '${parent}': dataset does not exist\ncannot receive new filesystem stream: unable to restore to destination`);
+      if (p.type !== 'filesystem') return fail(`cannot receive new filesystem stream: parent '${parent}' is not a filesystem`);
+    }
   } else {
     const latest = existing ? snapshotsOf(ctx.state, fs).at(-1) : undefined;
     if (!existing) return fail(`cannot receive incremental stream: destination '${fs}' does not exist`);
     if (!latest || latest.name !== `${fs}@${h.from}`) return fail(`cannot receive incremental stream: most recent snapshot of ${fs} does not\nmatch incremental source`);
+    if (!o.flags.has('F')) {
+      const changed = h.datasets.map((sd) => findDataset(ctx.state, `${fs}${sd.rel}`)).find((d) => d && modifiedSinceSnapshot(ctx.state, d));
+      if (changed) return fail(`cannot receive incremental stream: destination ${changed.name} has been modified\nsince most recent snapshot`);
+    }
   }
+  const refusal = rawStreamRefusal(cmdProps, h.raw === true);
+  if (refusal) return fail(`${errbuf}: ${refusal}`);
   if (o.flags.has('n')) return {};
-  const excluded = new Set(ctx.args.flatMap((a, i) => (a === '-x' ? [ctx.args[i + 1]] : a.startsWith('-x') && a.length > 2 ? [a.slice(2)] : [])));
   for (const sd of h.datasets) {
     const name = `${fs}${sd.rel}`;
     let d = findDataset(ctx.state, name);
+    const isNew = !d;
     if (!d) {
       // `-u`: a filesystem the receive creates is not mounted (its files are not visible at its mountpoint)
       d = { name, type: sd.type, guid: newGuid(), usedBytes: 0, creation: Math.floor(ctx.now / 1000), ...(sd.type === 'filesystem' && o.flags.has('u') ? { mounted: false } : {}) };
@@ -197,11 +285,15 @@ function recv(ctx: CommandContext): CommandOutput {
     }
     d.usedBytes = sd.usedBytes;
     if (sd.referencedBytes !== undefined) d.referencedBytes = sd.referencedBytes;
-    // `-x mountpoint`: the received filesystem inherits its mountpoint (under its own name here)
-    if (sd.mountpoint !== undefined && !excluded.has('mountpoint')) d.mountpoint = sd.mountpoint;
-    if (sd.properties) d.properties = { ...sd.properties };
-    // an encrypted dataset arrives locked: its key must be loaded (zfs load-key) before it is used
-    if (d.properties?.encryption && d.properties.encryption !== 'off') d.properties.keystatus = 'unavailable';
+    const keystatus = d.properties?.keystatus;
+    const wasAt = isMounted(ctx.state, d) ? mountpointOf(ctx.state, d) : null;
+    applyReceivedProps(d, sd, cmdProps, sd.rel === '');
+    if (wasAt) remount(ctx.state, wasAt, mountpointOf(ctx.state, d));
+    if (encryptedProps(d)) {
+      // an encrypted dataset arrives locked (a loaded key stays loaded); a raw one's keylocation is prompt unless -o sets it
+      d.properties = { ...d.properties, keystatus: isNew ? 'unavailable' : (keystatus ?? 'unavailable') };
+      if (isNew && h.raw && sd.rel === '') d.properties.keylocation = cmdProps.set.get('keylocation') ?? 'prompt';
+    }
     for (const s of sd.snapshots) {
       if (!findDataset(ctx.state, `${name}@${s.name}`)) ctx.state.datasets.push({ name: `${name}@${s.name}`, type: 'snapshot', guid: s.guid, usedBytes: s.usedBytes, referencedBytes: s.referencedBytes, creation: s.creation });
     }
@@ -251,6 +343,9 @@ function destroy(ctx: CommandContext): CommandOutput {
 
 registerSubcommand('zfs', 'snapshot', withUsage(snapshot, '\tsnapshot [-r] [-o property=value] ... <filesystem|volume>@<snap> ...'));
 registerSubcommand('zfs', 'send', withUsage(send, '\tsend [-DnPpRvLecwhb] [-[i|I] snapshot] <snapshot>'));
-registerSubcommand('zfs', 'recv', withUsage(recv, '\treceive [-vnsFhu] [-o <property>=<value>] ... <filesystem|volume|snapshot>'));
-registerSubcommand('zfs', 'receive', withUsage(recv, '\treceive [-vnsFhu] [-o <property>=<value>] ... <filesystem|volume|snapshot>'));
+// zfs_main.c get_usage(HELP_RECEIVE)
+const RECV_USAGE =
+  '\treceive [-vMnsFhu] [-o <property>=<value>] ... [-x <property>] ...\n\t    <filesystem|volume|snapshot>\n\treceive [-vMnsFhu] [-o <property>=<value>] ... [-x <property>] ... \n\t    [-d | -e] <filesystem>\n\treceive -A <filesystem|volume>';
+registerSubcommand('zfs', 'recv', withUsage(recv, RECV_USAGE));
+registerSubcommand('zfs', 'receive', withUsage(recv, RECV_USAGE));
 registerSubcommand('zfs', 'destroy', withUsage(destroy, '\tdestroy [-fnpRrv] <filesystem|volume>\n\tdestroy [-dnpRrv] <filesystem|volume>@<snap>[%<snap>][,...]'));

@@ -4,6 +4,7 @@ import type { JobContext } from '#agent/jobs/job';
 import { restoreBackup } from '#agent/jobs/backup-restore';
 import { isRunning } from '#agent/drivers/jail';
 import { runPiped } from '#agent/executors/pipe';
+import { recvArgv } from '#agent/drivers/backup-send';
 import { findSimJail } from '#simulator/commands/jail-model';
 import { readFile, writeFile } from '#simulator/file-tree';
 import { SIM_KEY_PROPERTY } from '#simulator/commands/zfs-load-key';
@@ -40,10 +41,10 @@ async function run(e: SimulatorExecutor, argv: string[]) {
 }
 
 /** A backup run as the scheduled runs make it: snapshot on the runner, (incremental) send to the target. */
-async function backupRun(a: SimulatorExecutor, b: SimulatorExecutor, n: number, content: string, data = DATA) {
+async function backupRun(a: SimulatorExecutor, b: SimulatorExecutor, n: number, content: string, data = DATA, raw = false) {
   await write(a, data, content);
   await run(a, ['zfs', 'snapshot', '-r', `${DS}@${snap(n)}`]);
-  const send = ['zfs', 'send', '-R', ...(n > 1 ? ['-i', `@${snap(n - 1)}`] : []), `${DS}@${snap(n)}`];
+  const send = ['zfs', 'send', '-R', ...(raw ? ['-w'] : []), ...(n > 1 ? ['-i', `@${snap(n - 1)}`] : []), `${DS}@${snap(n)}`];
   const r = await runPiped(a, send, b, ['zfs', 'recv', '-F', '-u', BACKUP]);
   if (r.source.code || r.target.code) throw new Error(`backup run ${n}: ${r.source.stderr}${r.target.stderr}`);
 }
@@ -172,7 +173,9 @@ test.each([false, true])('a failure at the mount step (the mountpoint directory 
   const phases: string[] = [];
   const c = ctx(a, b, phases);
   const report = c.progress;
-  // something writes into the jail's empty directory while nothing is mounted there: zfs mount refuses it
+  // something writes into the jail's empty directory while nothing is mounted there: with overlay mounts off
+  // (OpenZFS mounts over it by default), zfs mount refuses it
+  await run(a, ['zfs', 'set', 'overlay=off', 'zroot']);
   c.progress = async (phase, pct, out) => {
     if (phase === 'mounting the restored dataset') await write(a, `${dir}/stray`, 'x');
     return report(phase, pct, out);
@@ -205,7 +208,7 @@ describe('encrypted backups', () => {
       d.properties = { encryption: 'aes-256-gcm', keyformat: 'passphrase', keylocation: 'prompt', keystatus: 'available', [SIM_KEY_PROPERTY]: KEY };
     });
     const b = simulatedHost(targetHost());
-    for (const n of [1, 2]) await backupRun(a, b, n, `v${n}`);
+    for (const n of [1, 2]) await backupRun(a, b, n, `v${n}`, DATA, true);
     return { a, b };
   }
 
@@ -228,5 +231,33 @@ describe('encrypted backups', () => {
     expect(await read(a, DATA)).toBe('v2');
     expect(await isRunning(a, 'web')).toBe(true);
     expect(await names(a, `${DS}.`)).toEqual([]);
+  });
+});
+
+describe('canmount', () => {
+  const mountState = async (e: SimulatorExecutor) => (await e.run(['zfs', 'get', '-H', '-o', 'value,source', 'canmount,mounted', DS])).stdout;
+
+  test('a canmount=noauto root that was mounted is restored noauto and mounted again', async () => {
+    const { a, b } = await arrange();
+    await run(a, ['zfs', 'set', 'canmount=noauto', DS]);
+    expect(await mountState(a)).toBe('noauto\tlocal\nyes\t-\n');
+    await restoreBackup(ctx(a, b, []), payload());
+    expect(await mountState(a)).toBe('noauto\tlocal\nyes\t-\n');
+    expect(await read(a, DATA)).toBe('v2');
+    expect(await isRunning(a, 'web')).toBe(true);
+  });
+
+  test("the backup copy's canmount=noauto stays with the copy: the restored dataset has the default", async () => {
+    const a = simulatedHost(jailHost([WEB]));
+    const b = simulatedHost(targetHost());
+    await write(a, DATA, 'v1');
+    await run(a, ['zfs', 'snapshot', '-r', `${DS}@${snap(1)}`]);
+    // received as backup runs receive (agent/drivers/backup-send.ts)
+    const r = await runPiped(a, ['zfs', 'send', '-R', `${DS}@${snap(1)}`], b, recvArgv(BACKUP));
+    expect(r.target.code).toBe(0);
+    expect((await b.run(['zfs', 'get', '-H', '-o', 'value,source', 'canmount', BACKUP])).stdout).toBe('noauto\tlocal\n');
+    await restoreBackup(ctx(a, b, []), payload({ snapshot: snap(1) }));
+    expect(await mountState(a)).toBe('on\tdefault\nyes\t-\n');
+    expect(await read(a, DATA)).toBe('v1');
   });
 });

@@ -6,6 +6,8 @@ import { listJournals, writeJournal, type MigrationJournal } from '#agent/jobs/j
 import { findJail, isRunning, jailInventory, stopJail } from '#agent/drivers/jail';
 import { sendTo, snapshot } from '#agent/drivers/jail-replication';
 import { findSimJail } from '#simulator/commands/jail-model';
+import { SIM_KEY_PROPERTY } from '#simulator/commands/zfs-load-key';
+import { writeFile } from '#simulator/file-tree';
 
 /**
  * The migration's host work between two simulated hosts, in-process (the SSH leg is covered by
@@ -95,7 +97,7 @@ async function cutOffAfterStop(a: SimulatorExecutor, b: SimulatorExecutor, phase
   // what a crashed agent leaves: copy on the target, jail stopped here, journal at `phase`
   const j = await findJail(a, 301);
   await snapshot(a, 'zroot/jails/web@hm-migrate-9-1');
-  await sendTo(a, b, 'zroot/jails/web', 'hm-migrate-9-1', null);
+  await sendTo(a, b, { dataset: 'zroot/jails/web', snap: 'hm-migrate-9-1', from: null, encryption: null });
   await stopJail(a, 'web', j.files.conf);
   const journal: MigrationJournal = {
     taskId: 9,
@@ -133,4 +135,72 @@ test('a committed migration cut off before its clean-up is finished: removed her
   expect(await datasets(a)).toEqual([]);
   expect(await datasets(b)).toEqual(['zroot/jails/web']);
   expect(await listJournals(a)).toEqual([]);
+});
+
+describe('the copy on the target is where the jail expects it', () => {
+  const mountState = async (e: SimulatorExecutor) =>
+    (await e.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint,canmount,mounted', 'zroot/jails/web'])).stdout;
+
+  test('refuses a target without the parent dataset in prepare, naming it; nothing is sent', async () => {
+    const a = simulatedHost(jailHost([WEB]));
+    const seed = jailHost();
+    seed.datasets = seed.datasets.filter((d) => d.name !== 'zroot/jails');
+    const b = simulatedHost(seed);
+    await expect(migrateJail(ctx(a, b, []), payload)).rejects.toThrow(
+      /the target has no dataset zroot\/jails to receive zroot\/jails\/web into: create it there first; undone/,
+    );
+    expect(await isRunning(a, 'web')).toBe(true);
+    expect(await a.simulator.state((s) => s.datasets.filter((d) => d.type === 'snapshot').length)).toBe(0);
+    expect(await b.simulator.state((s) => s.datasets.map((d) => d.name))).toEqual(['zroot']);
+  });
+
+  test("an inherited mountpoint: the copy is mounted at the source's path, not where the target's parent would put it", async () => {
+    const seed = jailHost([WEB]);
+    seed.datasets[1].mountpoint = '/jails';
+    seed.datasets.push({ name: 'zroot/jails/web', type: 'filesystem', usedBytes: 2 ** 20 });
+    const a = simulatedHost(seed);
+    const b = simulatedHost(jailHost());
+    await migrateJail(ctx(a, b, []), payload);
+    expect(await mountState(b)).toBe('/jails/web\tlocal\non\tdefault\nyes\t-\n');
+    expect(await b.simulator.state((s) => findSimJail(s, 'web')!.hookRuns!.map((r) => r.command))).toContain('/usr/local/etc/hostmgr/hooks/start.sh');
+  });
+
+  test('a canmount=noauto jail root is mounted on the target before the jail starts', async () => {
+    const a = simulatedHost(jailHost([WEB]));
+    await a.run(['jls']);
+    expect((await a.run(['zfs', 'set', 'canmount=noauto', 'zroot/jails/web'])).code).toBe(0);
+    const b = simulatedHost(jailHost());
+    await migrateJail(ctx(a, b, []), payload);
+    expect(await mountState(b)).toBe('/zroot/jails/web\tlocal\nnoauto\tlocal\nyes\t-\n');
+    expect(await isRunning(b, 'web')).toBe(true);
+  });
+
+  test('an encrypted jail travels raw and is unlocked on the target from its file:// key; a prompt key is refused in prepare', async () => {
+    const a = simulatedHost(jailHost([WEB]));
+    await a.run(['jls']);
+    const keyed = (location: string) =>
+      a.simulator.state((s) => {
+        s.datasets.find((d) => d.name === 'zroot/jails/web')!.properties = {
+          encryption: 'aes-256-gcm',
+          keyformat: 'passphrase',
+          keylocation: location,
+          keystatus: 'available',
+          [SIM_KEY_PROPERTY]: 'jail passphrase',
+        };
+      });
+    const b = simulatedHost(jailHost());
+    await keyed('prompt');
+    await expect(migrateJail(ctx(a, b, []), payload)).rejects.toThrow(
+      /zroot\/jails\/web is encrypted \(encryption root zroot\/jails\/web, keylocation prompt\): the target could not unlock it/,
+    );
+    expect(await isRunning(a, 'web')).toBe(true);
+
+    await keyed('file:///etc/hostmgr/web.key');
+    await b.simulator.state((s) => void writeFile(s, '/etc/hostmgr/web.key', 'jail passphrase\n', '600', true));
+    await migrateJail(ctx(a, b, []), payload);
+    expect((await b.run(['zfs', 'get', '-H', '-o', 'value', 'encryption,keylocation,keystatus,mounted', 'zroot/jails/web'])).stdout).toBe(
+      'aes-256-gcm\nfile:///etc/hostmgr/web.key\navailable\nyes\n',
+    );
+    expect(await isRunning(b, 'web')).toBe(true);
+  });
 });

@@ -138,6 +138,8 @@ const datasetSchema = {
     mounted: { type: 'boolean' },
     /** the files of a filesystem while it is not mounted, by path relative to its mountpoint */
     unmountedFiles: { type: 'object', additionalProperties: simFileSchema },
+    /** the files of the directory a filesystem is mounted over (an overlay mount), hidden while it is mounted */
+    overlaidFiles: { type: 'object', additionalProperties: simFileSchema },
     /** Unix seconds */
     creation: { type: 'integer', minimum: 0 },
     /** other ZFS properties by name, as `zfs get` prints them (compression, origin …) */

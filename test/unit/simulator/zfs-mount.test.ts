@@ -46,8 +46,10 @@ test('recv -u: the received files are not visible until zfs mount; mount refuses
   expect(await zfs(e, 'mount', 'zroot/jails/nope')).toEqual({ code: 1, stdout: '', stderr: "cannot open 'zroot/jails/nope': dataset does not exist\n" });
   expect(await zfs(e, 'mount', APP)).toEqual({ code: 1, stdout: '', stderr: `cannot mount '${APP}': filesystem already mounted\n` });
 
-  // something in the mountpoint directory: refused (without -O), nothing changes
+  // something in the mountpoint directory with overlay mounts off (inherited from zroot): refused, nothing changes
   await e.simulator.state((s) => void writeFile(s, '/jails/copy/stray', 'x', '644', true));
+  expect((await zfs(e, 'set', 'overlay=off', 'zroot')).code).toBe(0);
+  expect((await zfs(e, 'get', '-H', '-o', 'value,source', 'overlay', 'zroot/jails/copy')).stdout).toBe('off\tinherited from zroot\n');
   expect(await zfs(e, 'mount', 'zroot/jails/copy')).toEqual({ code: 1, stdout: '', stderr: "cannot mount '/jails/copy': directory is not empty\n" });
   expect((await zfs(e, 'get', '-H', '-o', 'value', 'mounted', 'zroot/jails/copy')).stdout).toBe('no\n');
   await e.run(['rm', '/jails/copy/stray']);
@@ -93,4 +95,21 @@ test('zfs unmount hides the files; a busy or unmounted filesystem is refused', a
   expect(await at(e, '/jails/app/etc/motd')).toBeNull();
   expect((await zfs(e, 'mount', APP)).code).toBe(0);
   expect(await at(e, '/jails/app/etc/motd')).toBe('hello');
+});
+
+test("OpenZFS 2.2 mounts over a non-empty directory by default (overlay=on): the directory's files are hidden until unmount", async () => {
+  const e = await received();
+  expect((await zfs(e, 'get', '-H', '-o', 'value,source', 'overlay', 'zroot/jails/copy')).stdout).toBe('on\tdefault\n');
+  await e.simulator.state((s) => void writeFile(s, '/jails/copy/stray', 'live', '644', true));
+  expect(await zfs(e, 'mount', 'zroot/jails/copy')).toEqual({ code: 0, stdout: '', stderr: '' });
+  expect(await at(e, '/jails/copy/etc/motd')).toBe('hello');
+  expect(await at(e, '/jails/copy/stray')).toBeNull();
+  expect((await zfs(e, 'unmount', 'zroot/jails/copy')).code).toBe(0);
+  expect(await at(e, '/jails/copy/stray')).toBe('live');
+  expect(await at(e, '/jails/copy/etc/motd')).toBeNull();
+  // -O overlays even where the property is off
+  expect((await zfs(e, 'set', 'overlay=off', 'zroot/jails/copy')).code).toBe(0);
+  expect((await zfs(e, 'mount', 'zroot/jails/copy')).code).toBe(1);
+  expect((await zfs(e, 'mount', '-O', 'zroot/jails/copy')).code).toBe(0);
+  expect(await at(e, '/jails/copy/etc/motd')).toBe('hello');
 });

@@ -1,4 +1,5 @@
 import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
+import { RACCT_REQUIRED } from '#domain/capabilities';
 
 /**
  * rctl(8): `rctl -u <filter>` prints the subject's resource usage as `resource=value` lines (bytes, or with -h
@@ -40,4 +41,16 @@ export async function removeJailRules(exec: Executor, jail: string): Promise<voi
   } catch (err) {
     if (!(err instanceof CommandError)) throw err;
   }
+}
+
+/**
+ * Whether RACCT is on (`sysctl -n kern.racct.enable` is 1; a kernel without RACCT has no such OID). With
+ * `needed`, its absence fails the caller's task in the words the API uses, before any `rctl -a`: GENERIC boots
+ * with kern.racct.enable=0, a boot-time tunable (kern_racct.c, CTLFLAG_RDTUN), and every rctl call then fails.
+ */
+export async function requireRacct(exec: Executor, needed: boolean): Promise<boolean> {
+  const r = await exec.run(['sysctl', '-n', 'kern.racct.enable']);
+  const on = r.code === 0 && r.stdout.trim() === '1';
+  if (needed && !on) throw new Error(RACCT_REQUIRED);
+  return on;
 }

@@ -8,6 +8,7 @@ import './ctld.ts';
 import './files.ts';
 import './host-release.ts';
 import './jail.ts';
+import './jexec.ts';
 import './jls.ts';
 import './makefs.ts';
 import './pciconf.ts';

@@ -29,3 +29,15 @@ export function parseCpuList(list: string): number[] {
   }
   return [...out].sort((a, b) => a - b);
 }
+
+/**
+ * A jail's CPU list made valid for a host with `hostCpus` CPUs (after a migration to a smaller host, or a CPU
+ * count that changed): the CPUs the host has are kept, and the missing ones are replaced by the host's lowest
+ * CPUs not yet in the list, so the jail keeps its number of cores (at most the host's). Ascending.
+ */
+export function fitCpuSet(cpus: number[], hostCpus: number): number[] {
+  const kept = [...new Set(cpus.filter((c) => c >= 0 && c < hostCpus))];
+  const want = Math.min(new Set(cpus).size, hostCpus);
+  for (let c = 0; kept.length < want && c < hostCpus; c++) if (!kept.includes(c)) kept.push(c);
+  return kept.sort((a, b) => a - b);
+}

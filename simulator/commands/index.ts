@@ -15,6 +15,7 @@ import './pciconf.ts';
 import './pw.ts';
 import './netstat.ts';
 import './rctl.ts';
+import './sh.ts';
 import './ssh-keygen.ts';
 import './sysctl.ts';
 import './sysctl-arcstats.ts';

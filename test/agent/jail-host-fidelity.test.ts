@@ -1,5 +1,5 @@
 import type { SimHost } from '#shared/seed/host/schema';
-import { jailHost, simulatedHost } from '../helpers/simulated-host.ts';
+import { demoSeedHost, jailHost, simulatedHost } from '../helpers/simulated-host.ts';
 import { applyHooks, applyLimits, findJail, jailInventory, startJail, stopJail } from '#agent/drivers/jail';
 import { noHooks } from '#domain/jails/hooks';
 import { RACCT_REQUIRED } from '#domain/capabilities';
@@ -176,4 +176,16 @@ describe.each(PROFILES)('%s', (profile) => {
       expect((await sim.run(['rctl'])).stdout).toBe('jail:web:memoryuse:deny=1073741824\n');
     });
   });
+});
+
+test('the demo host, whose jails have memory limits, boots with RACCT on (its loader.conf), so their limits apply', async () => {
+  const seed = demoSeedHost();
+  const exec = simulatedHost(seed);
+  const limited = (seed.jails ?? []).filter((j) => (j.memoryBytes ?? 0) > 0);
+  expect(limited.length).toBeGreaterThan(0);
+  expect((await exec.simulator.run(['sysctl', '-n', 'kern.racct.enable'])).stdout).toBe('1\n');
+  for (const j of limited) {
+    expect(await applyLimits(exec, j.ctid, { cpuSet: j.cpuSet ?? [], memoryBytes: j.memoryBytes! }, true)).toMatchObject({ appliedNow: j.state === 'running' });
+  }
+  expect((await exec.simulator.run(['rctl'])).stdout.split('\n').filter(Boolean)).toHaveLength(limited.length);
 });

@@ -85,7 +85,9 @@ export function limitsFileContent(name: string, ctid: number, l: Limits): string
   // the same commands applyLimits runs at once on a running jail
   if (l.cpuSet.length) lines.push(`${pinJailArgv(name, l.cpuSet).join(' ')} || exit 1`);
   if (l.memoryBytes > 0)
-    lines.push(`rctl -a ${memoryRule(name, l.memoryBytes)} || logger -s -t hostmgr "jail ${name}: memory limit not applied (rctl failed); the jail runs without it"`);
+    lines.push(
+      `rctl -a ${memoryRule(name, l.memoryBytes)} || logger -s -t hostmgr "jail ${name}: memory limit not applied (rctl failed); the jail runs without it"`,
+    );
   if (!lines.length) return '';
   return ['#!/bin/sh', `# hostmgr: resource limits of jail ${name} (CTID ${ctid}), run by exec.poststart`, ...lines, ''].join('\n');
 }

@@ -67,7 +67,8 @@ export async function finishCommitted(source: Executor, target: Executor | null,
   await attempt('remove conf here', () => removeFiles(source, [j.sourceFiles.conf]));
   await attempt('remove jail directory here', () => removeTrees(source, [j.sourceFiles.dir]));
   await attempt('destroy dataset here', () => destroyIfExists(source, j.dataset));
-  if (target && j.snapshots.length) await attempt('destroy the migration snapshots on target', () => destroyIfExists(target, `${j.dataset}@${j.snapshots.join(',')}`));
+  if (target && j.snapshots.length)
+    await attempt('destroy the migration snapshots on target', () => destroyIfExists(target, `${j.dataset}@${j.snapshots.join(',')}`));
   await removeJournal(source, j.ctid);
   return warnings;
 }

@@ -32,5 +32,8 @@ function cpuset(state: SimHost, args: string[]): ShellResult {
   return { code: 0, stdout: '', stderr: '' };
 }
 
-registerCommand('cpuset', withUsage((ctx: CommandContext) => cpuset(ctx.state, ctx.args), '\tcpuset [-l cpu-list] [-j jail]\n\tcpuset -g [-j jail]'));
+registerCommand(
+  'cpuset',
+  withUsage((ctx: CommandContext) => cpuset(ctx.state, ctx.args), '\tcpuset [-l cpu-list] [-j jail]\n\tcpuset -g [-j jail]'),
+);
 registerScriptCommand('cpuset', (sh, argv) => cpuset(sh.state, argv.slice(1)));

@@ -26,7 +26,8 @@ export class JailConfError extends Error {}
 
 const ATOM = /[A-Za-z0-9_!%&()\-.:<>?@[\]^`|~]/;
 
-function unescape(s: string): string {
+/** jaillex.l text2lval: backslash escapes of a quoted or atomic string */
+function text2lval(s: string): string {
   let out = '';
   for (let i = 0; i < s.length; i++) {
     if (s[i] !== '\\') {
@@ -93,7 +94,7 @@ function lex(text: string, file: string): Tok[] {
       while (j < n && text[j] !== "'") j += text[j] === '\\' ? 2 : 1;
       if (j >= n) throw new JailConfError(`jail: ${file} line ${line}: unterminated string`);
       const raw = text.slice(i, j + 1);
-      push('STR', { kind: 'str', text: unescape(raw.slice(1, -1)) }, raw);
+      push('STR', { kind: 'str', text: text2lval(raw.slice(1, -1)) }, raw);
       countLines(raw);
       i = j + 1;
     } else if (c === '"') {
@@ -107,7 +108,7 @@ function lex(text: string, file: string): Tok[] {
           lit += text.slice(j, j + 2);
           j += 2;
         } else if (text[j] === '$' && /[A-Za-z_{]/.test(text[j + 1] ?? '')) {
-          if (lit || first) push('STR', { kind: 'str', text: unescape(lit) }, lit);
+          if (lit || first) push('STR', { kind: 'str', text: text2lval(lit) }, lit);
           first = false;
           lit = '';
           if (text[j + 1] === '{') {
@@ -124,7 +125,7 @@ function lex(text: string, file: string): Tok[] {
         } else lit += text[j++];
       }
       if (j >= n) throw new JailConfError(`jail: ${file} line ${startLine}: unterminated string`);
-      if (lit || first) push('STR', { kind: 'str', text: unescape(lit) }, lit);
+      if (lit || first) push('STR', { kind: 'str', text: text2lval(lit) }, lit);
       countLines(text.slice(i, j + 1));
       i = j + 1;
     } else if (c === '$' && /[A-Za-z_{]/.test(text[i + 1] ?? '')) {
@@ -145,7 +146,7 @@ function lex(text: string, file: string): Tok[] {
       i = j;
     } else if (c === '\\' && i + 1 < n) {
       const m = /^\\([0-7]{1,3}|x[0-9A-Fa-f]{1,2}|[\s\S])/.exec(text.slice(i))!;
-      push('STR', { kind: 'str', text: unescape(m[0]) }, m[0]);
+      push('STR', { kind: 'str', text: text2lval(m[0]) }, m[0]);
       if (m[1] === '\n') line++;
       i += m[0].length;
     } else if ('$*+/\\'.includes(c)) {
@@ -242,7 +243,13 @@ function parse(toks: Tok[], file: string): RawJail[] {
 /** A jail's parameters as jail(8) resolved them: name → value list (empty for a bare boolean). */
 export type JailParams = Map<string, string[]>;
 
-const wildMatch = (name: string, pattern: string) => new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(name);
+const wildMatch = (name: string, pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  ).test(name);
 
 /**
  * The parameters of jail `name` from the conf text, or the message jail(8) prints and fails with. A jail the

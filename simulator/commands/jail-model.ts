@@ -21,7 +21,10 @@ type WithJails = SimHost & { jails?: SimJail[] };
 
 export const jailsOf = (state: SimHost): SimJail[] => ((state as WithJails).jails ??= []);
 export const findSimJail = (state: SimHost, name: string) => jailsOf(state).find((j) => j.name === name);
-export const runningJails = (state: SimHost) => jailsOf(state).filter((j) => j.state === 'running' && j.jid !== undefined).sort((a, b) => a.jid! - b.jid!);
+export const runningJails = (state: SimHost) =>
+  jailsOf(state)
+    .filter((j) => j.state === 'running' && j.jid !== undefined)
+    .sort((a, b) => a.jid! - b.jid!);
 
 export function nextJid(state: SimHost): number {
   return Math.max(0, ...jailsOf(state).map((j) => j.jid ?? 0)) + 1;

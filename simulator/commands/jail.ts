@@ -126,7 +126,7 @@ function jail(ctx: CommandContext) {
   return fail('usage: jail [-dqv] [-f file] -[cmr] [jail]', 1);
 }
 
-registerCommand('jail', withUsage(jail, '\tjail [-dqv] [-f file] -[cmr] [jail]\n\tjail [-qv] [-f file] -[rR] [\'*\' | jail ...]'));
+registerCommand('jail', withUsage(jail, "\tjail [-dqv] [-f file] -[cmr] [jail]\n\tjail [-qv] [-f file] -[rR] ['*' | jail ...]"));
 
 /**
  * A reboot: every jail is gone, with its rctl rules (kernel state). Then rc.d/jail (libexec/rc/rc.d/jail), when

@@ -16,7 +16,8 @@ function jexec(state: SimHost, now: number, args: string[], stdin: string): Shel
   const first = args.findIndex((a, i) => !a.startsWith('-') && !(i > 0 && /^-[lnd]*[duU]$/.test(args[i - 1])));
   getopt(first < 0 ? args : args.slice(0, first), 'd:lnu:U:');
   const [name, ...command] = first < 0 ? [] : args.slice(first);
-  if (name === undefined) return { code: 1, stdout: '', stderr: 'usage: jexec [-l] [-d working-directory] [[-U username] | [-u username]] jail [command ...]\n' };
+  if (name === undefined)
+    return { code: 1, stdout: '', stderr: 'usage: jexec [-l] [-d working-directory] [[-U username] | [-u username]] jail [command ...]\n' };
   const j = runningJails(state).find((x) => x.name === name || String(x.jid) === name);
   if (!j) return { code: 1, stdout: '', stderr: `jexec: jail "${name}" not found\n` };
   return run({ state, now, root: j.path ?? '/' }, command.length ? command : ['/bin/sh'], stdin);
@@ -24,6 +25,9 @@ function jexec(state: SimHost, now: number, args: string[], stdin: string): Shel
 
 registerCommand(
   'jexec',
-  withUsage((ctx: CommandContext) => jexec(ctx.state, ctx.now, ctx.args, ctx.stdin), '\tjexec [-l] [-d working-directory] [[-U username] | [-u username]] jail [command ...]'),
+  withUsage(
+    (ctx: CommandContext) => jexec(ctx.state, ctx.now, ctx.args, ctx.stdin),
+    '\tjexec [-l] [-d working-directory] [[-U username] | [-u username]] jail [command ...]',
+  ),
 );
 registerScriptCommand('jexec', (sh, argv, stdin) => jexec(sh.state, sh.now, argv.slice(1), stdin));

@@ -18,8 +18,36 @@ import { runningJails } from './jail-model.ts';
  *   reads as zeros.
  * - `rctl [filter]` lists rules.
  */
-const USAGE_RESOURCES = ['cputime', 'datasize', 'stacksize', 'coredumpsize', 'memoryuse', 'memorylocked', 'maxproc', 'openfiles', 'vmemoryuse', 'pseudoterminals', 'swapuse', 'nthr', 'wallclock', 'pcpu'];
-const RESOURCES = new Set([...USAGE_RESOURCES, 'msgqqueued', 'msgqsize', 'nmsgq', 'nsem', 'nsemop', 'nshm', 'shmsize', 'readbps', 'writebps', 'readiops', 'writeiops']);
+const USAGE_RESOURCES = [
+  'cputime',
+  'datasize',
+  'stacksize',
+  'coredumpsize',
+  'memoryuse',
+  'memorylocked',
+  'maxproc',
+  'openfiles',
+  'vmemoryuse',
+  'pseudoterminals',
+  'swapuse',
+  'nthr',
+  'wallclock',
+  'pcpu',
+];
+const RESOURCES = new Set([
+  ...USAGE_RESOURCES,
+  'msgqqueued',
+  'msgqsize',
+  'nmsgq',
+  'nsem',
+  'nsemop',
+  'nshm',
+  'shmsize',
+  'readbps',
+  'writebps',
+  'readiops',
+  'writeiops',
+]);
 const ACTIONS = new Set(['deny', 'log', 'devctl', 'throttle', 'sigterm', 'sigkill', 'sighup', 'sigint']);
 const RACCT_DISABLED = 'rctl: RACCT/RCTL present, but disabled; enable using kern.racct.enable=1 tunable\n';
 
@@ -76,7 +104,8 @@ function rctl(state: SimHost, args: string[]): ShellResult {
     const j = runningJails(state).find((x) => x.name === name);
     const mem = j?.memoryUsedBytes ?? 0;
     const used: Record<string, number> = j ? { memoryuse: mem, vmemoryuse: Math.round(mem * 7.3), maxproc: 7, nthr: 9, openfiles: 96, wallclock: 1 } : {};
-    const fmt = (r: string, v: number) => `${r}=${o.flags.has('h') && ['memoryuse', 'vmemoryuse', 'datasize', 'stacksize', 'swapuse'].includes(r) ? human(v) : v}`;
+    const fmt = (r: string, v: number) =>
+      `${r}=${o.flags.has('h') && ['memoryuse', 'vmemoryuse', 'datasize', 'stacksize', 'swapuse'].includes(r) ? human(v) : v}`;
     return { code: 0, stdout: USAGE_RESOURCES.map((r) => `${fmt(r, used[r] ?? 0)}\n`).join(''), stderr: '' };
   }
   const rules = rctlRules(state).filter((r) => !arg || matches(r, arg));
@@ -85,6 +114,9 @@ function rctl(state: SimHost, args: string[]): ShellResult {
 
 registerCommand(
   'rctl',
-  withUsage((ctx: CommandContext) => rctl(ctx.state, ctx.args), '\trctl [-h] [-n] [filter]\n\trctl -a rule\n\trctl -l filter\n\trctl -r filter\n\trctl -u [-h] filter'),
+  withUsage(
+    (ctx: CommandContext) => rctl(ctx.state, ctx.args),
+    '\trctl [-h] [-n] [filter]\n\trctl -a rule\n\trctl -l filter\n\trctl -r filter\n\trctl -u [-h] filter',
+  ),
 );
 registerScriptCommand('rctl', (sh, argv) => rctl(sh.state, argv.slice(1)));

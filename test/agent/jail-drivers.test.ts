@@ -47,18 +47,18 @@ describe('jail drivers against the simulated host', () => {
   const seeded = () =>
     simulated(
       [
-      {
-        ctid: 101,
-        name: 'web',
-        hostname: 'web.example.net',
-        dataset: 'zroot/jails/web',
-        state: 'running',
-        hooks: { poststart: { enabled: true, script: 'echo started' }, prestop: { enabled: false, script: 'echo kept' } },
-        cpuSet: [1],
-        memoryBytes: 512 * 2 ** 20,
-        memoryUsedBytes: 100 * 2 ** 20,
-      },
-      { ctid: 102, name: 'db', dataset: 'zroot/jails/db', state: 'stopped' },
+        {
+          ctid: 101,
+          name: 'web',
+          hostname: 'web.example.net',
+          dataset: 'zroot/jails/web',
+          state: 'running',
+          hooks: { poststart: { enabled: true, script: 'echo started' }, prestop: { enabled: false, script: 'echo kept' } },
+          cpuSet: [1],
+          memoryBytes: 512 * 2 ** 20,
+          memoryUsedBytes: 100 * 2 ** 20,
+        },
+        { ctid: 102, name: 'db', dataset: 'zroot/jails/db', state: 'stopped' },
       ],
       true,
     );
@@ -71,7 +71,14 @@ describe('jail drivers against the simulated host', () => {
       [102, 'db', 'stopped'],
     ]);
     const web = inv[0];
-    expect(web).toMatchObject({ hostname: 'web.example.net', path: '/zroot/jails/web', dataset: 'zroot/jails/web', cpuSet: [1], memoryBytes: 512 * 2 ** 20, memoryUsedBytes: 100 * 2 ** 20 });
+    expect(web).toMatchObject({
+      hostname: 'web.example.net',
+      path: '/zroot/jails/web',
+      dataset: 'zroot/jails/web',
+      cpuSet: [1],
+      memoryBytes: 512 * 2 ** 20,
+      memoryUsedBytes: 100 * 2 ** 20,
+    });
     expect(web.jid).toBeGreaterThan(0);
     expect(web.hooks.poststart).toEqual({ enabled: true, script: 'echo started' });
     expect(web.hooks.prestop).toEqual({ enabled: false, script: 'echo kept' });
@@ -81,7 +88,12 @@ describe('jail drivers against the simulated host', () => {
 
   test('E3 on the host: hooks written and wired; they run on the next stop/start, in order', async () => {
     const { sim, exec } = seeded();
-    const hooks = { ...noHooks(), prestart: { enabled: true, script: 'echo pre' }, start: { enabled: true, script: '#!/bin/sh\necho in-jail' }, poststop: { enabled: true, script: 'echo bye' } };
+    const hooks = {
+      ...noHooks(),
+      prestart: { enabled: true, script: 'echo pre' },
+      start: { enabled: true, script: '#!/bin/sh\necho in-jail' },
+      poststop: { enabled: true, script: 'echo bye' },
+    };
     const wired = await applyHooks(exec, 101, hooks);
     expect(wired).toEqual(['prestart', 'start', 'poststop']);
     const inv = (await jailInventory(exec)).find((j) => j.ctid === 101)!;

@@ -24,7 +24,13 @@ function host(profile: (typeof PROFILES)[number], jails: SimHost['jails'], opts:
   return { exec, sim: exec.simulator };
 }
 
-const web = (over: Partial<NonNullable<SimHost['jails']>[number]> = {}) => ({ ctid: 101, name: 'web', dataset: 'zroot/jails/web', state: 'running' as const, ...over });
+const web = (over: Partial<NonNullable<SimHost['jails']>[number]> = {}) => ({
+  ctid: 101,
+  name: 'web',
+  dataset: 'zroot/jails/web',
+  state: 'running' as const,
+  ...over,
+});
 
 describe.each(PROFILES)('%s', (profile) => {
   describe('RACCT (kern.racct.enable=0 on GENERIC)', () => {
@@ -83,7 +89,11 @@ describe.each(PROFILES)('%s', (profile) => {
 
       await applyHooks(exec, 101, { ...noHooks(), poststart: { enabled: true, script: 'false' } });
       const post = await sim.run(['jail', '-f', j.files.conf, '-c', 'web']);
-      expect(post).toMatchObject({ code: 1, stdout: 'web: created\nweb: removed\n', stderr: 'jail: web: /usr/local/etc/hostmgr/jails/101/hooks/poststart.sh: failed\n' });
+      expect(post).toMatchObject({
+        code: 1,
+        stdout: 'web: created\nweb: removed\n',
+        stderr: 'jail: web: /usr/local/etc/hostmgr/jails/101/hooks/poststart.sh: failed\n',
+      });
       expect(await sim.state((s) => findSimJail(s, 'web')!.state)).toBe('stopped');
     });
 
@@ -162,7 +172,9 @@ describe.each(PROFILES)('%s', (profile) => {
 
   describe('a reboot', () => {
     test('jails are gone with their rctl rules; rc.d/jail starts the jail_list jails from jail.conf.d when jail_enable=YES', async () => {
-      const { exec, sim } = host(profile, [web({ memoryBytes: 2 ** 30 }), { ctid: 102, name: 'db', dataset: 'zroot/jails/db', state: 'running' }], { racct: true });
+      const { exec, sim } = host(profile, [web({ memoryBytes: 2 ** 30 }), { ctid: 102, name: 'db', dataset: 'zroot/jails/db', state: 'running' }], {
+        racct: true,
+      });
       expect((await sim.run(['rctl'])).stdout).toBe('jail:web:memoryuse:deny=1073741824\n');
       expect((await sim.run(['reboot'])).code).toBe(0);
       expect((await jailInventory(exec)).map((j) => j.state)).toEqual(['stopped', 'stopped']);

@@ -100,7 +100,14 @@ describe('E4 PUT /api/jail/{ctid}/hardware/cpu', () => {
     expectEnvelope(await call('PUT', path(await freeGuestId()), { token: operator, body: { cores: 1 } }), 404, 'jail_not_found');
     const j = await freeGuestId();
     const node = await arrangeNode({ jails: [jailInv(j)] });
-    await queueTask({ kind: 'jail.migrate', nodeId: node, resource: `jail:${j}`, exclusive: true, payload: { ctid: j, name: `j${j}`, dataset: 'x', target: { nodeId: node, address: '127.0.0.1' } }, dispatch: false });
+    await queueTask({
+      kind: 'jail.migrate',
+      nodeId: node,
+      resource: `jail:${j}`,
+      exclusive: true,
+      payload: { ctid: j, name: `j${j}`, dataset: 'x', target: { nodeId: node, address: '127.0.0.1' } },
+      dispatch: false,
+    });
     const res = await call('PUT', path(j), { token: operator, body: { cores: 1 } });
     expectEnvelope(res, 409, 'jail_busy');
     expect(((await guestRow(j))!.config as any).cores).toBeNull();

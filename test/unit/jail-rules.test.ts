@@ -1,7 +1,18 @@
 import { HOOK_PHASES, hookInterpreter, hookProblems, normalizeHooks, noHooks, activePhases, type JailHooks } from '#domain/jails/hooks';
 import { fitCpuSet, leastUsedCpus, parseCpuList, cpuList } from '#domain/jails/cpu';
 import { reportedGuestIds } from '#domain/jails/migrate';
-import { hookFileContent, scriptOfHookFile, limitsFileContent, parseLimitsFile, managedLines, jailFiles, expandName, hookCommand, hookParam, isHookCommand } from '#agent/drivers/jail-layout';
+import {
+  hookFileContent,
+  scriptOfHookFile,
+  limitsFileContent,
+  parseLimitsFile,
+  managedLines,
+  jailFiles,
+  expandName,
+  hookCommand,
+  hookParam,
+  isHookCommand,
+} from '#agent/drivers/jail-layout';
 
 const hooks = (over: Partial<JailHooks>): JailHooks => ({ ...noHooks(), ...over });
 
@@ -16,7 +27,9 @@ describe('E3 hook rules', () => {
   });
 
   test('disabled + blank clears the phase; disabled with a script keeps it (not wired)', () => {
-    const n = normalizeHooks(hooks({ prestart: { enabled: false, script: '   ' }, start: { enabled: false, script: 'echo later' }, stop: { enabled: true, script: 'echo bye' } }));
+    const n = normalizeHooks(
+      hooks({ prestart: { enabled: false, script: '   ' }, start: { enabled: false, script: 'echo later' }, stop: { enabled: true, script: 'echo bye' } }),
+    );
     expect(n.prestart).toEqual({ enabled: false, script: '' });
     expect(n.start).toEqual({ enabled: false, script: 'echo later' });
     expect(activePhases(n)).toEqual(['stop']);
@@ -57,8 +70,12 @@ describe('host layout of a managed jail', () => {
     expect(f.hookFile('prestart')).toBe('/usr/local/etc/hostmgr/jails/101/hooks/prestart.sh');
     expect(f.hookFile('start')).toBe('/usr/local/etc/hostmgr/jails/101/hooks/start.sh');
     expect(hookCommand(f, 'start', 'echo hi')).toBe('/usr/sbin/jexec -l web /bin/sh < /usr/local/etc/hostmgr/jails/101/hooks/start.sh');
-    expect(hookCommand(f, 'stop', '#!/usr/local/bin/bash\necho hi')).toBe('/usr/sbin/jexec -l web /usr/local/bin/bash < /usr/local/etc/hostmgr/jails/101/hooks/stop.sh');
-    expect(hookCommand(f, 'stop', '#!/usr/bin/env python3\nprint(1)')).toBe('/usr/sbin/jexec -l web /usr/bin/env python3 < /usr/local/etc/hostmgr/jails/101/hooks/stop.sh');
+    expect(hookCommand(f, 'stop', '#!/usr/local/bin/bash\necho hi')).toBe(
+      '/usr/sbin/jexec -l web /usr/local/bin/bash < /usr/local/etc/hostmgr/jails/101/hooks/stop.sh',
+    );
+    expect(hookCommand(f, 'stop', '#!/usr/bin/env python3\nprint(1)')).toBe(
+      '/usr/sbin/jexec -l web /usr/bin/env python3 < /usr/local/etc/hostmgr/jails/101/hooks/stop.sh',
+    );
     expect(() => hookCommand(f, 'start', '#!/bin/sh; rm -rf /\necho')).toThrow(/'#!' line/);
     expect(hookCommand(f, 'prestop', '#!/bin/sh; x')).toBe('/usr/local/etc/hostmgr/jails/101/hooks/prestop.sh');
     expect(isHookCommand(f, 'start', hookCommand(f, 'start', 'x'))).toBe(true);
@@ -85,7 +102,9 @@ describe('host layout of a managed jail', () => {
   test('limits script: cpuset failing stops the start, rctl failing is logged and tolerated; round trip', () => {
     const text = limitsFileContent('web', 101, { cpuSet: [1, 3], memoryBytes: 2 ** 30 });
     expect(text).toContain('cpuset -l 1,3 -j web || exit 1\n');
-    expect(text).toContain('rctl -a jail:web:memoryuse:deny=1073741824 || logger -s -t hostmgr "jail web: memory limit not applied (rctl failed); the jail runs without it"\n');
+    expect(text).toContain(
+      'rctl -a jail:web:memoryuse:deny=1073741824 || logger -s -t hostmgr "jail web: memory limit not applied (rctl failed); the jail runs without it"\n',
+    );
     expect(parseLimitsFile(text)).toEqual({ cpuSet: [1, 3], memoryBytes: 2 ** 30 });
     // the form earlier agents wrote still reads
     expect(parseLimitsFile('cpuset -l 2 -j web\nrctl -a jail:web:memoryuse:deny=5\n')).toEqual({ cpuSet: [2], memoryBytes: 5 });

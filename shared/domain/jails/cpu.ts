@@ -20,7 +20,10 @@ export const cpuList = (cpus: number[]) => cpus.join(',');
 /** Parses a `cpuset -l` list (`0,2-3`) back into CPU numbers. */
 export function parseCpuList(list: string): number[] {
   const out = new Set<number>();
-  for (const part of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^(\d+)(?:-(\d+))?$/.exec(part);
     if (!m) throw new Error(`bad CPU list element: ${part}`);
     const lo = Number(m[1]);

@@ -26,12 +26,7 @@ export const cpuLimitRecord = (ctid: number, c: Pick<JailConfig, 'cores' | 'cpuS
  * The task carries the jail's memory limit too (one limits script): a jail with one on a node that reported
  * RACCT off → 409 `capability_missing` (the agent would fail the task: rctl cannot work there).
  */
-export async function setCpuLimit(
-  trx: Transaction<Database>,
-  enqueue: Enqueue,
-  ctid: number,
-  cores: number,
-): Promise<JailCpuLimit> {
+export async function setCpuLimit(trx: Transaction<Database>, enqueue: Enqueue, ctid: number, cores: number): Promise<JailCpuLimit> {
   const jail = await requireJail(trx, ctid);
   const node = await trx
     .selectFrom('nodes')
@@ -45,8 +40,18 @@ export async function setCpuLimit(
   if (jail.config.memoryBytes > 0) await requireCapability(trx, node.id, 'racct');
   const running = jail.state === 'running';
   if (running && !node.online) throw unavailable('node_offline', `node ${node.id} is offline: the CPU limit of running jail ${ctid} cannot be applied now`);
-  const others = await trx.selectFrom('guests').select('config').where('node_id', '=', jail.node_id).where('type', '=', 'jail').where('id', '!=', ctid).execute();
-  const cpuSet = leastUsedCpus(hostCpus, cores, others.map((o) => jailConfigOf(o.config).cpuSet));
+  const others = await trx
+    .selectFrom('guests')
+    .select('config')
+    .where('node_id', '=', jail.node_id)
+    .where('type', '=', 'jail')
+    .where('id', '!=', ctid)
+    .execute();
+  const cpuSet = leastUsedCpus(
+    hostCpus,
+    cores,
+    others.map((o) => jailConfigOf(o.config).cpuSet),
+  );
   const next: JailConfig = { ...jail.config, cores, cpuSet };
   await saveJailConfig(trx, ctid, next);
   await enqueue({

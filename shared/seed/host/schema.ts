@@ -158,7 +158,22 @@ const sysctlSchema = {
     name: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9_%-]+(\\.[A-Za-z0-9_%-]+)*$' },
     /** as `sysctl -t` prints it */
     type: {
-      enum: ['integer', 'unsigned integer', 'long integer', 'unsigned long', 'int8_t', 'uint8_t', 'int16_t', 'uint16_t', 'int32_t', 'uint32_t', 'int64_t', 'uint64_t', 'string', 'opaque'],
+      enum: [
+        'integer',
+        'unsigned integer',
+        'long integer',
+        'unsigned long',
+        'int8_t',
+        'uint8_t',
+        'int16_t',
+        'uint16_t',
+        'int32_t',
+        'uint32_t',
+        'int64_t',
+        'uint64_t',
+        'string',
+        'opaque',
+      ],
     },
     value: { type: 'string' },
     writable: { type: 'boolean' },

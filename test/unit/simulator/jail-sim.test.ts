@@ -1,6 +1,9 @@
 import { readJailParams } from '#simulator/commands/jail-conf-reader';
 import { host, simulate } from './sim-helper.ts';
 
+/** `${x}` in jail.conf text (a jail(8) variable, not a template placeholder) */
+const V = (name: string) => `$${'{'}${name}}`;
+
 /** The simulator's jail(8) conf reader, file tree links, sh, jexec and rctl, against their FreeBSD sources. */
 describe('jail(8)`s conf reader (jaillex.l, jailparse.y, config.c)', () => {
   const read = (text: string, name = 'web') => readJailParams(text, '/etc/jail.conf', name);
@@ -13,10 +16,10 @@ describe('jail(8)`s conf reader (jaillex.l, jailparse.y, config.c)', () => {
         'web {',
         '  host.hostname = web.example.net;',
         '  exec.start = "/bin/sh /etc/rc";',
-        '  exec.start += "echo \\"${name}\\" up\\n";',
+        `  exec.start += "echo \\"${V('name')}\\" up\\n";`,
         "  exec.consolelog = '/var/log/$name.log';",
         '  $dir = /srv;',
-        '  exec.prestart = "mkdir -p ${dir}/$name", "true";',
+        `  exec.prestart = "mkdir -p ${V('dir')}/$name", "true";`,
         '}',
         'mount.devfs;',
       ].join('\n'),
@@ -50,7 +53,7 @@ describe('jail(8)`s conf reader (jaillex.l, jailparse.y, config.c)', () => {
       [
         '# hostmgr: ctid=101 dataset=zroot/jails/web',
         'web {',
-        '\texec.consolelog = "/var/log/jail_console_${name}.log";',
+        `\texec.consolelog = "/var/log/jail_console_${V('name')}.log";`,
         '\tpath = "/zroot/jails/web";',
         '\texec.poststart += "/usr/sbin/jexec -l web /bin/sh < /usr/local/etc/hostmgr/jails/101/hooks/start.sh";',
         '}',

@@ -1,4 +1,5 @@
 import { readJailParams } from '#simulator/commands/jail-conf-reader';
+import { paramValue, parseJailConf, quote } from '#agent/drivers/jail-conf';
 import { host, simulate } from './sim-helper.ts';
 
 /** `${x}` in jail.conf text (a jail(8) variable, not a template placeholder) */
@@ -62,6 +63,15 @@ describe('jail(8)`s conf reader (jaillex.l, jailparse.y, config.c)', () => {
     if (typeof p === 'string') throw new Error(p);
     expect(p.get('exec.consolelog')).toEqual(['/var/log/jail_console_web.log']);
     expect(p.get('exec.poststart')).toEqual(['/usr/sbin/jexec -l web /bin/sh < /usr/local/etc/hostmgr/jails/101/hooks/start.sh']);
+  });
+
+  test('a literal $ the agent quotes stays literal for jail(8) (else it is a variable reference)', () => {
+    const conf = `web {\n\thost.hostname = ${quote('shop$1 "a\\b"')};\n\tpath = "/j";\n}\n`;
+    const p = read(conf);
+    if (typeof p === 'string') throw new Error(p);
+    expect(p.get('host.hostname')).toEqual(['shop$1 "a\\b"']);
+    expect(paramValue(parseJailConf(conf), 'web', 'host.hostname')).toBe('shop$1 "a\\b"');
+    expect(read('web { host.hostname = "shop$x"; }')).toBe('jail: web: host.hostname: variable "x" not found');
   });
 });
 

@@ -66,11 +66,11 @@ describe('jail(8)`s conf reader (jaillex.l, jailparse.y, config.c)', () => {
   });
 
   test('a literal $ the agent quotes stays literal for jail(8) (else it is a variable reference)', () => {
-    const conf = `web {\n\thost.hostname = ${quote('shop$1 "a\\b"')};\n\tpath = "/j";\n}\n`;
+    const conf = `web {\n\thost.hostname = ${quote('shop$x "a\\b"')};\n\tpath = "/j";\n}\n`;
     const p = read(conf);
     if (typeof p === 'string') throw new Error(p);
-    expect(p.get('host.hostname')).toEqual(['shop$1 "a\\b"']);
-    expect(paramValue(parseJailConf(conf), 'web', 'host.hostname')).toBe('shop$1 "a\\b"');
+    expect(p.get('host.hostname')).toEqual(['shop$x "a\\b"']);
+    expect(paramValue(parseJailConf(conf), 'web', 'host.hostname')).toBe('shop$x "a\\b"');
     expect(read('web { host.hostname = "shop$x"; }')).toBe('jail: web: host.hostname: variable "x" not found');
   });
 });

@@ -66,7 +66,14 @@ export function materialize(state: SimHost, j: SimJail): void {
   if (conf === null) {
     conf = renderJailConf({ ctid: j.ctid, name: j.name, hostname: j.hostname ?? j.name, path, dataset: j.dataset ?? null, ip4: j.ip4 });
     const wired: Partial<Record<(typeof HOOK_PHASES)[number], string>> = {};
-    for (const p of HOOK_PHASES) if (j.hooks?.[p]?.enabled && j.hooks[p]!.script.trim()) wired[p] = hookCommand(files, p, j.hooks[p]!.script);
+    for (const p of HOOK_PHASES) {
+      if (!j.hooks?.[p]?.enabled || !j.hooks[p]!.script.trim()) continue;
+      try {
+        wired[p] = hookCommand(files, p, j.hooks[p]!.script);
+      } catch {
+        // a start/stop script whose #! line the agent would refuse: laid out, not wired (as E3 would answer 400)
+      }
+    }
     for (const p of HOOK_PHASES) {
       const h = j.hooks?.[p];
       if (h && (h.enabled || h.script.trim())) writeFile(state, files.hookFile(p), hookFileContent(h.script), '755', true);

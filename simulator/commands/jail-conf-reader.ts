@@ -12,7 +12,8 @@
  * - config.c load_config/add_param: a jail gets `name` from its block, then its own parameters and the
  *   wildcard blocks' in file order; `=` (or no operator) replaces, `+=` appends, a bare `name;` clears;
  *   `name` cannot be redefined. Variables resolve against the jail's parameters:
- *   `<param>: variable "<v>" not found` makes that jail fail.
+ *   `<param>: variable "<v>" not found` makes that jail fail; so does a parameter neither jail(8) nor the
+ *   kernel knows (`unknown parameter: x`, e.g. `.include`, which this grammar does not have).
  */
 
 type Piece = { kind: 'str'; text: string } | { kind: 'var'; name: string };
@@ -240,6 +241,70 @@ function parse(toks: Tok[], file: string): RawJail[] {
   return jails;
 }
 
+/**
+ * Parameters jail(8) knows: its own (config.c intparams[]) and the kernel's (security.jail.param.*, which
+ * jailparam_init looks up; families by prefix). Anything else is `unknown parameter: <name>` (libjail).
+ */
+const KNOWN = new Set([
+  'allow.dying',
+  'command',
+  'depend',
+  'exec.clean',
+  'exec.consolelog',
+  'exec.fib',
+  'exec.jail_user',
+  'exec.poststart',
+  'exec.poststop',
+  'exec.prepare',
+  'exec.prestart',
+  'exec.prestop',
+  'exec.release',
+  'exec.created',
+  'exec.start',
+  'exec.stop',
+  'exec.system_jail_user',
+  'exec.system_user',
+  'exec.timeout',
+  'interface',
+  'ip_hostname',
+  'mount',
+  'mount.devfs',
+  'mount.fdescfs',
+  'mount.procfs',
+  'mount.fstab',
+  'stop.timeout',
+  'vnet.interface',
+  'name',
+  'jid',
+  'path',
+  'persist',
+  'securelevel',
+  'vnet',
+  'devfs_ruleset',
+  'enforce_statfs',
+  'osrelease',
+  'osreldate',
+  'parent',
+  'dying',
+  'cpuset.id',
+  'sysvmsg',
+  'sysvsem',
+  'sysvshm',
+  'ip4',
+  'ip6',
+  'ip4.addr',
+  'ip6.addr',
+  'ip4.saddrsel',
+  'ip6.saddrsel',
+  'ip4.nohostname',
+]);
+const KNOWN_FAMILIES = ['allow.', 'host.', 'children.', 'linux.', 'zfs.', 'mac.', 'ip4.', 'ip6.'];
+/** boolean parameters may be written negated: `allow.nomount`, `nopersist` (jailparam_init) */
+const known = (name: string) => {
+  const plain = name.replace(/(^|\.)no([a-z_]+)$/, '$1$2');
+  return [name, plain].some((n) => KNOWN.has(n) || KNOWN_FAMILIES.some((f) => n.startsWith(f)));
+};
+
 /** A jail's parameters as jail(8) resolved them: name → value list (empty for a bare boolean). */
 export type JailParams = Map<string, string[]>;
 
@@ -322,5 +387,6 @@ export function readJailParams(text: string, file: string, name: string): JailPa
     if (typeof v === 'string') return v;
     if (!prm.isVar) result.set(key, v);
   }
+  for (const key of result.keys()) if (!known(key)) return `jail: ${name}: unknown parameter: ${key}`;
   return result;
 }

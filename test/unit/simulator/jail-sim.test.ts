@@ -47,6 +47,9 @@ describe('jail(8)`s conf reader (jaillex.l, jailparse.y, config.c)', () => {
     expect(read('web { name = other; }')).toBe('jail: web: cannot redefine parameter "name".');
     expect(read('db { path = /j; }')).toBe('jail: "web" not found');
     expect(read('/* open\nweb {}')).toBe('jail: /etc/jail.conf line 1: unterminated comment');
+    expect(read('web { path = /j; exec.strat = "x"; }')).toBe('jail: web: unknown parameter: exec.strat');
+    expect(read('.include "/etc/jail.conf.d/*.conf";\nweb { path = /j; }')).toBe('jail: web: unknown parameter: .include');
+    expect(typeof read('web { path = /j; allow.nomount; nopersist; host.domainname = x; }')).toBe('object');
   });
 
   test('the agent`s own confs read as the agent meant them', () => {

@@ -19,7 +19,7 @@ import {
 } from './jail-layout.ts';
 import { listDir, readOrNull, removeFiles, writeText } from './host-files.ts';
 import { listRunningJails } from './jls.ts';
-import { jailUsage, addRule, removeJailRules, memoryRule, requireRacct } from './rctl.ts';
+import { jailUsage, addRule, removeMemoryRule, memoryRule, requireRacct } from './rctl.ts';
 import { pinJail } from './cpuset.ts';
 
 /** A managed jail as its conf describes it (before looking at whether it runs). */
@@ -132,7 +132,7 @@ async function hostCpus(exec: Executor): Promise<number> {
  * A memory limit needs RACCT: without it the task fails before anything changes. The CPU list is fitted to
  * the host's CPUs. rctl rules belong to the jail's *name* and outlive the jail (kern_rctl.c), so the old
  * memory rule is removed whether the jail runs or not — else a limit taken away would come back at the next
- * start.
+ * start. Only that rule: rules an operator loaded for the jail are not the agent's.
  */
 export async function applyLimits(exec: Executor, ctid: number, wanted: Limits, applyNow: boolean): Promise<{ appliedNow: boolean; cpuSet: number[] }> {
   const j = await findJail(exec, ctid);
@@ -142,7 +142,7 @@ export async function applyLimits(exec: Executor, ctid: number, wanted: Limits, 
   if (content) await writeText(exec, j.files.limits, content, '755');
   else await removeFiles(exec, [j.files.limits]);
   await rewriteManaged(exec, j, wiredHooks(j), content !== '');
-  if (racct) await removeJailRules(exec, j.name);
+  if (racct) await removeMemoryRule(exec, j.name);
   const running = applyNow && (await isRunning(exec, j.name));
   if (running) {
     if (limits.cpuSet.length) await pinJail(exec, j.name, limits.cpuSet);
@@ -184,12 +184,12 @@ export async function startJail(exec: Executor, name: string, conf: string): Pro
 
 /**
  * `jail -f <conf> -r <name>`: exec.prestop, stop, poststop. A failing prestop or stop command leaves the jail
- * running (jail(8) exits 1). Its rctl rules are removed after it stops (they would otherwise stay in the
- * kernel under its name); the limits script adds them again at the next start.
+ * running (jail(8) exits 1). Its memory rule is removed after it stops (it would otherwise stay in the
+ * kernel under its name, e.g. after a migration); the limits script adds it again at the next start.
  */
 export async function stopJail(exec: Executor, name: string, conf: string): Promise<void> {
   await runChecked(exec, ['jail', '-f', conf, '-r', name]);
-  await removeJailRules(exec, name);
+  await removeMemoryRule(exec, name);
 }
 
 export async function isRunning(exec: Executor, name: string): Promise<boolean> {

@@ -34,10 +34,13 @@ export async function addRule(exec: Executor, rule: string): Promise<void> {
   await runChecked(exec, ['rctl', '-a', rule]);
 }
 
-/** Removes the jail's rules; a jail without rules (or not running) is not an error. */
-export async function removeJailRules(exec: Executor, jail: string): Promise<void> {
+/**
+ * Removes the jail's memory rule (`rctl -r jail:<name>:memoryuse:deny`), the only rule the agent adds; rules an
+ * operator loaded for the jail (/etc/rctl.conf) stay. None there (ESRCH) or RACCT off is not an error.
+ */
+export async function removeMemoryRule(exec: Executor, jail: string): Promise<void> {
   try {
-    await runChecked(exec, ['rctl', '-r', `jail:${jail}`]);
+    await runChecked(exec, ['rctl', '-r', `jail:${jail}:memoryuse:deny`]);
   } catch (err) {
     if (!(err instanceof CommandError)) throw err;
   }

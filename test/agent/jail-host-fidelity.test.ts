@@ -71,9 +71,13 @@ describe.each(PROFILES)('%s', (profile) => {
       // stopped behind the agent's back (jail -r, service jail stop): the kernel keeps the rule
       expect((await sim.run(['jail', '-f', j.files.conf, '-r', 'web'])).code).toBe(0);
       expect((await sim.run(['rctl', 'jail:web'])).stdout).toBe('jail:web:memoryuse:deny=1073741824\n');
+      // an operator's own rule for the jail (/etc/rctl.conf) is not the agent's to remove
+      await sim.run(['rctl', '-a', 'jail:web:maxproc:deny=500']);
       await applyLimits(exec, 101, { cpuSet: [], memoryBytes: 0 }, false);
       await startJail(exec, 'web', j.files.conf);
-      expect(await sim.state((s) => s.rctlRules ?? [])).toEqual([]);
+      expect(await sim.state((s) => s.rctlRules ?? [])).toEqual(['jail:web:maxproc:deny=500']);
+      await stopJail(exec, 'web', j.files.conf);
+      expect(await sim.state((s) => s.rctlRules ?? [])).toEqual(['jail:web:maxproc:deny=500']);
     });
   });
 

@@ -51,8 +51,9 @@ function runOne(state: SimHost, now: number, j: SimJail, phase: string, params: 
   if (argv[0] !== '/bin/sh' && (r.code === 127 || r.code === 126))
     stderr = `jail: ${j.name}: exec ${argv[0]}: ${r.code === 127 ? 'No such file or directory' : 'Permission denied'}\n`;
   const log = inJail ? params.get('exec.consolelog')?.at(-1) : undefined;
-  if (log) writeFile(state, log, (readFile(state, log) ?? '') + r.stdout + stderr, undefined, true);
-  else {
+  if (log) {
+    if (r.stdout || stderr) writeFile(state, log, (readFile(state, log) ?? '') + r.stdout + stderr, undefined, true);
+  } else {
     out.stdout += r.stdout;
     out.stderr += stderr;
   }

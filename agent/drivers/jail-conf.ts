@@ -144,8 +144,11 @@ export function paramValues(conf: ParsedConf, jail: string | null, key: string):
 
 export const paramValue = (conf: ParsedConf, jail: string | null, key: string): string | null => paramValues(conf, jail, key).at(-1) ?? null;
 
-/** jail.conf string literal. */
-export const quote = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+/**
+ * jail.conf string literal: `"…"` with `\\`, `\"`, `\n` and `\$` escaped. jail(8) expands `$name` and `${name}`
+ * inside double quotes (jaillex.l), so a literal `$` must be escaped or it becomes a variable reference.
+ */
+export const quote = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\$/g, '\\$')}"`;
 
 export const MANAGED_BEGIN = '### hostmgr: managed hooks and limits, rewritten by the agent ###';
 export const MANAGED_END = '### hostmgr: end of managed section ###';

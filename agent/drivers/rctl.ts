@@ -1,4 +1,5 @@
 import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
+import { RACCT_REQUIRED } from '#domain/capabilities';
 
 /**
  * rctl(8): `rctl -u <filter>` prints the subject's resource usage as `resource=value` lines (bytes, or with -h
@@ -33,11 +34,26 @@ export async function addRule(exec: Executor, rule: string): Promise<void> {
   await runChecked(exec, ['rctl', '-a', rule]);
 }
 
-/** Removes the jail's rules; a jail without rules (or not running) is not an error. */
-export async function removeJailRules(exec: Executor, jail: string): Promise<void> {
+/**
+ * Removes the jail's memory rule (`rctl -r jail:<name>:memoryuse:deny`), the only rule the agent adds; rules an
+ * operator loaded for the jail (/etc/rctl.conf) stay. None there (ESRCH) or RACCT off is not an error.
+ */
+export async function removeMemoryRule(exec: Executor, jail: string): Promise<void> {
   try {
-    await runChecked(exec, ['rctl', '-r', `jail:${jail}`]);
+    await runChecked(exec, ['rctl', '-r', `jail:${jail}:memoryuse:deny`]);
   } catch (err) {
     if (!(err instanceof CommandError)) throw err;
   }
+}
+
+/**
+ * Whether RACCT is on (`sysctl -n kern.racct.enable` is 1; a kernel without RACCT has no such OID). With
+ * `needed`, its absence fails the caller's task in the words the API uses, before any `rctl -a`: GENERIC boots
+ * with kern.racct.enable=0, a boot-time tunable (kern_racct.c, CTLFLAG_RDTUN), and every rctl call then fails.
+ */
+export async function requireRacct(exec: Executor, needed: boolean): Promise<boolean> {
+  const r = await exec.run(['sysctl', '-n', 'kern.racct.enable']);
+  const on = r.code === 0 && r.stdout.trim() === '1';
+  if (needed && !on) throw new Error(RACCT_REQUIRED);
+  return on;
 }

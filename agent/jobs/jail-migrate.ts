@@ -25,7 +25,7 @@ const snapName = (taskId: number, n: number) => `hm-migrate-${taskId}-${n}`;
 async function hostConfigFiles(exec: Executor, ctid: number): Promise<Record<string, string>> {
   const j = await findJail(exec, ctid);
   const files: Record<string, string> = { [j.files.conf]: j.confText };
-  // start/stop hooks live inside the jail's dataset and travel with it
+  // every hook script is a host file (none inside the jail's dataset)
   const paths = [...HOST_HOOK_PHASES.map((p) => j.files.hookFile(p)), j.files.limits];
   for (const path of paths) {
     const content = await readOrNull(exec, path);
@@ -41,7 +41,7 @@ export async function rollBack(source: Executor, target: Executor | null, j: Mig
   if (reachedTarget) {
     if (!target) problems.push(`target ${j.target.address} was not reachable: its copy of ${j.dataset} may remain`);
     else {
-      const { conf, dir } = jailFiles(j.ctid, j.name, '/');
+      const { conf, dir } = jailFiles(j.ctid, j.name);
       await attempt('stop on target', async () => {
         if (await isRunning(target, j.name)) await stopJail(target, j.name, conf);
       });
@@ -67,7 +67,8 @@ export async function finishCommitted(source: Executor, target: Executor | null,
   await attempt('remove conf here', () => removeFiles(source, [j.sourceFiles.conf]));
   await attempt('remove jail directory here', () => removeTrees(source, [j.sourceFiles.dir]));
   await attempt('destroy dataset here', () => destroyIfExists(source, j.dataset));
-  if (target && j.snapshots.length) await attempt('destroy the migration snapshots on target', () => destroyIfExists(target, `${j.dataset}@${j.snapshots.join(',')}`));
+  if (target && j.snapshots.length)
+    await attempt('destroy the migration snapshots on target', () => destroyIfExists(target, `${j.dataset}@${j.snapshots.join(',')}`));
   await removeJournal(source, j.ctid);
   return warnings;
 }

@@ -48,6 +48,9 @@ export function compareVersions(a: string, b: string): number {
 
 export type CapabilityNeed = 'racct' | 'guest-agent-channel' | 'libvirt';
 
+/** Why a memory limit cannot be set, in the words the API's 409 and the agent's failed task both use. */
+export const RACCT_REQUIRED = 'memory limits need RACCT: add kern.racct.enable=1 to /boot/loader.conf and reboot the host';
+
 /**
  * Why a host without a needed capability refuses the request, in words the operator can act on; null when the
  * capabilities allow it. Unknown capabilities (an inventory from an agent that does not report them) allow it:
@@ -57,7 +60,7 @@ export function missingCapability(caps: HostCapabilities | undefined, need: Capa
   if (!caps) return null;
   switch (need) {
     case 'racct':
-      return caps.racct ? null : 'memory limits need RACCT: add kern.racct.enable=1 to /boot/loader.conf and reboot the host';
+      return caps.racct ? null : RACCT_REQUIRED;
     case 'libvirt':
       return caps.libvirtVersion === null ? 'VMs need libvirt: pkg install libvirt, then sysrc libvirtd_enable=YES && service libvirtd start' : null;
     case 'guest-agent-channel':

@@ -1,3 +1,4 @@
+import type { SimHost } from '#shared/seed/host/schema';
 import { boot } from '../boot.ts';
 import { getopt } from '../format.ts';
 import { registerCommand, registerSubcommand, withUsage } from '../registry.ts';
@@ -9,9 +10,14 @@ import { profileOf } from '../profiles.ts';
  * kern.racct.enable (a boot-time tunable: the kernel environment's value, else the profile's GENERIC default),
  * `zfs version` — and reboot(8) / `shutdown -r`, which boot the host again (../boot.ts).
  */
+/** kern.racct.enable: the loader's value (a non-zero number is on), else the profile's GENERIC default. */
+export function racctEnabled(state: SimHost): boolean {
+  const racct = state.kenv?.['kern.racct.enable'];
+  return racct === undefined ? profileOf(state).racctDefault === 1 : /^[1-9]/.test(racct);
+}
+
 registerSysctlProvider('release', (state) => {
   const p = profileOf(state);
-  const racct = state.kenv?.['kern.racct.enable'];
   return [
     { name: 'kern.ostype', type: 'string', value: 'FreeBSD', writable: false, description: 'Operating system type' },
     { name: 'kern.osrelease', type: 'string', value: p.osrelease, writable: false, description: 'Operating system release' },
@@ -19,7 +25,7 @@ registerSysctlProvider('release', (state) => {
     {
       name: 'kern.racct.enable',
       type: 'uint8_t',
-      value: racct === undefined ? String(p.racctDefault) : /^[1-9]/.test(racct) ? '1' : '0',
+      value: racctEnabled(state) ? '1' : '0',
       writable: false,
       tunable: true,
       description: 'Enable RACCT/RCTL',

@@ -15,6 +15,8 @@ import type { SimHost } from '#shared/seed/host/schema';
  * ZFS streams carried by a real sshd on 127.0.0.1 into the simulator CLI of the target host.
  */
 const MiB = 2 ** 20;
+/** web has a memory limit: A and B boot with RACCT on, as an operator sets it up (GENERIC's default is off) */
+const RACCT_ON = { '/boot/loader.conf': { content: 'kern.racct.enable=1\n', mode: '644' } };
 
 let sshd: Sshd;
 let a: TestAgent;
@@ -38,18 +40,31 @@ beforeAll(async () => {
   ids.db = await freeGuestId();
   ids.big = await freeGuestId();
   // B's host key is the one sshd presents: what the source pins when it connects to B
-  b = await startTestAgent({ host: testJailHost([], hostKeyFile(readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8'))), args: ['--node-ip', '127.0.0.1'] });
+  b = await startTestAgent({
+    host: testJailHost([], { ...hostKeyFile(readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8')), ...RACCT_ON }),
+    args: ['--node-ip', '127.0.0.1'],
+  });
   const other = join(sshd.dir, 'other_key');
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'other', '-f', other]);
   c = await startTestAgent({ host: testJailHost([], hostKeyFile(readFileSync(`${other}.pub`, 'utf8'))), args: ['--node-ip', '127.0.0.1'] });
   // the target "host" behind sshd: every command runs through the simulator CLI on B's state file
   const peer = peerViaSshd(sshd, b.statePath);
   a = await startTestAgent({
-    host: testJailHost([
-      { ctid: ids.web, name: 'web', dataset: 'zroot/jails/web', state: 'running', hooks: { poststart: { enabled: true, script: 'logger web up' } }, memoryBytes: 256 * MiB },
-      { ctid: ids.db, name: 'db', dataset: 'zroot/jails/db', state: 'stopped' },
-      { ctid: ids.big, name: 'big', dataset: 'zroot/jails/big', state: 'running' },
-    ]),
+    host: testJailHost(
+      [
+        {
+          ctid: ids.web,
+          name: 'web',
+          dataset: 'zroot/jails/web',
+          state: 'running',
+          hooks: { poststart: { enabled: true, script: 'logger web up' } },
+          memoryBytes: 256 * MiB,
+        },
+        { ctid: ids.db, name: 'db', dataset: 'zroot/jails/db', state: 'stopped' },
+        { ctid: ids.big, name: 'big', dataset: 'zroot/jails/big', state: 'running' },
+      ],
+      RACCT_ON,
+    ),
     args: ['--node-ip', '127.0.0.1', ...peer],
     // a simulated send of the 1 GiB jail streams 8 MiB at 4 MiB/s: two seconds to cut it off in
     env: { HM_SIM_SEND_MAX_BYTES: String(8 * MiB), HM_SIM_STREAM_BYTES_PER_S: String(4 * MiB) },
@@ -72,7 +87,7 @@ test('inventory: the agent reports its jails and the store holds them', async ()
   expect(cfg).toMatchObject({ dataset: 'zroot/jails/web', path: '/zroot/jails/web', memoryBytes: 256 * MiB, cores: null, cpuSet: [] });
   expect(cfg.hooks.poststart).toEqual({ enabled: true, script: 'logger web up' });
   expect(cfg.host.jid).toBeGreaterThan(0);
-  expect((await guest(ids.db))).toMatchObject({ node_id: a.nodeId, state: 'stopped' });
+  expect(await guest(ids.db)).toMatchObject({ node_id: a.nodeId, state: 'stopped' });
 });
 
 test('E3: hooks are written and wired on the host, and run on the next stop/start', async () => {
@@ -88,7 +103,7 @@ test('E3: hooks are written and wired on the host, and run on the next stop/star
   expect(conf).toContain('exec.stop += "/usr/local/etc/hostmgr/hooks/stop.sh";');
   expect(conf).not.toContain('hooks/poststart.sh');
   expect(files[`/usr/local/etc/hostmgr/jails/${ids.web}/hooks/poststart.sh`]).toBeUndefined();
-  expect(files['/zroot/jails/web/usr/local/etc/hostmgr/hooks/stop.sh'].content).toContain('echo stopping');
+  expect(files[`/usr/local/etc/hostmgr/jails/${ids.web}/hooks/stop.sh`].content).toContain('echo stopping');
   // the running jail was not restarted by the change
   const before = (await jailOn(a, 'web'))!;
   expect(before.state).toBe('running');
@@ -99,7 +114,10 @@ test('E3: hooks are written and wired on the host, and run on the next stop/star
   expect((await s.run(['jail', '-f', '/etc/jail.conf.d/web.conf', '-c', 'web'])).code).toBe(0);
   const runs = (await jailOn(a, 'web'))!.hookRuns!.slice(ranBefore).map((r) => `${r.phase} ${r.command}`);
   expect(runs).toEqual(
-    expect.arrayContaining(['stop /usr/local/etc/hostmgr/hooks/stop.sh', `prestart /usr/local/etc/hostmgr/jails/${ids.web}/hooks/prestart.sh`]),
+    expect.arrayContaining([
+      `prestop /bin/sh -c /usr/sbin/jexec -l web /bin/sh < /usr/local/etc/hostmgr/jails/${ids.web}/hooks/stop.sh`,
+      `prestart /usr/local/etc/hostmgr/jails/${ids.web}/hooks/prestart.sh`,
+    ]),
   );
   expect(runs.some((r) => r.includes('poststart.sh'))).toBe(false);
 });
@@ -126,11 +144,18 @@ test('E4: a running jail is pinned at once; a stopped one only gets its post-sta
   a = await a.restart();
   await a.ready();
   await waitUntil('web pinned again', async () => JSON.stringify((await jailOn(a, 'web'))!.affinity) === '[0,1]');
-  const reapplied = await testDb().selectFrom('tasks').select(['kind', 'status', 'requested_by']).where('resource', '=', `jail:${ids.web}`).where('requested_by', '=', 'agent-start').where('id', '>', lastBefore).execute();
+  const reapplied = await testDb()
+    .selectFrom('tasks')
+    .select(['kind', 'status', 'requested_by'])
+    .where('resource', '=', `jail:${ids.web}`)
+    .where('requested_by', '=', 'agent-start')
+    .where('id', '>', lastBefore)
+    .execute();
   expect(reapplied.map((t) => t.kind).sort()).toEqual(['jail.apply-hooks', 'jail.apply-limits']);
 }, 60_000);
 
-const lastTask = async (ctid: number) => testDb().selectFrom('tasks').selectAll().where('resource', '=', `jail:${ctid}`).orderBy('id', 'desc').executeTakeFirstOrThrow();
+const lastTask = async (ctid: number) =>
+  testDb().selectFrom('tasks').selectAll().where('resource', '=', `jail:${ctid}`).orderBy('id', 'desc').executeTakeFirstOrThrow();
 
 test('E20: the jail moves to the target over SSH, reporting its phases; the store and both hosts agree', async () => {
   const res = await call('POST', `/jail/${ids.web}/migrations`, { token: operator, body: { targetNodeUuid: b.nodeId } });
@@ -139,7 +164,14 @@ test('E20: the jail moves to the target over SSH, reporting its phases; the stor
   const task = await waitForTask(res.body.data.taskId, ['success', 'failed', 'interrupted'], 45_000);
   expect(task.error).toBe('');
   expect(task.status).toBe('success');
-  for (const phase of ['preparing', 'initial full send', 'stopping the jail', 'final incremental send', 'copying the jail configuration', 'starting on the target']) {
+  for (const phase of [
+    'preparing',
+    'initial full send',
+    'stopping the jail',
+    'final incremental send',
+    'copying the jail configuration',
+    'starting on the target',
+  ]) {
     expect(task.output).toContain(`phase: ${phase}`);
   }
   expect(task.result).toMatchObject({ ctid: ids.web, targetNodeId: b.nodeId, state: 'running' });
@@ -155,9 +187,15 @@ test('E20: the jail moves to the target over SSH, reporting its phases; the stor
   const onB = (await jailOn(b, 'web'))!;
   expect(onB.state).toBe('running');
   expect(onB.affinity).toEqual([0, 1]);
-  expect(onB.rules).toEqual([`jail:web:memoryuse:deny=${256 * MiB}`]);
+  expect(await sim(b).state((s) => s.rctlRules)).toEqual([`jail:web:memoryuse:deny=${256 * MiB}`]);
   expect(await datasetsOf(b)).toContain('zroot/jails/web');
-  expect(Object.keys(await filesOf(b))).toEqual(expect.arrayContaining(['/etc/jail.conf.d/web.conf', `/usr/local/etc/hostmgr/jails/${ids.web}/hooks/prestart.sh`, '/zroot/jails/web/usr/local/etc/hostmgr/hooks/stop.sh']));
+  expect(Object.keys(await filesOf(b))).toEqual(
+    expect.arrayContaining([
+      '/etc/jail.conf.d/web.conf',
+      `/usr/local/etc/hostmgr/jails/${ids.web}/hooks/prestart.sh`,
+      `/usr/local/etc/hostmgr/jails/${ids.web}/hooks/stop.sh`,
+    ]),
+  );
   // source host: nothing left
   expect((await jailOn(a, 'web'))!.state).toBe('stopped');
   expect(await datasetsOf(a)).not.toContain('zroot/jails/web');
@@ -215,7 +253,12 @@ test('E20: the source agent killed mid-transfer → task interrupted, the jail r
   // the store: still the source's, and free for a new migration once the re-apply tasks are done
   expect((await guest(ids.big))!.node_id).toBe(a.nodeId);
   await waitUntil('no active task on the jail', async () => {
-    const active = await testDb().selectFrom('tasks').select('id').where('resource', '=', `jail:${ids.big}`).where('status', 'in', ['queued', 'running']).execute();
+    const active = await testDb()
+      .selectFrom('tasks')
+      .select('id')
+      .where('resource', '=', `jail:${ids.big}`)
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
     return active.length === 0;
   });
   expect(existsSync(a.statePath)).toBe(true);

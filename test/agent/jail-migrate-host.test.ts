@@ -44,7 +44,17 @@ test('replicates, stops, sends the increment, starts on the target and removes t
   const phases: string[] = [];
   const result = await migrateJail(ctx(a, b, phases), payload);
   expect(result).toEqual({ ctid: 301, targetNodeId: 'node-b', state: 'running', warnings: [] });
-  expect(phases).toEqual(expect.arrayContaining(['preparing', 'initial full send', 'stopping the jail', 'final incremental send', 'copying the jail configuration', 'starting on the target', 'removing the jail here']));
+  expect(phases).toEqual(
+    expect.arrayContaining([
+      'preparing',
+      'initial full send',
+      'stopping the jail',
+      'final incremental send',
+      'copying the jail configuration',
+      'starting on the target',
+      'removing the jail here',
+    ]),
+  );
   expect(phases.indexOf('stopping the jail')).toBeGreaterThan(phases.indexOf('initial full send'));
 
   // target: dataset without our snapshots, the conf and hooks, running, pinned by its post-start limits
@@ -54,8 +64,10 @@ test('replicates, stops, sends the increment, starts on the target and removes t
   expect(inv[0].hooks.prestart).toEqual({ enabled: true, script: 'echo pre' });
   expect(inv[0].hooks.start).toEqual({ enabled: true, script: 'echo in-jail' });
   expect(await b.simulator.state((s) => findSimJail(s, 'web')!.affinity)).toEqual([2]);
-  // the in-jail start hook came with the dataset and ran there
-  expect(await b.simulator.state((s) => findSimJail(s, 'web')!.hookRuns!.map((r) => r.command))).toContain('/usr/local/etc/hostmgr/hooks/start.sh');
+  // the start hook (a host file) came with the jail's configuration and ran in the jail through jexec
+  expect(await b.simulator.state((s) => findSimJail(s, 'web')!.hookRuns!.map((r) => r.command))).toContain(
+    '/bin/sh -c /usr/sbin/jexec -l web /bin/sh < /usr/local/etc/hostmgr/jails/301/hooks/start.sh',
+  );
 
   // source: nothing left, nothing running
   expect(await jailInventory(a)).toEqual([]);

@@ -1,4 +1,5 @@
-import { call, expectEnvelope, tokenFor } from '../helpers/api.ts';
+import { sql } from 'kysely';
+import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { queueTask } from '../helpers/agent.ts';
 import { arrangeNode, freeGuestId, guestRow, jailInv, setOnline, tasksOf } from './jail-setup.ts';
 
@@ -30,6 +31,23 @@ describe('E4 PUT /api/jail/{ctid}/hardware/cpu', () => {
     // → 1 first, then the lowest of the ties: 0 and 2
     const again = await call('PUT', path(a), { token: operator, body: { cores: 3 } });
     expect(again.body.data.cpuSet).toEqual([0, 1, 2]);
+  });
+
+  test('a jail with a memory limit on a node without RACCT: 409 capability_missing naming the loader tunable; nothing changes', async () => {
+    const [m, plain] = [await freeGuestId(), await freeGuestId()];
+    const caps = { osrelease: '14.3-RELEASE', osreldate: 1403000, racct: false, zfsVersion: null, libvirtVersion: null };
+    const node = await arrangeNode({ cpus: 4, jails: [jailInv(m, { memoryBytes: 2 ** 30 }), jailInv(plain)], capabilities: caps });
+    const before = await guestRow(m);
+    const res = await call('PUT', path(m), { token: operator, body: { cores: 1 } });
+    expectEnvelope(res, 409, 'capability_missing');
+    expect(res.body.error).toBe('memory limits need RACCT: add kern.racct.enable=1 to /boot/loader.conf and reboot the host');
+    expect((await guestRow(m))!.config).toEqual(before!.config);
+    expect(await tasksOf(m)).toHaveLength(0);
+    // a CPU limit alone does not need RACCT
+    expectEnvelope(await call('PUT', path(plain), { token: operator, body: { cores: 1 } }), 200, 'jail_cpu_updated');
+    // once the host reports RACCT on (loader.conf set, rebooted), the same request is accepted
+    await testDb().updateTable('nodes').set({ inventory: sql`jsonb_set(inventory, '{capabilities,racct}', 'true')` }).where('id', '=', node).execute();
+    expectEnvelope(await call('PUT', path(m), { token: operator, body: { cores: 1 } }), 200, 'jail_cpu_updated');
   });
 
   test('a running jail is applied at once (applyNow), which needs its node online: offline → 503, nothing changes', async () => {
@@ -82,7 +100,14 @@ describe('E4 PUT /api/jail/{ctid}/hardware/cpu', () => {
     expectEnvelope(await call('PUT', path(await freeGuestId()), { token: operator, body: { cores: 1 } }), 404, 'jail_not_found');
     const j = await freeGuestId();
     const node = await arrangeNode({ jails: [jailInv(j)] });
-    await queueTask({ kind: 'jail.migrate', nodeId: node, resource: `jail:${j}`, exclusive: true, payload: { ctid: j, name: `j${j}`, dataset: 'x', target: { nodeId: node, address: '127.0.0.1' } }, dispatch: false });
+    await queueTask({
+      kind: 'jail.migrate',
+      nodeId: node,
+      resource: `jail:${j}`,
+      exclusive: true,
+      payload: { ctid: j, name: `j${j}`, dataset: 'x', target: { nodeId: node, address: '127.0.0.1' } },
+      dispatch: false,
+    });
     const res = await call('PUT', path(j), { token: operator, body: { cores: 1 } });
     expectEnvelope(res, 409, 'jail_busy');
     expect(((await guestRow(j))!.config as any).cores).toBeNull();

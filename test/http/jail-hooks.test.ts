@@ -52,6 +52,22 @@ describe('E3 PUT /api/jail/{ctid}/options/lifecycle-hooks', () => {
     expect((await guestRow(ctid))!.config).toEqual(before!.config);
   });
 
+  test('a start/stop script runs in the jail through jexec: its #! line must be a plain absolute path (400), others are free', async () => {
+    const before = await guestRow(ctid);
+    const res = await call('PUT', path(ctid), {
+      token: operator,
+      body: { hooks: hooks({ start: { enabled: true, script: '#!/bin/sh; id\necho' }, prestart: { enabled: true, script: '#!/bin/sh; id\necho' } }) },
+    });
+    expectEnvelope(res, 400, 'validation_failed');
+    expect(res.body.error).toContain("body.hooks.start.script: its '#!' line must be an absolute path with at most one argument");
+    expect(res.body.error).not.toContain('body.hooks.prestart');
+    expect((await guestRow(ctid))!.config).toEqual(before!.config);
+    const other = await freeGuestId();
+    await arrangeNode({ jails: [jailInv(other)] });
+    const ok = await call('PUT', path(other), { token: operator, body: { hooks: hooks({ stop: { enabled: true, script: '#!/usr/local/bin/bash -e\necho bye' } }) } });
+    expectEnvelope(ok, 200);
+  });
+
   test('bad input per field is 400 listing every field', async () => {
     const { stop: _s, ...fivePhases } = hooks();
     void _s;

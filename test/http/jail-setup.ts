@@ -44,12 +44,22 @@ export interface NodeSpec {
   jails?: JailInventory[];
   vms?: Array<{ rid: number }>;
   ip?: string;
+  /** the inventory's capabilities section, as an agent that probes them reports it */
+  capabilities?: { osrelease: string; osreldate: number; racct: boolean; zfsVersion?: string | null; libvirtVersion?: string | null };
 }
 
 /** A node with an inventory (cpus, jails), its jails projected into guests like an agent report does. */
 export async function arrangeNode(spec: NodeSpec = {}): Promise<string> {
   const id = randomUUID();
-  const inventory = { hostname: `h-${id.slice(0, 8)}`, os: 'FreeBSD 14.1-RELEASE', cpus: spec.cpus ?? 4, memoryBytes: 8 * 2 ** 30, jails: spec.jails ?? [], vms: spec.vms ?? [] };
+  const inventory = {
+    hostname: `h-${id.slice(0, 8)}`,
+    os: 'FreeBSD 14.1-RELEASE',
+    cpus: spec.cpus ?? 4,
+    memoryBytes: 8 * 2 ** 30,
+    jails: spec.jails ?? [],
+    vms: spec.vms ?? [],
+    ...(spec.capabilities ? { capabilities: spec.capabilities } : {}),
+  };
   await testDb()
     .insertInto('nodes')
     .values({

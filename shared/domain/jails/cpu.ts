@@ -20,7 +20,10 @@ export const cpuList = (cpus: number[]) => cpus.join(',');
 /** Parses a `cpuset -l` list (`0,2-3`) back into CPU numbers. */
 export function parseCpuList(list: string): number[] {
   const out = new Set<number>();
-  for (const part of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^(\d+)(?:-(\d+))?$/.exec(part);
     if (!m) throw new Error(`bad CPU list element: ${part}`);
     const lo = Number(m[1]);
@@ -28,4 +31,16 @@ export function parseCpuList(list: string): number[] {
     for (let c = lo; c <= hi; c++) out.add(c);
   }
   return [...out].sort((a, b) => a - b);
+}
+
+/**
+ * A jail's CPU list made valid for a host with `hostCpus` CPUs (after a migration to a smaller host, or a CPU
+ * count that changed): the CPUs the host has are kept, and the missing ones are replaced by the host's lowest
+ * CPUs not yet in the list, so the jail keeps its number of cores (at most the host's). Ascending.
+ */
+export function fitCpuSet(cpus: number[], hostCpus: number): number[] {
+  const kept = [...new Set(cpus.filter((c) => c >= 0 && c < hostCpus))];
+  const want = Math.min(new Set(cpus).size, hostCpus);
+  for (let c = 0; kept.length < want && c < hostCpus; c++) if (!kept.includes(c)) kept.push(c);
+  return kept.sort((a, b) => a - b);
 }

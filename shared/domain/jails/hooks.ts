@@ -40,12 +40,33 @@ void sameShape;
 
 export const isBlank = (s: string) => s.trim() === '';
 
-/** E3: an enabled phase needs a non-blank script. Field names as the 400 lists them. */
+/** Phases whose script runs inside the jail (jail(8)'s exec.start / exec.stop environment). */
+export const IN_JAIL_PHASES: readonly HookPhase[] = ['start', 'stop'];
+
+/**
+ * The program that runs an in-jail hook, reading the script on its standard input (`jexec <jail> <program> <
+ * script`): the `#!` line's absolute path and at most one argument, or /bin/sh without a `#!` line. null when
+ * the `#!` line is anything else (it would be pasted into a command line the host's shell runs).
+ */
+export function hookInterpreter(script: string): string[] | null {
+  if (!script.startsWith('#!')) return ['/bin/sh'];
+  const m = /^(\/[A-Za-z0-9._+/-]+)(?:[ \t]+([A-Za-z0-9._+/=-]+))?$/.exec(script.slice(2).split('\n')[0].trim());
+  return m ? [m[1], ...(m[2] ? [m[2]] : [])] : null;
+}
+
+/**
+ * E3: an enabled phase needs a non-blank script; a start/stop script's `#!` line must name its interpreter by
+ * absolute path (one optional argument). Field names as the 400 lists them.
+ */
 export function hookProblems(hooks: JailHooks, root = 'body.hooks'): FieldError[] {
-  return HOOK_PHASES.filter((p) => hooks[p].enabled && isBlank(hooks[p].script)).map((p) => ({
-    field: `${root}.${p}.script`,
-    problem: 'must not be blank when the phase is enabled',
-  }));
+  const out: FieldError[] = [];
+  for (const p of HOOK_PHASES) {
+    const h = hooks[p];
+    if (h.enabled && isBlank(h.script)) out.push({ field: `${root}.${p}.script`, problem: 'must not be blank when the phase is enabled' });
+    else if (IN_JAIL_PHASES.includes(p) && !isBlank(h.script) && hookInterpreter(h.script) === null)
+      out.push({ field: `${root}.${p}.script`, problem: "its '#!' line must be an absolute path with at most one argument" });
+  }
+  return out;
 }
 
 /** A disabled phase with a blank script is cleared (stored as `{enabled:false, script:''}`); others are kept as sent. */

@@ -4,6 +4,7 @@ import type { Database } from '#store/tables';
 import type { Enqueue } from '#shared/jobs/tasks';
 import { resourceKey } from '#shared/jobs/protocol';
 import { onlineSql } from '#store/presence';
+import { requireCapability } from '#domain/nodes/capabilities';
 import { leastUsedCpus } from './cpu.ts';
 import { jailConfigOf, requireJail, requireNoExclusiveTask, saveJailConfig } from './store.ts';
 import type { JailConfig, JailCpuLimit } from './types.ts';
@@ -22,13 +23,10 @@ export const cpuLimitRecord = (ctid: number, c: Pick<JailConfig, 'cores' | 'cpuS
  * writes the post-start limits on the host; a running jail is also pinned at once (`applyNow`), which needs
  * its agent: node offline and jail running → 503 `node_offline` and nothing changes. A stopped jail's limit
  * is only persisted (its host conf follows when the agent next takes work), so an offline node is fine.
+ * The task carries the jail's memory limit too (one limits script): a jail with one on a node that reported
+ * RACCT off → 409 `capability_missing` (the agent would fail the task: rctl cannot work there).
  */
-export async function setCpuLimit(
-  trx: Transaction<Database>,
-  enqueue: Enqueue,
-  ctid: number,
-  cores: number,
-): Promise<JailCpuLimit> {
+export async function setCpuLimit(trx: Transaction<Database>, enqueue: Enqueue, ctid: number, cores: number): Promise<JailCpuLimit> {
   const jail = await requireJail(trx, ctid);
   const node = await trx
     .selectFrom('nodes')
@@ -39,10 +37,21 @@ export async function setCpuLimit(
   if (hostCpus < 1) throw unavailable('node_inventory_unavailable', `node ${node.id} has not reported its CPUs yet; retry when its agent is online`);
   if (cores > hostCpus) throw new ValidationError([{ field: 'body.cores', problem: `must be <= ${hostCpus} (the CPUs of node ${node.id})` }]);
   await requireNoExclusiveTask(trx, ctid);
+  if (jail.config.memoryBytes > 0) await requireCapability(trx, node.id, 'racct');
   const running = jail.state === 'running';
   if (running && !node.online) throw unavailable('node_offline', `node ${node.id} is offline: the CPU limit of running jail ${ctid} cannot be applied now`);
-  const others = await trx.selectFrom('guests').select('config').where('node_id', '=', jail.node_id).where('type', '=', 'jail').where('id', '!=', ctid).execute();
-  const cpuSet = leastUsedCpus(hostCpus, cores, others.map((o) => jailConfigOf(o.config).cpuSet));
+  const others = await trx
+    .selectFrom('guests')
+    .select('config')
+    .where('node_id', '=', jail.node_id)
+    .where('type', '=', 'jail')
+    .where('id', '!=', ctid)
+    .execute();
+  const cpuSet = leastUsedCpus(
+    hostCpus,
+    cores,
+    others.map((o) => jailConfigOf(o.config).cpuSet),
+  );
   const next: JailConfig = { ...jail.config, cores, cpuSet };
   await saveJailConfig(trx, ctid, next);
   await enqueue({

@@ -32,8 +32,6 @@ export const simJailSchema = {
     cpusetId: { type: 'integer', minimum: 1 },
     /** CPUs the running jail's threads may use (cpuset -l) */
     affinity: { type: 'array', items: { type: 'integer', minimum: 0 } },
-    /** rctl rules of the running jail, `jail:<name>:<resource>:<action>=<amount>` */
-    rules: { type: 'array', items: { type: 'string' } },
     /** every exec.* command jail(8) ran for it, oldest first (bounded) */
     hookRuns: {
       type: 'array',

@@ -283,6 +283,10 @@ export const hostSchema = {
     files: { type: 'object', additionalProperties: simFileSchema },
     /** directories created explicitly (mkdir); a directory also exists when anything lies below it */
     dirs: { type: 'array', items: { type: 'string', pattern: '^/' } },
+    /** symbolic links by absolute path → target as `ln -s` stored it (file-tree.ts) */
+    links: { type: 'object', additionalProperties: { type: 'string' } },
+    /** rctl(8) rules in the kernel, `subject:id:resource:action=amount`: per jail *name*, so they outlive the jail (commands/rctl.ts) */
+    rctlRules: { type: 'array', items: { type: 'string' } },
     /**
      * ctld(8), the iSCSI target daemon (commands/ctld.ts): running or not, the ctl.conf text it last loaded, and
      * what it made the kernel's CTL serve (commands/ctl-kernel.ts; `ctladm` reads it). Without `kernel`, a

@@ -188,7 +188,7 @@ describe('the connection goes to the checked address, under the name', () => {
 
   test('https: SNI and the certificate check use the name while the socket goes to the pinned address', async () => {
     const { key, cert } = certificateFor('hooks.invalid');
-    const names: Array<string | false> = [];
+    const names: Array<string | false | null> = [];
     const server = https.createServer({ key, cert }, (req, res) => {
       names.push((req.socket as TLSSocket).servername);
       res.end('ok');

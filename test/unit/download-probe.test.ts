@@ -160,6 +160,26 @@ describe('advertised filename', () => {
     expect(advertisedFilename(header, url)).toBe(want);
   });
 
+  test.each([
+    ['a right-to-left override (U+202E)', `attachment; filename*=UTF-8''invoice%E2%80%AEfdp.exe`, 'invoicefdp.exe'],
+    ['isolates, zero-width spaces and joiners, a BOM', `attachment; filename*=UTF-8''%E2%81%A6a%E2%80%8Bb%E2%80%8Dc%EF%BB%BF%E2%81%A9.iso`, 'abc.iso'],
+    ['a left-to-right mark in the URL segment', undefined, 'report.pdf', 'https://example.com/%E2%80%8Ereport.pdf'],
+  ])('format characters are removed: %s', (_name, header, want, from = 'https://example.com/x') => {
+    expect(advertisedFilename(header, new URL(from))).toBe(want);
+  });
+
+  test('a name is cut to 255 bytes of UTF-8: whole characters, the extension kept', () => {
+    const long = `${'a'.repeat(300)}.iso`;
+    expect(advertisedFilename(`attachment; filename="${long}"`, url)).toBe(`${'a'.repeat(251)}.iso`);
+    // 3-byte characters: 83 of them (249 bytes) fit before ".iso" (4 bytes); a fraction of one never remains
+    const euros = `attachment; filename*=UTF-8''${'%E2%82%AC'.repeat(200)}.iso`;
+    const cut = advertisedFilename(euros, url);
+    expect(cut).toBe(`${'€'.repeat(83)}.iso`);
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(255);
+    // without an extension the name itself is cut
+    expect(advertisedFilename(undefined, new URL(`https://example.com/${'b'.repeat(400)}`))).toBe('b'.repeat(255));
+  });
+
   test('"" when neither advertises a name', () => {
     expect(advertisedFilename(undefined, new URL('https://example.com/'))).toBe('');
     expect(advertisedFilename(undefined, new URL('https://example.com/dir/..%2F'))).toBe('');

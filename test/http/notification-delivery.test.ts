@@ -473,6 +473,31 @@ describe('delivery failures keep a fixed reason, never the peer text', () => {
   });
 });
 
+describe('a failure reason stored before reasons were fixed', () => {
+  test('reads as "unrecorded": the peer text it may quote is never shown', async () => {
+    const node = await agentNode();
+    const rule = await createRule({ templateKey: 'task.failed', nodeId: node.nodeId, webhookEnabled: true });
+    const old = `webhook to 10.0.0.5 answered HTTP 500: SSH-2.0-OpenSSH internal-${uid()}`;
+    await testDb()
+      .updateTable('notification_rules')
+      .set({
+        delivery_failures: JSON.stringify({
+          webhook: { error: old, at: '2026-01-01T00:00:00.000Z' },
+          ntfy: { error: 'HTTP 503', at: '2026-01-02T00:00:00.000Z' },
+        }),
+      })
+      .where('id', '=', rule.id)
+      .execute();
+    const res = await call('GET', '/notifications/rules', { token: await tokenFor('viewer') });
+    expect(res.text).not.toContain(old);
+    expect(res.body.data.rules.find((r: { id: number }) => r.id === rule.id).deliveryFailures).toEqual({
+      webhook: { error: 'unrecorded', at: '2026-01-01T00:00:00.000Z' },
+      ntfy: { error: 'HTTP 503', at: '2026-01-02T00:00:00.000Z' },
+    });
+    await testDb().updateTable('notification_rules').set({ active: false }).where('id', '=', rule.id).execute();
+  });
+});
+
 describe('URLs and header values are checked when written; token-bearing URLs are write-only', () => {
   test.each([
     ['channels', { discord: { webhookUrl: 'https://user:secret@discord.example/api/webhooks/1/t' } }, 'body.discord.webhookUrl: must not carry user-info'],

@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { probeAcmeDirectory } from '#domain/certificates/acme-directory';
 import { addressRefusal, parseCidr } from '#domain/outbound/address-policy';
 import { allowList } from '#domain/outbound/allow-lists';
-import { failureReason, OutboundFailure } from '#domain/outbound/failure';
+import { failureReason, isFixedReason, OutboundFailure } from '#domain/outbound/failure';
 import { outboundRequest } from '#domain/outbound/http-request';
 import { AddressRefused, resolvePinned, type Resolver } from '#domain/outbound/resolve';
 import { DomainError } from '#shared/errors/domain-errors';
@@ -116,6 +116,20 @@ describe('fixed failure reasons', () => {
     expect(failureReason(new Error('internal page: secret'))).toBe('internal_error');
     expect(failureReason(Object.assign(new Error('x'), { code: 'bad code\r\n' }))).toBe('internal_error');
     expect(failureReason(new DOMException('timed out', 'TimeoutError'))).toBe('ETIMEDOUT');
+  });
+
+  test('whatever a send throws, the reason is a fixed one and quotes none of its text', () => {
+    const secret = fc.string({ minLength: 12 }).map((t) => `tok-${t}`);
+    fc.assert(
+      fc.property(secret, fc.option(fc.oneof(fc.string(), fc.constantFrom('ECONNREFUSED', 'ETIMEDOUT', 'CERT_HAS_EXPIRED'))), (message, code) => {
+        const err = Object.assign(new Error(message), code === null ? {} : { code, cause: { code: message } });
+        const reason = failureReason(err);
+        expect(isFixedReason(reason)).toBe(true);
+        expect(reason).not.toContain(message);
+      }),
+      RUNS,
+    );
+    expect(isFixedReason('webhook to 10.0.0.1 answered HTTP 500: <html>internal</html>')).toBe(false);
   });
 });
 

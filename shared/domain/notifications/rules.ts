@@ -4,6 +4,7 @@ import type { Database, Db } from '#store/tables';
 import { requireAllFound } from '#store/paging';
 import { synchroniseRules } from './sync.ts';
 import { parseJsonObject } from './json-object.ts';
+import { isFixedReason } from '#domain/outbound/failure';
 
 /** `auto`: created by synchronisation; `custom`: created by an operator. */
 export const NOTIFICATION_RULE_KINDS = ['auto', 'custom'] as const;
@@ -57,6 +58,19 @@ function shownConfig(text: string): string {
   return JSON.stringify({ ...config, webhookUrl: WRITE_ONLY_SET });
 }
 
+/**
+ * A rule's delivery failures as the API shows them: a reason recorded before reasons were fixed (it may quote a
+ * peer's answer or a URL's token) reads as `unrecorded`.
+ */
+function shownFailures(failures: Record<string, { error?: unknown; at?: unknown }>): NotificationRule['deliveryFailures'] {
+  return Object.fromEntries(
+    Object.entries(failures).map(([channel, f]) => [
+      channel,
+      { error: typeof f?.error === 'string' && isFixedReason(f.error) ? f.error : 'unrecorded', at: String(f?.at ?? '') },
+    ]),
+  );
+}
+
 /** Live rules (tombstones excluded), by template then target then id. */
 export async function listRules(db: Db): Promise<NotificationRule[]> {
   const rows = await db
@@ -88,7 +102,7 @@ export async function listRules(db: Db): Promise<NotificationRule[]> {
     .orderBy('r.id')
     .execute();
   return rows.map((r) => {
-    const deliveryFailures = parseJsonObject(r.delivery_failures);
+    const deliveryFailures = shownFailures(parseJsonObject(r.delivery_failures));
     return {
       id: r.id,
       templateKey: r.template_key,

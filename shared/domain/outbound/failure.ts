@@ -22,3 +22,9 @@ export function failureReason(err: unknown): string {
   for (const code of [e?.code, e?.cause?.code]) if (typeof code === 'string' && CODE.test(code)) return code;
   return 'internal_error';
 }
+
+/** The shapes a fixed reason takes; text stored by an older version (a peer's answer, an exception message) does not match. */
+const FIXED_REASON =
+  /^(?:HTTP \d{3}|SMTP \d{3}(?: \([A-Z][A-Z ]{0,20}\))?|[A-Z][A-Z0-9_]{1,40}|internal_error|address not allowed: [A-Za-z0-9:]{1,40}|not configured: [A-Za-z ()]{1,40}|invalid URL|scheme not allowed|credentials in URL not allowed)$/;
+
+export const isFixedReason = (text: string) => FIXED_REASON.test(text);

@@ -42,6 +42,9 @@ export const notifyDelivery: Bench = {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bench`;
+    // the receiver is on loopback, which the outbound-address policy refuses unless allow-listed
+    const savedAllow = process.env.HM_NOTIFY_ALLOW_CIDRS;
+    process.env.HM_NOTIFY_ALLOW_CIDRS = '127.0.0.1/32';
     try {
       return await withStore('pglite', async (store) => {
         await updateChannels(store.db, { webhook: { url, secret: 'bench-secret' } });
@@ -50,7 +53,9 @@ export const notifyDelivery: Bench = {
         try {
           for (let i = 0; i < n; i++) {
             const title = `bench notification ${i}`;
-            await inTransaction(store.db, (trx) => raiseNotification(trx, { kind: 'task_failed', title, body: 'bench', severity: 'error', scope: 'global', nodeId: null }));
+            await inTransaction(store.db, (trx) =>
+              raiseNotification(trx, { kind: 'task_failed', title, body: 'bench', severity: 'error', scope: 'global', nodeId: null }),
+            );
             raisedAt.set(title, performance.now());
             await new Promise((r) => setTimeout(r, gapMs));
           }
@@ -74,6 +79,8 @@ export const notifyDelivery: Bench = {
         ];
       });
     } finally {
+      if (savedAllow === undefined) delete process.env.HM_NOTIFY_ALLOW_CIDRS;
+      else process.env.HM_NOTIFY_ALLOW_CIDRS = savedAllow;
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     }

@@ -5,7 +5,7 @@ import { serviceUnavailable } from '#http/errors';
 import { inTransaction } from '#store/tx';
 import { ensureNodeQueue } from '#shared/queue/node-queue';
 import { requireBoundTo } from '#domain/nodes/agent-binding';
-import { registerNode } from '#domain/nodes/registration';
+import { checkNodeAddress, registerNode } from '#domain/nodes/registration';
 import { toNodeView } from '#domain/nodes/view';
 import { queueReapplyTasks } from '#domain/reapply';
 import type { HostInventory } from '#domain/inventory';
@@ -13,6 +13,7 @@ import type { Input, Output } from './register.schema.ts';
 
 export const handler = endpoint<Input>(spec, async ({ body }, { db, principal }): Promise<Reply<Output>> => {
   const nodeId = requireBoundTo(principal, body.id);
+  checkNodeAddress(body.ip);
   // the queue first: a registration the agent cannot consume from is retried whole by the agent
   const queueUrl = await ensureNodeQueue(nodeId).catch((err: Error) => {
     throw serviceUnavailable('queue_unavailable', `the node queue could not be created: ${err.message}`);

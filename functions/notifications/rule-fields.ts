@@ -18,7 +18,8 @@ export const ruleFields = {
       to: { type: 'string', minLength: 3, maxLength: 1000 },
       ntfyTopic: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' },
       ntfyPriority: { enum: ['min', 'low', 'default', 'high', 'max', '1', '2', '3', '4', '5'] },
-      webhookUrl: { type: 'string', minLength: 8, maxLength: 2000 },
+      // an absolute http(s) URL (checked by the domain), or on update "set": keep the stored one
+      webhookUrl: { type: 'string', minLength: 3, maxLength: 2000 },
     },
     // other keys are the template's own settings (e.g. minSeverity), kept as given
     additionalProperties: true,

@@ -41,6 +41,11 @@ const stack = await startStack({
     HM_NOTIFY_MAX_ATTEMPTS: '4',
     HM_NOTIFY_TIMEOUT_MS: '3000',
     HM_PROBE_ALLOW_CIDRS: '127.0.0.2/32',
+    // notification deliveries may reach 127.0.0.3 only, where the notification tests run their SMTP server and HTTP
+    // receivers (test/helpers/notify-peers.ts); every other loopback address stays refused
+    HM_NOTIFY_ALLOW_CIDRS: '127.0.0.3/32',
+    // the ACME directory check may reach pebble's listener (127.0.0.1) only
+    HM_ACME_ALLOW_CIDRS: '127.0.0.1/32',
     HM_AUTH_FAIL_LIMIT: '5',
     HM_AUTH_FAIL_WINDOW_S: '60',
     HM_AUTH_FAIL_EXEMPT_CIDRS: '127.0.0.1/32',
@@ -50,7 +55,18 @@ const stack = await startStack({
     HM_ACME_CA_FILE: pebbleCaFile(),
   },
 });
-writeFileSync(out, JSON.stringify({ apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, storeKind: stack.storeKind, adminToken: stack.adminToken, queueEndpoint: stack.queueEndpoint, queuePrefix: stack.queuePrefix, pid: process.pid }));
+writeFileSync(
+  out,
+  JSON.stringify({
+    apiUrl: stack.apiUrl,
+    databaseUrl: stack.databaseUrl,
+    storeKind: stack.storeKind,
+    adminToken: stack.adminToken,
+    queueEndpoint: stack.queueEndpoint,
+    queuePrefix: stack.queuePrefix,
+    pid: process.pid,
+  }),
+);
 const shutdown = async () => {
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '#store/tables';
 import { isExemptSource, type FailedAuthSettings } from './failed-auth-settings.ts';
@@ -10,17 +11,31 @@ type FailedAuthVerdict =
   | { limited: true; failures: number; retryAfterS: number };
 
 /**
- * Counts one failed authentication of `source` and says whether the source is over the limit. Fixed windows:
+ * Whom a failure is counted against: an IPv4 address as it is (also when the gateway spells it IPv4-mapped), an
+ * IPv6 address by its /64 — one subscriber's prefix, through which a client can rotate at will — and anything
+ * else as it is.
+ */
+export function countedSource(source: string): string {
+  if (!ipaddr.isValid(source)) return source;
+  const a = ipaddr.process(source);
+  if (a.kind() === 'ipv4') return a.toString();
+  const bytes = a.toByteArray().fill(0, 8);
+  return `${ipaddr.fromByteArray(bytes).toString()}/64`;
+}
+
+/**
+ * Counts one failed authentication of `source` (by countedSource) and says whether the source is over the limit. Fixed windows:
  * the first failure opens a window of `windowS` seconds; a failure after it ended opens a new one. One atomic
  * upsert, so concurrent functions never lose a count. Only failures are counted: a valid credential is never
  * refused, whatever its source sent before.
  */
 export async function recordFailedAuth(db: Kysely<Database>, source: string, settings: FailedAuthSettings, now = new Date()): Promise<FailedAuthVerdict> {
   if (isExemptSource(source, settings)) return { limited: false, failures: 0 };
+  const counted = countedSource(source);
   const expired = new Date(now.getTime() - settings.windowS * 1000);
   const row = await db
     .insertInto('auth_failures')
-    .values({ source, window_started_at: now, failures: 1 })
+    .values({ source: counted, window_started_at: now, failures: 1 })
     .onConflict((oc) =>
       oc.column('source').doUpdateSet({
         window_started_at: sql<Date>`CASE WHEN auth_failures.window_started_at <= ${expired} THEN ${now} ELSE auth_failures.window_started_at END`,

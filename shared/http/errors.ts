@@ -15,7 +15,7 @@ export class HttpError extends Error {
     readonly code: string,
     /** short human detail naming the field or resource, becomes the envelope's `error` */
     readonly detail: string,
-    /** only E16's 409 and the 429 carry data on an error */
+    /** only E16's 409 carries data on an error (the 429's retry time is its Retry-After header) */
     readonly data: unknown = null,
     /** response headers the error adds (the 429's `Retry-After`) */
     readonly headers: Record<string, string> = {},
@@ -30,9 +30,9 @@ export const unauthorized = (detail: string) => new HttpError(401, 'unauthorized
 export const forbidden = (detail: string) => new HttpError(403, 'forbidden', detail);
 export const notFound = (code: string, detail: string) => new HttpError(404, code, detail);
 export const conflict = (code: string, detail: string, data: unknown = null) => new HttpError(409, code, detail, data);
-/** Too many failed authentications from one source: retry after `retryAfterS` seconds (header and data). */
+/** Too many failed authentications from one source: retry after `retryAfterS` seconds (the `Retry-After` header; an error's data is null). */
 export const tooManyRequests = (detail: string, retryAfterS: number) =>
-  new HttpError(429, 'too_many_requests', detail, { retryAfterSeconds: retryAfterS }, { 'Retry-After': String(retryAfterS) });
+  new HttpError(429, 'too_many_requests', detail, null, { 'Retry-After': String(retryAfterS) });
 export const payloadTooLarge = (detail: string) => new HttpError(413, 'payload_too_large', detail);
 export const badGateway = (code: string, detail: string) => new HttpError(502, code, detail);
 export const serviceUnavailable = (code: string, detail: string) => new HttpError(503, code, detail);

@@ -3,6 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
+/**
+ * The loopback address the peers listen on: the one the test stack lets notification deliveries reach
+ * (`HM_NOTIFY_ALLOW_CIDRS`); deliveries to any other loopback address are refused by the outbound-address policy.
+ */
+export const NOTIFY_PEER_HOST = '127.0.0.3';
+
 /** A real SMTP server on loopback that accepts one user and parses every mail it receives (mailparser). */
 export interface TestSmtp {
   port: number;
@@ -12,7 +18,7 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-export async function startSmtp(user: { username: string; password: string }): Promise<TestSmtp> {
+export async function startSmtp(user: { username: string; password: string }, host = NOTIFY_PEER_HOST): Promise<TestSmtp> {
   const mails: ParsedMail[] = [];
   const logins: TestSmtp['logins'] = [];
   const server = new SMTPServer({
@@ -35,7 +41,7 @@ export async function startSmtp(user: { username: string; password: string }): P
         .catch(done);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.server.address() as AddressInfo).port;
   return { port, mails, logins, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
@@ -57,12 +63,14 @@ export interface TestReceiver {
   url: string;
   requests: ReceivedRequest[];
   answers: number[];
+  /** the body of its error answers (what a delivery failure must never store) */
+  errorBody: string;
   close(): Promise<void>;
 }
 
-export async function startReceiver(answers: number[] = [200]): Promise<TestReceiver> {
+export async function startReceiver(answers: number[] = [200], host = NOTIFY_PEER_HOST): Promise<TestReceiver> {
   const requests: ReceivedRequest[] = [];
-  const r: TestReceiver = { url: '', requests, answers, close: async () => {} };
+  const r: TestReceiver = { url: '', requests, answers, errorBody: '{"error":"try again"}', close: async () => {} };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -70,11 +78,11 @@ export async function startReceiver(answers: number[] = [200]): Promise<TestRece
       const status = r.answers[Math.min(requests.length, r.answers.length - 1)];
       requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
       res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(status < 300 ? '{"ok":true}' : '{"error":"try again"}');
+      res.end(status < 300 ? '{"ok":true}' : r.errorBody);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  r.url = `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
   r.close = () => new Promise<void>((done) => server.close(() => done()));
   return r;
 }

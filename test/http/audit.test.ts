@@ -20,7 +20,11 @@ async function mutatingOperations(): Promise<Operation[]> {
   const res = await call('GET', '/openapi.json', { token: await tokenFor('viewer') });
   expectEnvelope(res, 200, 'openapi');
   const paths = res.body.data.paths as Record<string, Record<string, unknown>>;
-  return Object.entries(paths).flatMap(([route, ops]) => Object.keys(ops).filter((m) => MUTATING.includes(m)).map((m) => ({ method: m.toUpperCase(), route })));
+  return Object.entries(paths).flatMap(([route, ops]) =>
+    Object.keys(ops)
+      .filter((m) => MUTATING.includes(m))
+      .map((m) => ({ method: m.toUpperCase(), route })),
+  );
 }
 
 /** A concrete path for a route template: every parameter 1. */
@@ -74,7 +78,10 @@ describe('audit log', () => {
   });
 
   test('refused requests are recorded: 401 without naming the token, 403 naming the caller, also on reads', async () => {
-    const before = await testDb().selectFrom('audit_log').select((eb) => eb.fn.max('id').as('max')).executeTakeFirstOrThrow();
+    const before = await testDb()
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.max('id').as('max'))
+      .executeTakeFirstOrThrow();
     const since = Number(before.max ?? 0);
     expectEnvelope(await call('GET', '/tasks', { token: TOKEN_MARKER }), 401);
     expectEnvelope(await call('GET', '/tasks', { token: generateToken() }), 401);
@@ -119,12 +126,47 @@ describe('audit log', () => {
     expect(byResource.body.data.data[0].resource).toContain('987654');
   });
 
-  test('a refused mutation whose path holds NUL is still recorded, its resource made storable', async () => {
-    const before = await testDb().selectFrom('audit_log').select((eb) => eb.fn.max('id').as('max')).executeTakeFirstOrThrow();
-    expectEnvelope(await call('DELETE', '/vm/4242%00/registration'), 400, 'validation_failed');
-    const rows = await testDb().selectFrom('audit_log').selectAll().where('id', '>', Number(before.max ?? 0)).where('route', '=', '/api/vm/{rid}/registration').execute();
-    // the input check runs before the token is looked up, so the row names no caller
-    expect(rows).toContainEqual(expect.objectContaining({ method: 'DELETE', status: 400, token_id: null, resource: 'rid:4242\uFFFD' }));
+  test('a refused mutation whose path holds NUL is still recorded, without the value, naming its valid caller', async () => {
+    const { id, token } = await createToken(testDb(), { name: `audit nul ${uid()}`, role: 'admin' });
+    expectEnvelope(await call('DELETE', '/vm/4242%00/registration', { token }), 400, 'validation_failed');
+    // the input check runs before the token is looked up; the row still names the token's holder
+    expect(await auditRows(id)).toEqual([
+      expect.objectContaining({
+        method: 'DELETE',
+        route: '/api/vm/{rid}/registration',
+        status: 400,
+        token_name: expect.stringContaining('audit nul'),
+        role: 'admin',
+        resource: '',
+      }),
+    ]);
+  });
+
+  test('a non-canonical id (400 before authentication) names the caller of a valid token; an invalid token names none', async () => {
+    const { id, token } = await createToken(testDb(), { name: `audit canonical ${uid()}`, role: 'operator' });
+    expectEnvelope(await call('PUT', '/jail/0101/hardware/cpu', { token, body: { cores: 1 } }), 400);
+    expect(await auditRows(id)).toEqual([
+      expect.objectContaining({ method: 'PUT', route: '/api/jail/{ctid}/hardware/cpu', status: 400, role: 'operator', resource: 'ctid:0101' }),
+    ]);
+    const ctid = `0${Math.floor(Math.random() * 1e8) + 1}`;
+    expectEnvelope(await call('PUT', `/jail/${ctid}/hardware/cpu`, { token: generateToken(), body: { cores: 1 } }), 400);
+    const anonymous = await testDb().selectFrom('audit_log').selectAll().where('resource', '=', `ctid:${ctid}`).execute();
+    expect(anonymous).toEqual([expect.objectContaining({ status: 400, token_id: null, role: '' })]);
+  });
+
+  test("a refused request's nodeId query and path values are kept only as identifiers: no planted text", async () => {
+    const { id, token } = await createToken(testDb(), { name: `audit spoof ${uid()}`, role: 'viewer' });
+    const spoof = encodeURIComponent('x\nid:1 route:/api/auth/tokens status:200');
+    expectEnvelope(await call('DELETE', `/vm/1/registration?nodeId=${spoof}`, { token }), 403);
+    expectEnvelope(await call('DELETE', `/vm/${spoof}/registration`, { token }), 403);
+    const rows = await auditRows(id);
+    expect(rows.map((r) => [r.status, r.resource])).toEqual([
+      [403, 'rid:1'],
+      [403, ''],
+    ]);
+    const good = '5f0b6c1e-3a42-4d8b-9c7e-1a2b3c4d5e02';
+    expectEnvelope(await call('DELETE', `/vm/1/registration?nodeId=${good}`, { token }), 403);
+    expect((await auditRows(id)).at(-1)?.resource).toBe(`rid:1 node:${good}`);
   });
 
   test('bad filters are a 400 naming the field', async () => {
@@ -175,7 +217,11 @@ describe('audit log', () => {
   test('an accepted token has its last use noted', async () => {
     const { id, token } = await createToken(testDb(), { name: `audit last use ${uid()}`, role: 'viewer' });
     expectEnvelope(await call('GET', '/tasks', { token }), 200);
-    const row = await testDb().selectFrom('api_tokens').select(['last_used_at', sql<Date>`now()`.as('now')]).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await testDb()
+      .selectFrom('api_tokens')
+      .select(['last_used_at', sql<Date>`now()`.as('now')])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.last_used_at).toBeInstanceOf(Date);
     expect(Math.abs(row.now.getTime() - row.last_used_at!.getTime())).toBeLessThan(60_000);
   });
@@ -186,8 +232,17 @@ describe('audit log', () => {
     expect(auditRetentionDays({ HM_AUDIT_RETENTION_DAYS: 'x' })).toBe(180);
     const db = testDb();
     const requestId = `audit-prune-${uid()}`;
-    const row = (daysAgo: number) => ({ method: 'POST', route: '/api/cluster/notes', status: 201, request_id: requestId, at: new Date(Date.now() - daysAgo * 86_400_000) });
-    await db.insertInto('audit_log').values([row(181), row(179)]).execute();
+    const row = (daysAgo: number) => ({
+      method: 'POST',
+      route: '/api/cluster/notes',
+      status: 201,
+      request_id: requestId,
+      at: new Date(Date.now() - daysAgo * 86_400_000),
+    });
+    await db
+      .insertInto('audit_log')
+      .values([row(181), row(179)])
+      .execute();
     expect(await pruneAudit(db)).toBeGreaterThanOrEqual(1);
     const left = await db.selectFrom('audit_log').select('at').where('request_id', '=', requestId).execute();
     expect(left).toHaveLength(1);

@@ -5,6 +5,8 @@
  */
 import { call, expectEnvelope, tokenFor } from '../helpers/api.ts';
 import { advertising, closedPort, httpSource, httpsSource, type Handler, type Source } from '../helpers/download-sources.ts';
+import fc from 'fast-check';
+import { refusedV4, refusedV6, v4CarriedInV6 } from '../helpers/fuzz/addresses.ts';
 
 const ROUTE = '/utilities/downloads/detect-filename';
 const ALLOWED = '127.0.0.2';
@@ -283,5 +285,25 @@ describe('E8 input', () => {
     expectEnvelope(await probe({ url: 'http://example.com/a.iso' }, 'not-a-token'), 401);
     expectEnvelope(await probe({ url: 'http://example.com/a.iso' }, await tokenFor('viewer')), 403, 'forbidden');
     expectEnvelope(await probe({ url: 'http://example.com/a.iso' }, await tokenFor('operator')), 403, 'forbidden');
+  });
+});
+
+describe('E8 outbound targets, property-tested (test/helpers/fuzz/addresses.ts)', () => {
+  test('every non-public address, in every spelling that carries it, is 400 address_not_allowed and never reached', async () => {
+    const inside = await source(advertising('leaked.iso'), '127.0.0.1');
+    const target = fc.oneof(
+      refusedV4,
+      refusedV6.map((a) => `[${a}]`),
+      refusedV4.chain((a) => fc.constantFrom(...v4CarriedInV6(a))).map((a) => `[${a}]`),
+    );
+    await fc.assert(
+      fc.asyncProperty(target, async (host) => {
+        const res = await probe({ url: `http://${host}:${inside.port}/x.iso` });
+        expectEnvelope(res, 400, 'address_not_allowed');
+        expect(res.body.error).toMatch(/^url: /);
+      }),
+      { numRuns: 60 },
+    );
+    expect(inside.seen).toEqual([]);
   });
 });

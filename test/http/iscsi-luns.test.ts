@@ -2,6 +2,8 @@ import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { createHost, sampleInventory } from './zfs-fixtures.ts';
 import { createTarget } from './iscsi-fixtures.ts';
 import type { DatasetInventory } from '#domain/inventory';
+import { defaultVmOptions, type VmInventory, type VmState } from '#domain/vms/types';
+import { freeRids } from './vm-fixtures.ts';
 
 const vol = (name: string): DatasetInventory => ({ name, type: 'volume', used: 1 << 30, available: 1 << 30, volsize: 1 << 30 });
 const zvols = ['tank/iscsi/vol0', 'tank/iscsi/vol1', 'tank/iscsi/vol2', 'tank/iscsi/vol3', 'tank/iscsi/db%1'];
@@ -86,7 +88,17 @@ describe('E13 POST /iscsi/targets/{targetId}/luns (validation, store, task)', ()
       expectEnvelope(res, 400, 'validation_failed');
       expect(res.body.error).toMatch(/^body\.lunNumber: must be (>=|<=)/);
     }
-    for (const zvol of ['/tank/iscsi/vol2', 'tank', 'tank/iscsi/vol2@snap', 'tank/../etc', 'tank//vol', 'tank/vol 2', 'tank/vol"2', `tank/${'v'.repeat(1020)}`, '']) {
+    for (const zvol of [
+      '/tank/iscsi/vol2',
+      'tank',
+      'tank/iscsi/vol2@snap',
+      'tank/../etc',
+      'tank//vol',
+      'tank/vol 2',
+      'tank/vol"2',
+      `tank/${'v'.repeat(1020)}`,
+      '',
+    ]) {
       res = await post(targetId, { lunNumber: 9, zvol });
       expectEnvelope(res, 400, 'validation_failed');
       expect(res.body.error).toMatch(/^body\.zvol: /);
@@ -105,14 +117,23 @@ describe('E13 POST /iscsi/targets/{targetId}/luns (validation, store, task)', ()
   test('400 for malformed JSON and a non-JSON content type', async () => {
     const token = await tokenFor('operator');
     expectEnvelope(await call('POST', `/iscsi/targets/${targetId}/luns`, { token, rawBody: '{"lunNumber": 2, "zvol": ' }), 400);
-    expectEnvelope(await call('POST', `/iscsi/targets/${targetId}/luns`, { token, rawBody: '{"lunNumber":2}', headers: { 'content-type': 'text/plain' } }), 400);
+    expectEnvelope(
+      await call('POST', `/iscsi/targets/${targetId}/luns`, { token, rawBody: '{"lunNumber":2}', headers: { 'content-type': 'text/plain' } }),
+      400,
+    );
   });
 
   test('413 for a body over 64 KiB, before it is parsed; a body just under it is parsed (and validated)', async () => {
     const token = await tokenFor('operator');
-    const big = await call('POST', `/iscsi/targets/${targetId}/luns`, { token, rawBody: JSON.stringify({ lunNumber: 2, zvol: 'tank/iscsi/vol2', pad: 'x'.repeat(64 * 1024) }) });
+    const big = await call('POST', `/iscsi/targets/${targetId}/luns`, {
+      token,
+      rawBody: JSON.stringify({ lunNumber: 2, zvol: 'tank/iscsi/vol2', pad: 'x'.repeat(64 * 1024) }),
+    });
     expectEnvelope(big, 413, 'payload_too_large');
-    const under = await call('POST', `/iscsi/targets/${targetId}/luns`, { token, rawBody: JSON.stringify({ lunNumber: 2, zvol: 'tank/iscsi/vol2', pad: 'x'.repeat(60 * 1024) }) });
+    const under = await call('POST', `/iscsi/targets/${targetId}/luns`, {
+      token,
+      rawBody: JSON.stringify({ lunNumber: 2, zvol: 'tank/iscsi/vol2', pad: 'x'.repeat(60 * 1024) }),
+    });
     expectEnvelope(under, 400, 'validation_failed');
     expect(under.body.error).toContain('body.pad: is not an accepted field');
   });
@@ -121,5 +142,55 @@ describe('E13 POST /iscsi/targets/{targetId}/luns (validation, store, task)', ()
     expectEnvelope(await post(targetId, { lunNumber: 3, zvol: 'tank/iscsi/vol2' }, null), 401);
     expectEnvelope(await post(targetId, { lunNumber: 3, zvol: 'tank/iscsi/vol2' }, await tokenFor('viewer')), 403, 'forbidden');
     expect(await testDb().selectFrom('iscsi_luns').select('id').where('node_id', '=', nodeId).where('zvol', '=', 'tank/iscsi/vol2').execute()).toEqual([]);
+  });
+});
+
+describe('E13 refuses a zvol that backs a VM', () => {
+  const disks = { running: 'tank/vm/web/disk0', shutOff: 'tank/vm/db/disk0', underRegistration: 'tank/vm/old/disk1', free: 'tank/iscsi/free0' };
+  let nodeId: string;
+  let targetId: number;
+  let rids: number[];
+
+  beforeAll(async () => {
+    rids = await freeRids(3);
+    const vm = (rid: number, state: VmState, datasets: string[]): VmInventory => ({
+      rid,
+      domain: String(rid),
+      name: `vm${rid}`,
+      state,
+      options: defaultVmOptions(),
+      macs: [],
+      datasets,
+    });
+    const inventory = sampleInventory({
+      datasets: Object.values(disks).map(vol),
+      vms: [
+        vm(rids[0]!, 'running', [disks.running]),
+        vm(rids[1]!, 'shut off', [disks.shutOff]),
+        // a registration that names the VM's dataset: every zvol under it is the VM's
+        vm(rids[2]!, 'orphaned', ['tank/vm/old']),
+      ],
+    });
+    ({ nodeId } = await createHost({ inventory }));
+    targetId = (await createTarget(nodeId)).target.id;
+  });
+
+  test.each([
+    ["a running VM's disk", 'running', 0, 'running'],
+    ["a shut-off VM's disk", 'shutOff', 1, 'shut off'],
+    ["a zvol under a VM registration's dataset", 'underRegistration', 2, 'orphaned'],
+  ] as const)('409 zvol_in_use for %s, saying why; nothing stored, nothing queued', async (_name, key, index, state) => {
+    const tasksBefore = await testDb().selectFrom('tasks').select('id').where('node_id', '=', nodeId).execute();
+    const res = await post(targetId, { lunNumber: 7, zvol: disks[key] });
+    expectEnvelope(res, 409, 'zvol_in_use');
+    expect(res.body.error).toBe(
+      `body.zvol: zvol ${disks[key]} backs VM ${rids[index]} (vm${rids[index]}, ${state}); exporting a VM's disk as a LUN would give it a second writer and corrupt it`,
+    );
+    expect(await testDb().selectFrom('iscsi_luns').select('id').where('node_id', '=', nodeId).execute()).toEqual([]);
+    expect(await testDb().selectFrom('tasks').select('id').where('node_id', '=', nodeId).execute()).toEqual(tasksBefore);
+  });
+
+  test('a zvol no VM uses is still accepted', async () => {
+    expectEnvelope(await post(targetId, { lunNumber: 7, zvol: disks.free }), 201, 'lun_added');
   });
 });

@@ -2,9 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { call, expectEnvelope, tokenFor, testDb, uid } from '../helpers/api.ts';
 import { insertNode, queueTask, stackQueue } from '../helpers/agent.ts';
 
-const inventory = (hostname: string, extra: Record<string, unknown> = {}) => ({ hostname, os: 'FreeBSD 14.1-RELEASE', cpus: 8, memoryBytes: 17179869184, ...extra });
+const inventory = (hostname: string, extra: Record<string, unknown> = {}) => ({
+  hostname,
+  os: 'FreeBSD 14.1-RELEASE',
+  cpus: 8,
+  memoryBytes: 17179869184,
+  ...extra,
+});
 const register = (token: string, id: string, extra: Record<string, unknown> = {}) =>
-  call('POST', '/agent/register', { token, body: { id, name: `host-${id.slice(0, 6)}`, ip: '192.0.2.7', inventory: inventory(`host-${id.slice(0, 6)}`), heartbeatIntervalS: 5, agentVersion: '0.1.0', ...extra } });
+  call('POST', '/agent/register', {
+    token,
+    body: {
+      id,
+      name: `host-${id.slice(0, 6)}`,
+      ip: '192.0.2.7',
+      inventory: inventory(`host-${id.slice(0, 6)}`),
+      heartbeatIntervalS: 5,
+      agentVersion: '0.1.0',
+      ...extra,
+    },
+  });
 
 describe('agent endpoints: registration, heartbeat, inventory, node reads', () => {
   beforeAll(() => stackQueue());
@@ -44,9 +61,30 @@ describe('agent endpoints: registration, heartbeat, inventory, node reads', () =
 
   test('register validates the body and lists every bad field', async () => {
     const id = randomUUID();
-    const res = await call('POST', '/agent/register', { token: await tokenFor('agent', id), body: { id: 'not-a-uuid', name: '', inventory: { hostname: 'h' }, heartbeatIntervalS: 0 } });
+    const res = await call('POST', '/agent/register', {
+      token: await tokenFor('agent', id),
+      body: { id: 'not-a-uuid', name: '', inventory: { hostname: 'h' }, heartbeatIntervalS: 0 },
+    });
     expectEnvelope(res, 400, 'validation_failed');
     for (const f of ['body.id', 'body.name', 'body.ip', 'body.inventory.os', 'body.heartbeatIntervalS']) expect(res.body.error).toContain(f);
+  });
+
+  test.each(['not-an-address', `${'1'.repeat(64)}`, '127.1', '0x7f.0.0.1', '192.0.2.7 ; id:1', 'fe80::1%em0', 'host.example.net'])(
+    'register refuses the address %j with 400 naming body.ip; nothing is stored',
+    async (ip) => {
+      const id = randomUUID();
+      const res = await register(await tokenFor('agent', id), id, { ip });
+      expectEnvelope(res, 400, 'validation_failed');
+      expect(res.body.error).toBe('body.ip: must be an IP address (IPv4 dotted decimal or IPv6)');
+      expect(await testDb().selectFrom('nodes').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+    },
+  );
+
+  test('register accepts IPv4 and IPv6 addresses', async () => {
+    for (const ip of ['198.51.100.20', '2001:db8::20']) {
+      const id = randomUUID();
+      expectEnvelope(await register(await tokenFor('agent', id), id, { ip }), 201, 'node_registered');
+    }
   });
 
   test('heartbeat before registration is 404; after it, the node is online', async () => {
@@ -55,7 +93,11 @@ describe('agent endpoints: registration, heartbeat, inventory, node reads', () =
     const early = await call('POST', '/agent/heartbeat', { token });
     expectEnvelope(early, 404, 'node_not_registered');
     await register(token, id);
-    await testDb().updateTable('nodes').set({ last_seen_at: new Date(Date.now() - 3600_000) }).where('id', '=', id).execute();
+    await testDb()
+      .updateTable('nodes')
+      .set({ last_seen_at: new Date(Date.now() - 3600_000) })
+      .where('id', '=', id)
+      .execute();
     expect((await call('GET', `/cluster/nodes/${id}`, { token: await tokenFor('viewer') })).body.data.online).toBe(false);
     const hb = await call('POST', '/agent/heartbeat', { token });
     expectEnvelope(hb, 200, 'heartbeat_recorded');
@@ -74,7 +116,10 @@ describe('agent endpoints: registration, heartbeat, inventory, node reads', () =
     expectEnvelope(changed, 200, 'inventory_recorded');
     expect(changed.body.data.changed).toBe(true);
     const at = changed.body.data.inventoryAt;
-    const same = await call('PUT', '/agent/inventory', { token, body: { inventory: { cpus: 16, memoryBytes: 17179869184, os: 'FreeBSD 14.1-RELEASE', hostname: 'h2' } } });
+    const same = await call('PUT', '/agent/inventory', {
+      token,
+      body: { inventory: { cpus: 16, memoryBytes: 17179869184, os: 'FreeBSD 14.1-RELEASE', hostname: 'h2' } },
+    });
     expect(same.body.data).toMatchObject({ changed: false, inventoryAt: at });
     const row = await testDb().selectFrom('nodes').select('inventory').where('id', '=', id).executeTakeFirstOrThrow();
     expect(row.inventory).toMatchObject({ hostname: 'h2', cpus: 16 });
@@ -130,9 +175,17 @@ describe('agent endpoints: task lifecycle', () => {
     expectEnvelope(await call('POST', `/agent/tasks/${first.id}/start`, { token }), 200, 'task_started');
     const early = await call('POST', `/agent/tasks/${second.id}/start`, { token });
     expectEnvelope(early, 200, 'task_not_startable');
-    expect(early.body.data).toMatchObject({ run: false, attempt: 0, waitFor: { taskId: first.id, resource }, reason: `task ${first.id} of ${resource} is running; task ${second.id} waits for it` });
+    expect(early.body.data).toMatchObject({
+      run: false,
+      attempt: 0,
+      waitFor: { taskId: first.id, resource },
+      reason: `task ${first.id} of ${resource} is running; task ${second.id} waits for it`,
+    });
     expect(early.body.data.work).toBeUndefined();
-    expect((await testDb().selectFrom('tasks').select(['status', 'attempts']).where('id', '=', second.id).executeTakeFirstOrThrow())).toEqual({ status: 'queued', attempts: 0 });
+    expect(await testDb().selectFrom('tasks').select(['status', 'attempts']).where('id', '=', second.id).executeTakeFirstOrThrow()).toEqual({
+      status: 'queued',
+      attempts: 0,
+    });
     expectEnvelope(await call('POST', `/agent/tasks/${first.id}/finish`, { token, body: { attempt: 1, status: 'success' } }), 200, 'task_finished');
     const later = await call('POST', `/agent/tasks/${second.id}/start`, { token });
     expectEnvelope(later, 200, 'task_started');
@@ -146,17 +199,27 @@ describe('agent endpoints: task lifecycle', () => {
     const p = await call('POST', `/agent/tasks/${t.id}/progress`, { token, body: { attempt: 1, phase: 'reading', progress: 40, output: 'line 1\n' } });
     expectEnvelope(p, 200, 'task_progress_recorded');
     expect(p.body.data).toMatchObject({ phase: 'reading', progress: 40, output: 'line 1\n' });
-    const f = await call('POST', `/agent/tasks/${t.id}/finish`, { token, body: { attempt: 1, status: 'success', result: { values: { a: '1' } }, output: 'line 2\n' } });
+    const f = await call('POST', `/agent/tasks/${t.id}/finish`, {
+      token,
+      body: { attempt: 1, status: 'success', result: { values: { a: '1' } }, output: 'line 2\n' },
+    });
     expectEnvelope(f, 200, 'task_finished');
     expect(f.body.data).toMatchObject({ status: 'success', progress: 100, output: 'line 1\nline 2\n', result: { values: { a: '1' } }, error: '' });
     expect(f.body.data.finishedAt).not.toBeNull();
-    const again = await call('POST', `/agent/tasks/${t.id}/finish`, { token, body: { attempt: 1, status: 'success', result: { values: { a: '1' } }, output: 'line 2\n' } });
+    const again = await call('POST', `/agent/tasks/${t.id}/finish`, {
+      token,
+      body: { attempt: 1, status: 'success', result: { values: { a: '1' } }, output: 'line 2\n' },
+    });
     expectEnvelope(again, 200, 'task_already_finished');
     expect(again.body.data.output).toBe('line 1\nline 2\n');
     const start = await call('POST', `/agent/tasks/${t.id}/start`, { token });
     expect(start.body.data).toMatchObject({ run: false, reason: `task ${t.id} is already success` });
     // a contradicting outcome is refused
-    expectEnvelope(await call('POST', `/agent/tasks/${t.id}/finish`, { token, body: { attempt: 1, status: 'failed', error: 'x' } }), 409, 'task_already_finished');
+    expectEnvelope(
+      await call('POST', `/agent/tasks/${t.id}/finish`, { token, body: { attempt: 1, status: 'failed', error: 'x' } }),
+      409,
+      'task_already_finished',
+    );
     // progress after the end is refused
     expectEnvelope(await call('POST', `/agent/tasks/${t.id}/progress`, { token, body: { attempt: 1, phase: 'late', progress: 50 } }), 409, 'task_not_running');
   });

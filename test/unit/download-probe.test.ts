@@ -4,11 +4,13 @@
  * would report `leaked.iso` instead of refusing.
  */
 import { DomainError } from '#shared/errors/domain-errors';
-import { addressRefusal, parseCidr } from '#domain/downloads/address-policy';
+import { addressRefusal, parseCidr } from '#domain/outbound/address-policy';
 import { advertisedFilename } from '#domain/downloads/filename';
 import { detectFilename } from '#domain/downloads/probe';
-import { probeAllowList } from '#domain/downloads/probe-settings';
+import { allowList } from '#domain/outbound/allow-lists';
 import { advertising, httpSource, type Source } from '../helpers/download-sources.ts';
+
+const probeAllowList = (env: NodeJS.ProcessEnv) => allowList('probe', env);
 
 async function refusal(url: string): Promise<DomainError> {
   try {
@@ -124,8 +126,14 @@ describe('refusals with the allow-list off, against live servers', () => {
 
   test('without the check the servers would have answered (the tests above are live)', async () => {
     const allow = [parseCidr('127.0.0.0/8'), parseCidr('::1/128')];
-    await expect(detectFilename({ url: `http://127.0.0.1:${v4.port}/x.iso` }, { allow })).resolves.toEqual({ filename: 'leaked.iso', outcome: 'filename_detected' });
-    await expect(detectFilename({ url: `http://[::1]:${v6.port}/x.iso` }, { allow })).resolves.toEqual({ filename: 'leaked.iso', outcome: 'filename_detected' });
+    await expect(detectFilename({ url: `http://127.0.0.1:${v4.port}/x.iso` }, { allow })).resolves.toEqual({
+      filename: 'leaked.iso',
+      outcome: 'filename_detected',
+    });
+    await expect(detectFilename({ url: `http://[::1]:${v6.port}/x.iso` }, { allow })).resolves.toEqual({
+      filename: 'leaked.iso',
+      outcome: 'filename_detected',
+    });
     v4.seen.length = 0;
     v6.seen.length = 0;
   });
@@ -150,6 +158,26 @@ describe('advertised filename', () => {
     ['no header → URL segment, percent-decoded', undefined, 'fallback name.iso'],
   ])('%s', (_name, header, want) => {
     expect(advertisedFilename(header, url)).toBe(want);
+  });
+
+  test.each([
+    ['a right-to-left override (U+202E)', `attachment; filename*=UTF-8''invoice%E2%80%AEfdp.exe`, 'invoicefdp.exe'],
+    ['isolates, zero-width spaces and joiners, a BOM', `attachment; filename*=UTF-8''%E2%81%A6a%E2%80%8Bb%E2%80%8Dc%EF%BB%BF%E2%81%A9.iso`, 'abc.iso'],
+    ['a left-to-right mark in the URL segment', undefined, 'report.pdf', 'https://example.com/%E2%80%8Ereport.pdf'],
+  ])('format characters are removed: %s', (_name, header, want, from = 'https://example.com/x') => {
+    expect(advertisedFilename(header, new URL(from))).toBe(want);
+  });
+
+  test('a name is cut to 255 bytes of UTF-8: whole characters, the extension kept', () => {
+    const long = `${'a'.repeat(300)}.iso`;
+    expect(advertisedFilename(`attachment; filename="${long}"`, url)).toBe(`${'a'.repeat(251)}.iso`);
+    // 3-byte characters: 83 of them (249 bytes) fit before ".iso" (4 bytes); a fraction of one never remains
+    const euros = `attachment; filename*=UTF-8''${'%E2%82%AC'.repeat(200)}.iso`;
+    const cut = advertisedFilename(euros, url);
+    expect(cut).toBe(`${'€'.repeat(83)}.iso`);
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(255);
+    // without an extension the name itself is cut
+    expect(advertisedFilename(undefined, new URL(`https://example.com/${'b'.repeat(400)}`))).toBe('b'.repeat(255));
   });
 
   test('"" when neither advertises a name', () => {
@@ -188,12 +216,18 @@ describe('resolve once, connect to the checked address', () => {
     const got = await detectFilename({ url: `http://rebind.test:${pinned.port}/x` }, { allow: [parseCidr('127.0.0.2/32')], resolve });
     expect(got).toEqual({ filename: 'pinned.iso', outcome: 'filename_detected' });
     expect(calls).toEqual(['rebind.test']);
-    expect(pinned.seen.map((r) => [r.method, r.host])).toEqual([['HEAD', `rebind.test:${pinned.port}`], ['GET', `rebind.test:${pinned.port}`]]);
+    expect(pinned.seen.map((r) => [r.method, r.host])).toEqual([
+      ['HEAD', `rebind.test:${pinned.port}`],
+      ['GET', `rebind.test:${pinned.port}`],
+    ]);
     expect(rebound.seen).toHaveLength(0);
   });
 
   test('a name with any refused address among its answers is refused', async () => {
-    const resolve = async () => [{ address: '127.0.0.2', family: 4 }, { address: '10.0.0.5', family: 4 }];
+    const resolve = async () => [
+      { address: '127.0.0.2', family: 4 },
+      { address: '10.0.0.5', family: 4 },
+    ];
     const err = await detectFilename({ url: `http://mixed.test:${pinned.port}/x` }, { allow: [parseCidr('127.0.0.2/32')], resolve }).catch((e) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect(err.code).toBe('address_not_allowed');

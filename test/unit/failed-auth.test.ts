@@ -1,5 +1,5 @@
 import { testDb, uid } from '../helpers/api.ts';
-import { pruneFailedAuth, recordFailedAuth } from '#shared/auth/failed-auth';
+import { countedSource, pruneFailedAuth, recordFailedAuth } from '#shared/auth/failed-auth';
 import { FAILED_AUTH_DEFAULTS, failedAuthSettings, isExemptSource } from '#shared/auth/failed-auth-settings';
 
 /** Counting failed authentications in the store: fixed windows per source, atomic, exempt ranges. */
@@ -71,4 +71,18 @@ test('settings: defaults, and a value that does not parse keeps its default (rep
     'HM_AUTH_FAIL_WINDOW_S="1.5" is not an integer 1–86400; using 60',
     'HM_AUTH_FAIL_EXEMPT_CIDRS: "10.0.0.0/33" is not a CIDR range (e.g. 10.0.0.0/8); ignored',
   ]);
+});
+
+test('an IPv6 client is counted by its /64: rotating through the prefix does not reset the count', async () => {
+  const s = settings(3, 60);
+  const prefix = `2001:db8:${(Math.floor(Math.random() * 0xffff) + 1).toString(16)}:7`;
+  const verdicts = [];
+  for (const host of ['::1', ':a:b:c:d', ':ffff:ffff:ffff:ffff', '::2']) verdicts.push(await recordFailedAuth(testDb(), `${prefix}${host}`, s));
+  expect(verdicts.map((v) => v.limited)).toEqual([false, false, false, true]);
+  // the next /64 is another client
+  expect(await recordFailedAuth(testDb(), `${prefix.replace(/:7$/, ':8')}::1`, s)).toEqual({ limited: false, failures: 1 });
+  expect(countedSource(`${prefix}:1:2:3:4`)).toBe(`${prefix}::/64`);
+  // IPv4, also IPv4-mapped, counts the exact address
+  expect(countedSource('203.0.113.9')).toBe('203.0.113.9');
+  expect(countedSource('::ffff:203.0.113.9')).toBe('203.0.113.9');
 });

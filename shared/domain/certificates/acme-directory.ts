@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { upstreamFailed } from '#shared/errors/domain-errors';
+import type { Cidr } from '#domain/outbound/address-policy';
+import { allowList } from '#domain/outbound/allow-lists';
+import { failureReason } from '#domain/outbound/failure';
+import { outboundRequest } from '#domain/outbound/http-request';
 
 /**
  * Which ACME server a managed certificate is issued by: configuration, per the certificate's `staging` flag.
@@ -18,44 +20,38 @@ export function acmeDirectoryUrl(staging: boolean, env: NodeJS.ProcessEnv = proc
   return staging ? env.HM_ACME_STAGING_DIRECTORY_URL || LETS_ENCRYPT_STAGING_DIRECTORY : env.HM_ACME_DIRECTORY_URL || LETS_ENCRYPT_DIRECTORY;
 }
 
-/** How long the directory may take to answer before it counts as unreachable. */
+/** How long the directory may take to answer, all of it (connection, headers and body), before it counts as unreachable. */
 const ACME_PROBE_TIMEOUT_MS = 5000;
 
 /**
- * GETs the ACME directory and checks it is one (a JSON object naming `newOrder`); anything else — no
- * connection, a TLS failure, a timeout, another status — is 502 acme_unreachable, naming the URL and the reason.
+ * GETs the ACME directory under the outbound-address policy (allow-list `HM_ACME_ALLOW_CIDRS`, for a test CA on
+ * loopback) and checks it is one (a JSON object naming `newOrder`); anything else — a refused address, no
+ * connection, a TLS failure, no whole answer within the deadline, another status — is 502 acme_unreachable,
+ * naming the URL and a fixed reason (never the server's text).
  */
-export async function probeAcmeDirectory(url: string, o: { timeoutMs?: number; caFile?: string } = {}): Promise<void> {
+export async function probeAcmeDirectory(url: string, o: { timeoutMs?: number; caFile?: string; allow?: readonly Cidr[] } = {}): Promise<void> {
   const caFile = o.caFile ?? process.env.HM_ACME_CA_FILE;
   const fail = (why: string) => upstreamFailed('acme_unreachable', `the ACME directory ${url} did not answer: ${why}`);
   let ca: string[] | undefined;
   try {
     ca = caFile ? [...rootCertificates, readFileSync(caFile, 'utf8')] : undefined;
-  } catch (err) {
-    throw fail(`its CA file ${caFile} cannot be read (${(err as Error).message})`);
+  } catch {
+    throw fail(`its CA file ${caFile} cannot be read`);
   }
-  const body = await new Promise<string>((resolve, reject) => {
-    const u = new URL(url);
-    const req = (u.protocol === 'http:' ? httpRequest : httpsRequest)(u, { method: 'GET', timeout: o.timeoutMs ?? ACME_PROBE_TIMEOUT_MS, ...(ca ? { ca } : {}) }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        if (text.length < 65536) text += c;
-      });
-      res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`HTTP ${res.statusCode}`))));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${o.timeoutMs ?? ACME_PROBE_TIMEOUT_MS} ms`)));
-    req.on('error', reject);
-    req.end();
-  }).catch((err: Error) => {
-    throw fail(err.message || String(err));
-  });
+  const timeoutMs = o.timeoutMs ?? ACME_PROBE_TIMEOUT_MS;
+  const res = await outboundRequest({ url, method: 'GET', headers: { accept: 'application/json' }, allow: o.allow ?? allowList('acme'), timeoutMs, ca }).catch(
+    (err: unknown) => {
+      const why = failureReason(err);
+      throw fail(why === 'ETIMEDOUT' ? `no whole answer within ${timeoutMs} ms` : why);
+    },
+  );
+  if (res.status !== 200) throw fail(`HTTP ${res.status}`);
   let dir: unknown;
   try {
-    dir = JSON.parse(body);
+    dir = JSON.parse(res.body);
   } catch {
     throw fail('the answer is not JSON');
   }
-  if (!dir || typeof dir !== 'object' || typeof (dir as { newOrder?: unknown }).newOrder !== 'string') throw fail('the answer is not an ACME directory (no newOrder)');
+  if (!dir || typeof dir !== 'object' || typeof (dir as { newOrder?: unknown }).newOrder !== 'string')
+    throw fail('the answer is not an ACME directory (no newOrder)');
 }

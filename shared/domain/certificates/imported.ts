@@ -32,7 +32,7 @@ const covers = (name: string, domain: string) => name === domain || (name.starts
  * An imported certificate checked before anything is stored: `certificatePem` holds a parseable X.509
  * certificate (the leaf first, optionally followed by its chain), `privateKeyPem` an unencrypted PEM private
  * key that belongs to that leaf (400 certificate_key_mismatch), the leaf has not expired (400
- * certificate_expired), and the record's domain is the one given (which the leaf must name, wildcards
+ * certificate_expired) and is valid already (400 certificate_not_yet_valid: `notBefore` in the future), and the record's domain is the one given (which the leaf must name, wildcards
  * included; 400 certificate_domain_mismatch) or else the leaf's first DNS name. Messages never quote the key.
  */
 export function checkImportedCertificate(c: { certificatePem: string; privateKeyPem: string; domain?: string }, now: Date = new Date()): ImportedCertificate {
@@ -51,18 +51,25 @@ export function checkImportedCertificate(c: { certificatePem: string; privateKey
     throw new ValidationError([{ field: 'privateKeyPem', problem: 'is not a parseable, unencrypted PEM private key' }]);
   }
   const leaf = chain[0]!;
-  if (!leaf.checkPrivateKey(key)) throw invalid('certificate_key_mismatch', 'privateKeyPem: the private key does not belong to the (first) certificate in certificatePem');
+  if (!leaf.checkPrivateKey(key))
+    throw invalid('certificate_key_mismatch', 'privateKeyPem: the private key does not belong to the (first) certificate in certificatePem');
   const notAfter = new Date(leaf.validTo);
   if (notAfter.getTime() <= now.getTime()) throw invalid('certificate_expired', `certificatePem: the certificate expired at ${notAfter.toISOString()}`);
+  const notBefore = new Date(leaf.validFrom);
+  // installed now, a certificate not valid yet would be refused by every client until then
+  if (notBefore.getTime() > now.getTime())
+    throw invalid('certificate_not_yet_valid', `certificatePem: the certificate is not valid before ${notBefore.toISOString()}`);
   const names = certificateNames(leaf);
   let domain: string;
   if (c.domain !== undefined) {
     domain = c.domain.toLowerCase();
-    if (!names.some((n) => covers(n, domain))) throw invalid('certificate_domain_mismatch', `domain: the certificate is for ${names.join(', ') || 'no DNS name'}, not ${domain}`);
+    if (!names.some((n) => covers(n, domain)))
+      throw invalid('certificate_domain_mismatch', `domain: the certificate is for ${names.join(', ') || 'no DNS name'}, not ${domain}`);
   } else {
     const first = names.find((n) => DOMAIN.test(n));
-    if (!first) throw new ValidationError([{ field: 'domain', problem: `is required: the certificate names no plain DNS name (${names.join(', ') || 'none'})` }]);
+    if (!first)
+      throw new ValidationError([{ field: 'domain', problem: `is required: the certificate names no plain DNS name (${names.join(', ') || 'none'})` }]);
     domain = first;
   }
-  return { domain, fingerprint: leaf.fingerprint256, notBefore: new Date(leaf.validFrom), notAfter };
+  return { domain, fingerprint: leaf.fingerprint256, notBefore, notAfter };
 }

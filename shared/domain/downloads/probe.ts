@@ -1,15 +1,17 @@
-import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { invalid } from '#shared/errors/domain-errors';
-import { addressRefusal, type Cidr } from './address-policy.ts';
+import type { Cidr } from '#domain/outbound/address-policy';
+import { allowList } from '#domain/outbound/allow-lists';
+import { OutboundFailure } from '#domain/outbound/failure';
+import { AddressRefused, bareHost as bare, resolvePinned, systemResolver, type Pinned, type Resolver } from '#domain/outbound/resolve';
 import { advertisedFilename } from './filename.ts';
-import { probeAllowList } from './probe-settings.ts';
 
 /**
  * The filename probe (E8): a best-effort request, from the function, to a URL a user gave — an SSRF door, so:
- * http and https only; the host is resolved once and every address it resolves to must pass the address policy;
+ * http and https only; the host is resolved once and every address it resolves to must pass the outbound-address
+ * policy (#domain/outbound/resolve, allow-list `HM_PROBE_ALLOW_CIDRS`);
  * the connection goes to the checked address (no second lookup); at most 5 redirects, each checked the same
  * way; 10 s for everything. HEAD first, a ranged GET of one byte when HEAD is refused. `ignoreTLS` skips
  * certificate verification and nothing else.
@@ -41,15 +43,12 @@ interface ProbeRequest {
 }
 
 interface ProbeOptions {
-  /** ranges admitted despite the policy (tests only); default: the `HM_PROBE_ALLOW_CIDRS` setting */
+  /** ranges admitted despite the policy (tests only); default: the `HM_PROBE_ALLOW_CIDRS` setting (allow-lists.ts) */
   allow?: readonly Cidr[];
   timeoutMs?: number;
   /** the resolver (default: the system's, `dns.lookup`); called once per URL the probe visits */
   resolve?: Resolver;
 }
-
-type Resolver = (host: string) => Promise<Array<{ address: string; family: number }>>;
-const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /**
@@ -66,7 +65,7 @@ class Outcome extends Error {
 }
 
 export async function detectFilename(req: ProbeRequest, opts: ProbeOptions = {}): Promise<ProbeResult> {
-  const allow = opts.allow ?? probeAllowList();
+  const allow = opts.allow ?? allowList('probe');
   const signal = AbortSignal.timeout(opts.timeoutMs ?? PROBE_TIMEOUT_MS);
   let url = checkedUrl(parseUrl(req.url));
   try {
@@ -113,40 +112,19 @@ function checkedUrl(url: URL): URL {
   return url;
 }
 
-/** URL hostnames keep IPv6 literals in brackets; WHATWG parsing has already normalised IPv4 spellings. */
-const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
+const bareHost = (url: URL) => bare(url.hostname);
 
-interface Pinned {
-  address: string;
-  family: 4 | 6;
-}
-
-/** Resolves the host once and checks every address; returns the one to connect to. */
+/** Resolves the host once and checks every address (the shared policy); returns the one to connect to. */
 async function resolveChecked(url: URL, allow: readonly Cidr[], resolve: Resolver, signal: AbortSignal): Promise<Pinned> {
   const host = bareHost(url);
-  let addresses: Pinned[];
-  if (isIP(host)) addresses = [{ address: host, family: isIP(host) as 4 | 6 }];
-  else {
-    const found = await raceAbort(resolve(host), signal).catch((err) => {
-      throw err instanceof Outcome ? err : new Outcome('source_unreachable');
-    });
-    addresses = found.map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+  try {
+    return await resolvePinned(host, allow, resolve, signal);
+  } catch (err) {
+    if (err instanceof AddressRefused) {
+      throw invalid('address_not_allowed', `url: ${host === err.address ? 'address' : `${host} resolves to`} ${err.address}, a ${err.range} address`);
+    }
+    throw new Outcome(err instanceof OutboundFailure && err.reason === 'ETIMEDOUT' ? 'source_timeout' : 'source_unreachable');
   }
-  if (addresses.length === 0) throw new Outcome('source_unreachable');
-  for (const a of addresses) {
-    const why = addressRefusal(a.address, allow);
-    if (why) throw invalid('address_not_allowed', `url: ${host === a.address ? 'address' : `${host} resolves to`} ${a.address}, a ${why} address`);
-  }
-  return addresses[0];
-}
-
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Outcome('source_timeout'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Outcome('source_timeout'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 interface Head {

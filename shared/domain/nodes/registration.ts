@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+import { ValidationError } from '#shared/errors/domain-errors';
 import { sql } from 'kysely';
 import type { HostInventory } from '#domain/inventory';
 import type { NodeRow, Db } from '#store/tables';
@@ -22,10 +24,21 @@ async function project(trx: Db, nodeId: string, inventory: HostInventory) {
 }
 
 /**
+ * A node's address is an IP address — IPv4 in dotted decimal or IPv6 (ipaddr.js) — never a name or any other
+ * text: peers connect to it over SSH (E20, E15) and E16 compares it. 400 naming `body.ip` otherwise.
+ */
+export function checkNodeAddress(ip: string): void {
+  if (!ipaddr.IPv4.isValidFourPartDecimal(ip) && !(ipaddr.IPv6.isValid(ip) && !ip.includes('%'))) {
+    throw new ValidationError([{ field: 'body.ip', problem: 'must be an IP address (IPv4 dotted decimal or IPv6)' }]);
+  }
+}
+
+/**
  * An agent registers at every start: a new host becomes a `pending` node (E16 admits it as a
  * member); a known one keeps its status and gets its name, address and inventory refreshed.
  */
 export async function registerNode(trx: Db, r: Registration): Promise<{ node: NodeRow; created: boolean }> {
+  checkNodeAddress(r.ip);
   const hash = inventoryHash(r.inventory);
   const fields = {
     name: r.name,

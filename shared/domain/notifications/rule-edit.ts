@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely';
 import { invalid, notFound } from '#shared/errors/domain-errors';
 import { inTransaction } from '#store/tx';
 import type { Database, Db } from '#store/tables';
-import { checkDeliveryUrl } from './channels.ts';
+import { checkDeliveryUrl, checkNoControlCharacters } from './channels.ts';
 import { ensureBuiltInTemplate } from './event-templates.ts';
-import { listRules, type NotificationRule } from './rules.ts';
+import { parseJsonObject } from './json-object.ts';
+import { listRules, WRITE_ONLY_SET, type NotificationRule } from './rules.ts';
 
 /** What an operator sets on a rule; every field optional on update. */
 interface RuleInput {
@@ -20,7 +21,10 @@ interface RuleInput {
   discordEnabled?: boolean;
   pushoverEnabled?: boolean;
   webhookEnabled?: boolean;
-  /** destination overrides: `to`, `ntfyTopic`, `ntfyPriority`, `webhookUrl` (no secrets: the rules list shows it) */
+  /**
+   * destination overrides: `to`, `ntfyTopic`, `ntfyPriority`, `webhookUrl`. The rules list shows the config with
+   * `webhookUrl` as `"set"` (it may carry a token); `"set"` given back on update keeps the stored URL.
+   */
   config?: Record<string, unknown>;
 }
 
@@ -45,9 +49,20 @@ async function checkTarget(db: Db, templateKey: string, targetKey: string): Prom
   if (!g) throw invalid('notification_target_unknown', `body.targetKey: no ${t.target_type} target "${targetKey}"; use one of the template's targets or "*"`);
 }
 
-const checkConfig = (config: Record<string, unknown> | undefined) => {
-  if (config?.webhookUrl !== undefined) checkDeliveryUrl('body.config.webhookUrl', config.webhookUrl);
+const checkConfig = (config: Record<string, unknown> | undefined, keepsUrl = false) => {
+  if (config === undefined) return;
+  checkNoControlCharacters('body.config', config);
+  if (config.webhookUrl !== undefined && !(keepsUrl && config.webhookUrl === WRITE_ONLY_SET)) checkDeliveryUrl('body.config.webhookUrl', config.webhookUrl);
 };
+
+/** A config given on update with `webhookUrl: "set"`: the stored URL kept (400 when none is stored). */
+async function keepStoredUrl(db: Db, id: number, config: Record<string, unknown> | undefined): Promise<Record<string, unknown> | undefined> {
+  if (config?.webhookUrl !== WRITE_ONLY_SET) return config;
+  const row = await db.selectFrom('notification_rules').select('config').where('id', '=', id).executeTakeFirst();
+  const stored = parseJsonObject(row?.config).webhookUrl;
+  if (typeof stored !== 'string') throw invalid('invalid_url', 'body.config.webhookUrl: "set" keeps the stored URL, and this rule has none; give the URL');
+  return { ...config, webhookUrl: stored };
+}
 
 const ruleOf = async (db: Db, id: number): Promise<NotificationRule> => (await listRules(db)).find((r) => r.id === id)!;
 
@@ -61,8 +76,17 @@ export async function createRule(db: Kysely<Database>, input: RuleInput & { temp
     const row = await trx
       .insertInto('notification_rules')
       .values({
-        template_key: input.templateKey, target_key: targetKey, kind: 'custom', active: true, ui_enabled: false, email_enabled: false, ntfy_enabled: false,
-        discord_enabled: false, pushover_enabled: false, config: '{}', ...columns(input),
+        template_key: input.templateKey,
+        target_key: targetKey,
+        kind: 'custom',
+        active: true,
+        ui_enabled: false,
+        email_enabled: false,
+        ntfy_enabled: false,
+        discord_enabled: false,
+        pushover_enabled: false,
+        config: '{}',
+        ...columns(input),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -72,14 +96,15 @@ export async function createRule(db: Kysely<Database>, input: RuleInput & { temp
 
 /** Updates a live rule's toggles, filters and overrides in one transaction; 404 for a missing or deleted rule. */
 export async function updateRule(db: Kysely<Database>, id: number, input: Omit<RuleInput, 'templateKey'>): Promise<NotificationRule> {
-  checkConfig(input.config);
+  checkConfig(input.config, true);
   return inTransaction(db, async (trx) => {
     const rule = await trx.selectFrom('notification_rules').select(['template_key']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
     if (!rule) throw notFound('notification_rule_not_found', `no notification rule ${id}`);
+    const config = await keepStoredUrl(trx, id, input.config);
     if (input.targetKey !== undefined) await checkTarget(trx, rule.template_key, input.targetKey);
     await trx
       .updateTable('notification_rules')
-      .set({ ...columns(input), ...(input.targetKey !== undefined && { target_key: input.targetKey }), updated_at: new Date() })
+      .set({ ...columns({ ...input, config }), ...(input.targetKey !== undefined && { target_key: input.targetKey }), updated_at: new Date() })
       .where('id', '=', id)
       .execute();
     return ruleOf(trx, id);

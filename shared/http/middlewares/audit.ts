@@ -1,5 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { verifyToken } from '#shared/auth/tokens';
 import { completeAudit, recordAudit } from '#store/audit';
 import type { AuditScope } from '#store/audit-scope';
 import { getDb } from '#store/db';
@@ -14,13 +15,23 @@ export type AuditedContext = HmContext & { audit?: AuditScope };
 type Req = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, AuditedContext>;
 
 /**
+ * An identifier as the API's ids are spelled (integers, node UUIDs, names): the audit row takes a path parameter or
+ * the `nodeId` query only in this form. Refused requests are audited too, before their input is validated, so a
+ * raw value could plant text (a newline, a forged `id:1 route:…`) in the log; such a value is left out.
+ */
+const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+
+/**
  * The target named by the path's parameters and the `nodeId` query (`ctid:101 node:<uuid>`), to which the
- * validated body's `nodeId` is added (auditInput); a task's resource key replaces it.
+ * validated body's `nodeId` is added (auditInput); a task's resource key replaces it. Values that are not
+ * identifiers are left out.
  */
 function resourceOf(event: APIGatewayProxyEventV2): string {
-  const parts = Object.entries(event.pathParameters ?? {}).map(([k, v]) => `${k}:${v}`);
+  const parts = Object.entries(event.pathParameters ?? {})
+    .filter(([, v]) => typeof v === 'string' && IDENTIFIER.test(v))
+    .map(([k, v]) => `${k}:${v}`);
   const node = event.queryStringParameters?.nodeId;
-  if (node) parts.push(`node:${node}`);
+  if (node && IDENTIFIER.test(node)) parts.push(`node:${node}`);
   return parts.join(' ');
 }
 
@@ -38,12 +49,18 @@ async function finish(request: Req): Promise<void> {
   if (!mutation && !REFUSED.has(status)) return;
   // a request refused after authentication (a role too low, invalid input) never reached auditInput
   namePrincipal(request.context);
+  // one refused for its input before authentication (a non-canonical id in its path: 400) still names its caller
+  // when its token is valid; a refused credential (401, 429) is not looked up again, nor is anything after a 5xx
+  // (a store that did not answer would only be waited for twice)
+  if (scope.entry.tokenId === null && status >= 400 && status < 500 && status !== 401 && status !== 429) await nameTokenHolder(request, scope);
   try {
     if (scope.recordedId !== undefined) await completeAudit(getDb(), scope.recordedId, status, taskIdOf(request.response));
     else await recordAudit(getDb(), { ...scope.entry, status, taskId: taskIdOf(request.response) });
   } catch (e) {
     // the answer stands (a committed change is not undone by a failed audit write); the failure is logged
-    console.log(JSON.stringify({ level: 'error', msg: 'audit write failed', requestId: scope.entry.requestId, route: scope.entry.route, cause: (e as Error)?.message }));
+    console.log(
+      JSON.stringify({ level: 'error', msg: 'audit write failed', requestId: scope.entry.requestId, route: scope.entry.route, cause: (e as Error)?.message }),
+    );
   }
 }
 
@@ -73,6 +90,19 @@ export const audit = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayP
   after: finish,
   onError: finish,
 });
+
+/** Names the holder of the request's bearer token in the scope, when the token is valid (no use noted, nothing counted). */
+async function nameTokenHolder(request: Req, scope: AuditScope): Promise<void> {
+  const header = request.event.headers?.authorization ?? request.event.headers?.Authorization;
+  const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!m) return;
+  try {
+    const check = await verifyToken(getDb(), m[1]!);
+    if (check.ok) Object.assign(scope.entry, { tokenId: check.principal.tokenId, tokenName: check.principal.name, role: check.principal.role });
+  } catch {
+    // the store did not answer: the row is written without the caller, as before
+  }
+}
 
 /** Once authenticated, the scope names the caller. */
 function namePrincipal(context: AuditedContext): void {

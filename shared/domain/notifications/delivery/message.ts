@@ -1,4 +1,7 @@
 import type { DeliveryChannel } from '#shared/jobs/notification-outbox';
+import { allowList } from '#domain/outbound/allow-lists';
+import { OutboundFailure } from '#domain/outbound/failure';
+import { outboundRequest } from '#domain/outbound/http-request';
 import type { ChannelConfig } from '../channels.ts';
 
 /** A stored event as the channels render it. */
@@ -54,29 +57,18 @@ export function eventPayload(deliveryId: number, e: EventMessage) {
   };
 }
 
-/** An error that names the host, never the URL: webhook URLs can carry tokens in their path or query. */
-export async function postOrThrow(what: string, url: string, init: RequestInit, timeoutMs: number): Promise<void> {
-  const host = (() => {
-    try {
-      return new URL(url).host;
-    } catch {
-      return 'an invalid URL';
-    }
-  })();
-  let res: Response;
-  try {
-    res = await fetch(url, { ...init, method: 'POST', redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
-  } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (e.cause?.code ?? e.message);
-    throw new Error(`${what} to ${host} failed: ${why}`);
-  }
-  const text = await res.text().catch(() => '');
-  if (!res.ok) throw new Error(`${what} to ${host} answered HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`);
+/**
+ * POSTs under the outbound-address policy (allow-list `HM_NOTIFY_ALLOW_CIDRS`) and throws OutboundFailure with a
+ * fixed reason for anything but a 2xx (`HTTP 503`, `ECONNREFUSED`, `address not allowed: loopback`): the peer's
+ * answer is never read into a reason, and the URL — which may carry a token — into nothing.
+ */
+export async function postOrThrow(url: string, init: { headers: Record<string, string>; body: string }, timeoutMs: number): Promise<void> {
+  const res = await outboundRequest({ url, method: 'POST', headers: init.headers, body: init.body, allow: allowList('notify'), timeoutMs, maxBodyBytes: 0 });
+  if (res.status < 200 || res.status > 299) throw new OutboundFailure(`HTTP ${res.status}`);
 }
 
-/** A required setting, or a clear error naming it (the delivery fails and is retried, then marked failing). */
+/** A required setting, or a fixed reason naming it (the delivery fails and is retried, then marked failing). */
 export function need<T>(value: T | undefined | null | '', what: string): T {
-  if (value === undefined || value === null || value === '') throw new Error(`${what} is not configured`);
+  if (value === undefined || value === null || value === '') throw new OutboundFailure(`not configured: ${what}`);
   return value;
 }

@@ -1,4 +1,3 @@
-import { checkDeliveryUrl } from '../channels.ts';
 import { eventPayload, need, postOrThrow, type Sender } from './message.ts';
 import { signBody } from './signature.ts';
 
@@ -8,8 +7,7 @@ import { signBody } from './signature.ts';
  * `X-Hostmgr-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>`.
  */
 export const sendWebhook: Sender = async ({ deliveryId, event, config, overrides, timeoutMs }) => {
-  const url = need((overrides.webhookUrl as string | undefined) ?? (config.settings.url as string | undefined), 'the webhook channel URL');
-  checkDeliveryUrl('webhook url', url);
+  const url = need((overrides.webhookUrl as string | undefined) ?? config.secrets.url, 'webhook channel URL');
   const raw = JSON.stringify(eventPayload(deliveryId, event));
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -18,5 +16,5 @@ export const sendWebhook: Sender = async ({ deliveryId, event, config, overrides
     'x-hostmgr-delivery': String(deliveryId),
   };
   if (config.secrets.secret) headers['x-hostmgr-signature-256'] = signBody(config.secrets.secret, raw);
-  await postOrThrow('webhook', url, { headers, body: raw }, timeoutMs);
+  await postOrThrow(url, { headers, body: raw }, timeoutMs);
 };

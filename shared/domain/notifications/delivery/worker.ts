@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DeliveryChannel } from '#shared/jobs/notification-outbox';
 import { inTransaction } from '#store/tx';
 import type { Database } from '#store/tables';
+import { failureReason } from '#domain/outbound/failure';
 import { loadChannels } from '../channels.ts';
 import { parseJsonObject } from '../json-object.ts';
 import type { EventMessage, Sender } from './message.ts';
@@ -44,7 +45,8 @@ export function deliveryDefaults(env: NodeJS.ProcessEnv = process.env): Delivery
 }
 
 /** The wait before the next try after `attempts` failed ones. */
-export const backoffSeconds = (attempts: number, o: Pick<DeliveryOptions, 'backoffS' | 'backoffMaxS'>) => Math.min(o.backoffS * 2 ** Math.max(0, attempts - 1), o.backoffMaxS);
+export const backoffSeconds = (attempts: number, o: Pick<DeliveryOptions, 'backoffS' | 'backoffMaxS'>) =>
+  Math.min(o.backoffS * 2 ** Math.max(0, attempts - 1), o.backoffMaxS);
 
 /**
  * One pass of the delivery worker: claims due outbox rows (FOR UPDATE SKIP LOCKED, so concurrent workers on
@@ -71,15 +73,27 @@ async function deliverDue(db: Kysely<Database>, options: Partial<DeliveryOptions
     return trx
       .updateTable('notification_deliveries')
       .set({ attempts: sql<number>`attempts + 1`, next_attempt_at: sql<Date>`now() + ${leaseS} * interval '1 second'` })
-      .where('id', 'in', due.rows.map((r) => r.id))
+      .where(
+        'id',
+        'in',
+        due.rows.map((r) => r.id),
+      )
       .returning(['id', 'event_id', 'rule_id', 'channel', 'attempts'])
       .execute();
   });
   if (claimed.length === 0) return out;
 
   const [events, rules, channels] = await Promise.all([
-    db.selectFrom('notification_events').selectAll().where('id', 'in', [...new Set(claimed.map((c) => c.event_id))]).execute(),
-    db.selectFrom('notification_rules').select(['id', 'config']).where('id', 'in', [...new Set(claimed.map((c) => c.rule_id))]).execute(),
+    db
+      .selectFrom('notification_events')
+      .selectAll()
+      .where('id', 'in', [...new Set(claimed.map((c) => c.event_id))])
+      .execute(),
+    db
+      .selectFrom('notification_rules')
+      .select(['id', 'config'])
+      .where('id', 'in', [...new Set(claimed.map((c) => c.rule_id))])
+      .execute(),
     loadChannels(db),
   ]);
   const eventById = new Map(events.map((e) => [e.id, e]));
@@ -90,21 +104,47 @@ async function deliverDue(db: Kysely<Database>, options: Partial<DeliveryOptions
       const e = eventById.get(d.event_id)!;
       const channel = d.channel as DeliveryChannel;
       const event: EventMessage = {
-        id: e.id, type: e.type, title: e.title, body: e.body, severity: e.severity, nodeId: e.node_id, targetKey: e.target_key,
-        subject: parseJsonObject(e.subject), createdAt: e.created_at.toISOString(),
+        id: e.id,
+        type: e.type,
+        title: e.title,
+        body: e.body,
+        severity: e.severity,
+        nodeId: e.node_id,
+        targetKey: e.target_key,
+        subject: parseJsonObject(e.subject),
+        createdAt: e.created_at.toISOString(),
       };
       let error: string | null = null;
       try {
-        await SENDERS[channel]({ deliveryId: d.id, ruleId: d.rule_id, channel, event, config: channels[channel], overrides: parseJsonObject(ruleById.get(d.rule_id)?.config), timeoutMs: o.timeoutMs });
+        await SENDERS[channel]({
+          deliveryId: d.id,
+          ruleId: d.rule_id,
+          channel,
+          event,
+          config: channels[channel],
+          overrides: parseJsonObject(ruleById.get(d.rule_id)?.config),
+          timeoutMs: o.timeoutMs,
+        });
       } catch (err) {
-        error = ((err as Error).message || String(err)).slice(0, 1000);
+        // a fixed reason (status, error code), never a message: the peer's text and the request's secrets stay out
+        error = failureReason(err);
       }
       await recordOutcome(db, d, channel, error, o);
       if (error === null) out.delivered.push(d.id);
       else if (d.attempts >= o.maxAttempts) out.gaveUp.push(d.id);
       else out.retrying.push(d.id);
       if (error !== null) {
-        console.log(JSON.stringify({ level: 'warn', msg: 'notification delivery failed', deliveryId: d.id, ruleId: d.rule_id, channel, attempt: d.attempts, cause: error }));
+        console.log(
+          JSON.stringify({
+            level: 'warn',
+            msg: 'notification delivery failed',
+            deliveryId: d.id,
+            ruleId: d.rule_id,
+            channel,
+            attempt: d.attempts,
+            cause: error,
+          }),
+        );
       }
     }),
   );

@@ -1,7 +1,8 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which addresses a server-side probe may connect to. Only public unicast addresses: private, loopback,
+ * The outbound-address policy: which addresses the control plane may connect to on a user's behalf (E8's filename
+ * probe, notification deliveries, the ACME directory; ./resolve.ts applies it). Only public unicast addresses: private, loopback,
  * link-local (cloud metadata at 169.254.169.254), CGNAT, multicast, broadcast, reserved, documentation and
  * unspecified ranges are refused, in IPv4 and IPv6. IPv6 forms that carry an IPv4 address (IPv4-mapped
  * `::ffff:a.b.c.d`, IPv4-translated, NAT64 `64:ff9b::/96`) are judged by the IPv4 address they carry; the
@@ -9,7 +10,7 @@ import ipaddr from 'ipaddr.js';
  * site-local) are refused outright.
  */
 
-/** A CIDR range an allow-list admits (tests only). */
+/** A CIDR range an allow-list admits (./allow-lists.ts). */
 export type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 /** Parses `a.b.c.d/n` or `x::y/n` (a bare address is a single-address range); throws on a malformed entry. */
@@ -20,8 +21,7 @@ export function parseCidr(text: string): Cidr {
   return [a, a.kind() === 'ipv4' ? 32 : 128];
 }
 
-const inAllowList = (a: ipaddr.IPv4 | ipaddr.IPv6, allow: readonly Cidr[]) =>
-  allow.some(([net, bits]) => net.kind() === a.kind() && a.match(net, bits));
+const inAllowList = (a: ipaddr.IPv4 | ipaddr.IPv6, allow: readonly Cidr[]) => allow.some(([net, bits]) => net.kind() === a.kind() && a.match(net, bits));
 
 /** The IPv4 address an IPv6 address carries in its last 32 bits. */
 const embeddedV4 = (a: ipaddr.IPv6) => {

@@ -225,6 +225,8 @@ export const hostSchema = {
     hostname: { type: 'string', minLength: 1, maxLength: 255 },
     /** the release, OpenZFS and libvirt the host runs (simulator/profiles.ts); default HM_SIM_PROFILE, else freebsd-14.3 */
     profile: { enum: ['freebsd-14.3', 'freebsd-15.0'] },
+    /** programs this host does not have (a package not installed, e.g. `virsh` without libvirt): not found on any PATH */
+    absentPrograms: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64 } },
     /** the kernel environment the loader handed over at the last boot (/boot/loader.conf …); filled at first start */
     kenv: { type: 'object', additionalProperties: { type: 'string' } },
     cpus: { type: 'integer', minimum: 1, maximum: 1024 },

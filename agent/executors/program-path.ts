@@ -7,12 +7,12 @@
  */
 export const PACKAGE_DIRS = ['/usr/local/sbin', '/usr/local/bin'] as const;
 
-/** When nothing at all is inherited: what rc gives a service. */
-const RC_DEFAULT = '/sbin:/bin:/usr/sbin:/usr/bin';
+/** What rc(8) and service(8) give a service (and what is used when nothing at all is inherited). */
+export const SERVICE_PATH = '/sbin:/bin:/usr/sbin:/usr/bin';
 
 export function programPath(explicit: string | undefined, inherited: string | undefined): string {
   if (explicit) return explicit;
-  const dirs = (inherited || RC_DEFAULT).split(':').filter(Boolean);
+  const dirs = (inherited || SERVICE_PATH).split(':').filter(Boolean);
   for (const d of PACKAGE_DIRS) if (!dirs.includes(d)) dirs.push(d);
   return dirs.join(':');
 }

@@ -33,6 +33,8 @@ export interface AgentConfig {
 export const HELP = `hostmgr-agent — runs the control plane's tasks on this host and reports its inventory and telemetry
 
 Usage: npm run agent -- [options]      (installed: node /usr/local/libexec/hostmgr/agent.js [options])
+       npm run agent -- doctor [--ssh USER@HOST[:PORT] --identity KEY --host-key SHA256:…]
+                                      read-only preflight of a host, one line per check (doctor --help)
 
 Every option can also be set by the environment variable shown.
 

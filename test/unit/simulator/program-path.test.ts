@@ -50,3 +50,23 @@ test('an rc.d service PATH: the inventory\'s VMs fail "not found" unless the age
   expect(after.collectErrors ?? []).toEqual([]);
   expect(after.vms?.length).toBe(seed.vms!.length);
 });
+
+test('which(1) and kldstat(8) as their sources answer', async () => {
+  const sim = new HostSimulator({
+    statePath: state(),
+    seed: { ...demoSeedHost(), files: { '/boot/loader.conf': { content: 'vmm_load="YES"\n', mode: '0644' } } },
+  });
+  // which.c: found ones printed, nothing for a missing one, exit 1 if any is missing
+  expect(await sim.run(['which', 'zfs', 'virsh'])).toEqual({ code: 1, stdout: '/sbin/zfs\n', stderr: '' });
+  expect(await new HostSimulator({ statePath: sim.statePath, path: LOGIN_PATH }).run(['which', 'virsh'])).toEqual({
+    code: 0,
+    stdout: '/usr/local/bin/virsh\n',
+    stderr: '',
+  });
+  // kldstat.c: -q -m is silent, 0 or 1; -m without -q warns
+  expect(await sim.run(['kldstat', '-q', '-m', 'vmm'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  expect(await sim.run(['kldstat', '-q', '-m', 'pf'])).toEqual({ code: 1, stdout: '', stderr: '' });
+  expect(await sim.run(['kldstat', '-m', 'pf'])).toEqual({ code: 1, stdout: '', stderr: "kldstat: can't find module pf: No such file or directory\n" });
+  expect((await sim.run(['kldstat', '-m', 'vmm'])).stdout).toMatch(/^Id {2}Refs Name\n +\d+ +1 vmm\n$/);
+  expect((await sim.run(['kldstat'])).stdout).toMatch(/^Id Refs Address {16}Size Name\n 1 +\d+ 0x[0-9a-f]+ [0-9a-f]+ +kernel\n[\s\S]*vmm\.ko\n$/);
+});

@@ -1,7 +1,7 @@
 import type { SimHost } from '#shared/seed/host/schema';
 import { rcEnabled } from '../boot.ts';
-import { getopt } from '../format.ts';
-import { registerCommand, withUsage } from '../registry.ts';
+import { getopt, type ParsedOptions, UsageError } from '../format.ts';
+import { registerCommand } from '../registry.ts';
 
 /**
  * kldstat(8), after sbin/kldstat/kldstat.c main(): `-m modname` looks the module up (modfind); with `-q` it
@@ -43,24 +43,29 @@ export function loadedFiles(state: SimHost): Kld[] {
   return out;
 }
 
-const address = (i: number) => `0x${(0xffffffff80200000 + i * 0x1000000).toString(16)}`;
+const address = (i: number) => `0x${(0xffffffff80200000n + BigInt(i) * 0x1000000n).toString(16)}`;
+const USAGE = 'usage: kldstat [-dhqv] [-i id] [-n filename]\n       kldstat [-dq] [-m modname]\n';
 
-registerCommand(
-  'kldstat',
-  withUsage((ctx) => {
-    const o = getopt(ctx.args, 'dhi:m:n:qv');
-    const files = loadedFiles(ctx.state);
-    const modname = o.values.get('m');
-    if (modname !== undefined) {
-      const i = files.findIndex((f) => f.modules.includes(modname));
-      if (i < 0) return { code: 1, stderr: o.flags.has('q') ? '' : `kldstat: can't find module ${modname}: No such file or directory\n` };
-      if (o.flags.has('q')) return {};
-      const id = files.slice(0, i).reduce((n, f) => n + f.modules.length, 0) + files[i].modules.indexOf(modname) + 1;
-      return { stdout: `Id  Refs Name\n${String(id).padStart(3)} ${String(1).padStart(4)} ${modname}\n` };
-    }
-    const lines = files.map(
-      (f, i) => `${String(i + 1).padStart(2)} ${String(i === 0 ? files.length : 1).padStart(4)} ${address(i)} ${f.size.toString(16).padEnd(8)} ${f.file}`,
-    );
-    return { stdout: `Id Refs Address                Size Name\n${lines.join('\n')}\n` };
-  }, 'usage: kldstat [-dhqv] [-i id] [-n filename]\n       kldstat [-dq] [-m modname]'),
-);
+registerCommand('kldstat', (ctx) => {
+  let o: ParsedOptions;
+  try {
+    o = getopt(ctx.args, 'dhi:m:n:qv');
+  } catch (e) {
+    // usage(): to stderr, exit(1)
+    if (e instanceof UsageError) return { code: 1, stderr: `${e.message}\n${USAGE}` };
+    throw e;
+  }
+  const files = loadedFiles(ctx.state);
+  const modname = o.values.get('m');
+  if (modname !== undefined) {
+    const i = files.findIndex((f) => f.modules.includes(modname));
+    if (i < 0) return { code: 1, stderr: o.flags.has('q') ? '' : `kldstat: can't find module ${modname}: No such file or directory\n` };
+    if (o.flags.has('q')) return {};
+    const id = files.slice(0, i).reduce((n, f) => n + f.modules.length, 0) + files[i].modules.indexOf(modname) + 1;
+    return { stdout: `Id  Refs Name\n${String(id).padStart(3)} ${String(1).padStart(4)} ${modname}\n` };
+  }
+  const lines = files.map(
+    (f, i) => `${String(i + 1).padStart(2)} ${String(i === 0 ? files.length : 1).padStart(4)} ${address(i)} ${f.size.toString(16).padEnd(8)} ${f.file}`,
+  );
+  return { stdout: `Id Refs Address                Size Name\n${lines.join('\n')}\n` };
+});

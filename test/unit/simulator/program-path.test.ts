@@ -65,6 +65,8 @@ test('which(1) and kldstat(8) as their sources answer', async () => {
   });
   // kldstat.c: -q -m is silent, 0 or 1; -m without -q warns
   expect(await sim.run(['kldstat', '-q', '-m', 'vmm'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  // usage() exits 1, not getopt's customary 2
+  expect((await sim.run(['kldstat', '-x'])).code).toBe(1);
   expect(await sim.run(['kldstat', '-q', '-m', 'pf'])).toEqual({ code: 1, stdout: '', stderr: '' });
   expect(await sim.run(['kldstat', '-m', 'pf'])).toEqual({ code: 1, stdout: '', stderr: "kldstat: can't find module pf: No such file or directory\n" });
   expect((await sim.run(['kldstat', '-m', 'vmm'])).stdout).toMatch(/^Id {2}Refs Name\n +\d+ +1 vmm\n$/);

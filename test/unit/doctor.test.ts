@@ -128,3 +128,19 @@ test('the CLI exits 1 when a check fails (no zfs), 0 with warnings only, 2 on a 
   expect(fine.code).toBe(0);
   expect(await doctorCli(['--bogus'], { simulator }, () => undefined)).toBe(2);
 });
+
+test('--ssh needs USER@HOST[:PORT] and a pinned host key (or the explicit opt-out)', async () => {
+  const errors: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((s: string) => (errors.push(s), true)) as typeof process.stderr.write;
+  try {
+    expect(await doctorCli(['--ssh', 'root@host:port'], {}, () => undefined)).toBe(2);
+    expect(await doctorCli(['--ssh', 'root@web-03:2222'], {}, () => undefined)).toBe(2);
+  } finally {
+    process.stderr.write = write;
+  }
+  expect(errors).toEqual([
+    'hostmgr-agent doctor: --ssh: expected USER@HOST[:PORT], got "root@host:port"\n',
+    'hostmgr-agent doctor: --ssh needs --host-key SHA256:… (or --insecure-accept-any-host-key)\n',
+  ]);
+});

@@ -6,9 +6,11 @@
  * prints the command's stdout/stderr and exits with its code. stdin (when not a terminal) is passed on.
  * HM_SIM_SEED names a JSON file to create the state from when it does not exist yet: either one host, or a
  * seed file with `hosts` keyed by node id (HM_SIM_NODE picks one; a single host is taken as is).
+ * Programs are found through login.conf's PATH (an SSH session's), or HM_SIM_PATH.
  * This lets a real sshd front a simulated host: `ssh host env HM_SIM_STATE=… tsx …/cli.ts zfs recv …`.
  */
 import { readFileSync } from 'node:fs';
+import { LOGIN_PATH } from './profiles.ts';
 import { HostSimulator } from './simulator.ts';
 import { loadSeedHost } from './seed.ts';
 
@@ -27,7 +29,8 @@ async function main(): Promise<number> {
   }
   const seedPath = process.env.HM_SIM_SEED;
   const seed = seedPath ? loadSeedHost(JSON.parse(readFileSync(seedPath, 'utf8')), process.env.HM_SIM_NODE) : undefined;
-  const sim = new HostSimulator({ statePath, seed });
+  // what a login shell (an SSH session) finds: login.conf's default PATH, unless HM_SIM_PATH says otherwise
+  const sim = new HostSimulator({ statePath, seed, path: process.env.HM_SIM_PATH || LOGIN_PATH });
   const res = await sim.run(process.argv.slice(2), await readStdin());
   await new Promise<void>((r) => process.stdout.write(res.stdout, () => r()));
   await new Promise<void>((r) => process.stderr.write(res.stderr, () => r()));

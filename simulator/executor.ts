@@ -20,7 +20,9 @@ async function paced(out: PassThrough, text: string, killed: () => boolean): Pro
 
 /**
  * The host simulator as an executor: commands are answered in-process from the simulated
- * host's JSON state, in FreeBSD 14's formats, so the real drivers run unchanged against it. Streams are
+ * host's JSON state, in FreeBSD's formats, so the real drivers run unchanged against it. Programs are found
+ * through `path` like execFile finds them (default RC_PATH: the agent's service environment; the agent passes
+ * the PATH it gives its children, see simulator/agent.ts). Streams are
  * buffered (a simulated `zfs send` is small): start() runs the command once its stdin has ended.
  */
 export class SimulatorExecutor implements Executor {
@@ -31,8 +33,12 @@ export class SimulatorExecutor implements Executor {
     this.simulator = new HostSimulator(opts);
   }
 
+  /**
+   * execFile finds the program through the child's PATH; when it is not there the local executor answers 127
+   * and `<program>: not found` (agent/executors/local.ts, ENOENT), and so does this one.
+   */
   run(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
-    return this.simulator.run(argv, opts.stdin ?? '');
+    return this.simulator.run(argv, opts.stdin ?? '', true);
   }
 
   start(argv: string[]): StartedCommand {
@@ -44,7 +50,7 @@ export class SimulatorExecutor implements Executor {
     const done = new Promise<{ code: number; stderr: string }>((resolve) => {
       stdin.on('end', async () => {
         if (killed) return resolve({ code: 137, stderr: '' });
-        const res = await this.simulator.run(argv, Buffer.concat(chunks));
+        const res = await this.run(argv, { stdin: Buffer.concat(chunks) });
         await paced(stdout, res.stdout, () => killed);
         resolve({ code: killed ? 137 : res.code, stderr: res.stderr });
       });

@@ -22,6 +22,8 @@ export interface CommandContext {
   /** simulated time, Unix ms */
   now: number;
   settings: SimSettings;
+  /** the PATH the command was run with (which(1) and nested commands look programs up in it) */
+  path?: string;
 }
 
 export interface CommandOutput {

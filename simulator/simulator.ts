@@ -1,6 +1,8 @@
 import type { RunResult } from '#agent/executors/executor';
 import type { SimHost } from '#shared/seed/host/schema';
 import { initialState } from './init.ts';
+import { RC_PATH } from './profiles.ts';
+import { locateProgram } from './program-path.ts';
 import { lookupCommand, runTickers, type SimSettings } from './registry.ts';
 import { StateFile } from './state-file.ts';
 import './commands/index.ts';
@@ -18,6 +20,11 @@ export interface SimulatorOptions {
   now?: () => number;
   /** resilver duration; default HM_SIM_RESILVER_MS, else the seed's simulation.resilverSeconds, else 6 s */
   resilverMs?: number;
+  /**
+   * the PATH bare program names are found through (./program-path.ts). Default RC_PATH, what a service
+   * started by rc(8) or service(8) has; an SSH session has LOGIN_PATH.
+   */
+  path?: string;
 }
 
 export class HostSimulator {
@@ -34,23 +41,38 @@ export class HostSimulator {
     return this.opts.statePath;
   }
 
+  get path(): string {
+    return this.opts.path ?? RC_PATH;
+  }
+
+  /** Where `argv0` is found on this host through this simulator's PATH; null when sh would say "not found". */
+  locate(argv0: string): Promise<string | null> {
+    return this.file.transact((state) => locateProgram(state, argv0, this.path));
+  }
+
   private settings(state: SimHost): SimSettings {
     const env = process.env.HM_SIM_RESILVER_MS;
     const resilverMs = this.opts.resilverMs ?? (env ? Number(env) : undefined) ?? (state.simulation?.resilverSeconds ?? 6) * 1000;
     return { resilverMs };
   }
 
-  /** Runs one command line (argv[0] may be a path). Never throws for the command's own failures. */
-  run(argv: string[], stdin: string | Buffer = ''): Promise<RunResult> {
+  /**
+   * Runs one command line (argv[0] may be a path). Never throws for the command's own failures. A program not
+   * found answers 127 as sh(1) does (`sh: virsh: not found`), or, `spawned`, as the agent's local executor
+   * reports execFile's ENOENT (`virsh: not found`).
+   */
+  run(argv: string[], stdin: string | Buffer = '', spawned = false): Promise<RunResult> {
     if (!argv.length) return Promise.resolve({ code: 127, stdout: '', stderr: 'sh: : not found\n' });
     const handler = lookupCommand(argv[0]);
-    if (!handler) return Promise.resolve({ code: 127, stdout: '', stderr: `sh: ${argv[0]}: not found\n` });
+    const notFound = { code: 127, stdout: '', stderr: `${spawned ? '' : 'sh: '}${argv[0]}: not found\n` };
+    if (!handler) return Promise.resolve(notFound);
     return this.file
       .transact(async (state) => {
+        if (!locateProgram(state, argv[0], this.path)) return notFound;
         const now = this.now();
         const settings = this.settings(state);
         runTickers(state, now, settings);
-        const out = await handler({ argv, args: argv.slice(1), stdin: stdin.toString(), state, now, settings });
+        const out = await handler({ argv, args: argv.slice(1), stdin: stdin.toString(), state, now, settings, path: this.path });
         return { code: out.code ?? 0, stdout: out.stdout ?? '', stderr: out.stderr ?? '' };
       })
       .catch((e: Error) => ({

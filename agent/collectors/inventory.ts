@@ -8,6 +8,7 @@ import { collectVms } from './vms.ts';
 import { listPciDevices } from '../drivers/pciconf.ts';
 import { listGroups, listUsers } from '../drivers/pw.ts';
 import { routeTables } from '../drivers/netstat.ts';
+import { probeCapabilities } from '../drivers/host-capabilities.ts';
 
 /**
  * What the agent reports about its host, at start and whenever it changes: identity (hostname, OS, CPUs,
@@ -25,6 +26,8 @@ const SECTIONS: { [K in keyof HostInventory]?: (exec: Executor) => Promise<HostI
   groups: (exec) => listGroups(exec),
   // routing tables per FIB (E18's next hops)
   routes: (exec) => routeTables(exec),
+  // release, RACCT, OpenZFS and libvirt versions: what the control plane checks requests against (409)
+  capabilities: (exec) => probeCapabilities(exec),
 };
 
 export async function collectInventory(exec: Executor): Promise<HostInventory> {

@@ -1,10 +1,13 @@
 import { execFile, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Executor, RunOptions, RunResult, StartedCommand } from './executor.ts';
+import { programPath } from './program-path.ts';
 
 /**
  * Runs commands on this host with execFile: an argv array, never a shell, so no argument is ever
  * interpreted. Output is parsed by the drivers, so the C locale is forced (stable number and date formats).
+ * Programs are found through `path`, by default the inherited PATH plus /usr/local/sbin and /usr/local/bin
+ * (./program-path.ts: an rc.d service inherits neither, and packages such as libvirt install there).
  *
  * Results: the command's exit code; 124 when it ran past its timeout (killed), 127 when the program does
  * not exist, 128+N when a signal killed it. Output beyond `maxBuffer` is an error of the executor (thrown).
@@ -17,6 +20,8 @@ export interface LocalExecutorOptions {
   /** prepended to every argv, e.g. ['sudo', '-n'] */
   prefix?: string[];
   env?: NodeJS.ProcessEnv;
+  /** the children's PATH (HM_AGENT_PATH); default: the inherited one with the package directories added */
+  path?: string;
 }
 
 export const TIMEOUT_CODE = 124;
@@ -39,7 +44,9 @@ export class LocalExecutor implements Executor {
   private readonly env: NodeJS.ProcessEnv;
 
   constructor(private readonly opts: LocalExecutorOptions = {}) {
-    this.env = { ...(opts.env ?? process.env), LC_ALL: 'C' };
+    const env = opts.env ?? process.env;
+    // libuv looks the program up in the PATH of the environment the child gets (uv_spawn, execvpe semantics)
+    this.env = { ...env, PATH: programPath(opts.path, env.PATH), LC_ALL: 'C' };
   }
 
   private argv(argv: string[]): [string, string[]] {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { collectInventory } from '../collectors/inventory.ts';
+import { doctorCli } from '../doctor/cli.ts';
 import { Agent, FatalAgentError } from './agent.ts';
 import { ConfigError, HELP, parseConfig } from './config.ts';
 import { executorFor, type ExtraExecutors } from './host.ts';
@@ -11,6 +12,7 @@ import { createLogger } from './log.ts';
  * Exit codes: 0 stopped (or --help), 1 the agent failed, 2 a configuration error.
  */
 export async function agentCli(argv: string[], extra: ExtraExecutors = {}): Promise<number> {
+  if (argv[0] === 'doctor') return doctorCli(argv.slice(1), extra);
   let cfg;
   let exec;
   try {

@@ -17,6 +17,8 @@ export interface AgentConfig {
   /** how this host's jobs reach other nodes' hosts over SSH (E20 migration streams) */
   peerSsh: { port: number; user: string; keyFile?: string; prefix: string[] };
   simulatorState?: string;
+  /** HM_AGENT_PATH: the PATH host programs are found through (default: inherited + /usr/local/sbin:/usr/local/bin) */
+  programPath?: string;
   concurrency: number;
   heartbeatIntervalS: number;
   /** E14 sampling interval (10 s by default) */
@@ -31,6 +33,8 @@ export interface AgentConfig {
 export const HELP = `hostmgr-agent — runs the control plane's tasks on this host and reports its inventory and telemetry
 
 Usage: npm run agent -- [options]      (installed: node /usr/local/libexec/hostmgr/agent.js [options])
+       npm run agent -- doctor [--ssh USER@HOST[:PORT] --identity KEY --host-key SHA256:…]
+                                      read-only preflight of a host, one line per check (doctor --help)
 
 Every option can also be set by the environment variable shown.
 
@@ -60,6 +64,9 @@ Host
                                                     required with --executor ssh unless
   --insecure-accept-any-host-key                    (HM_SSH_INSECURE_ACCEPT_ANY_HOST_KEY=1) accepts any host key
   --simulator-state FILE     HM_SIMULATOR_STATE     for --executor simulator: the simulated host's JSON state
+  --path DIRS                HM_AGENT_PATH          PATH the local executor runs host programs with (default: the
+                                                    inherited PATH plus /usr/local/sbin:/usr/local/bin, where pkg
+                                                    installs virsh; an rc.d service inherits /sbin:/bin:/usr/sbin:/usr/bin)
 
 Other nodes (jail migration sends ZFS streams to the target host over SSH, at the node's address; only to a
 host presenting a key its node reported at registration, as the control plane hands it out with the task)
@@ -101,6 +108,7 @@ const ENV = {
   'ssh-key': 'HM_SSH_KEY',
   'ssh-host-key': 'HM_SSH_HOST_KEY',
   'simulator-state': 'HM_SIMULATOR_STATE',
+  path: 'HM_AGENT_PATH',
   'peer-ssh-port': 'HM_PEER_SSH_PORT',
   'peer-ssh-user': 'HM_PEER_SSH_USER',
   'peer-ssh-key': 'HM_PEER_SSH_KEY',
@@ -165,6 +173,10 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, readFile: (f
   }
   const simulatorState = opt('simulator-state');
   if (executor === 'simulator' && !simulatorState) throw new ConfigError(`${named('simulator-state')} is required with --executor simulator`);
+  const path = opt('path');
+  if (path !== undefined && !path.split(':').every((d) => d.startsWith('/'))) {
+    throw new ConfigError(`${named('path')}: must be absolute directories separated by ":", got "${path}"`);
+  }
   const nodeId = opt('node-id');
   if (nodeId && !/^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/.test(nodeId)) {
     throw new ConfigError(`${named('node-id')}: must be a UUID, got "${nodeId}"`);
@@ -187,6 +199,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, readFile: (f
       prefix: (opt('peer-ssh-prefix') ?? '').split(/\s+/).filter(Boolean),
     },
     simulatorState,
+    programPath: opt('path'),
     concurrency: int('concurrency', 4, 1, 64),
     heartbeatIntervalS: int('heartbeat-interval', 10, 1, 3600),
     telemetryIntervalS: int('telemetry-interval', 10, 1, 3600),

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import ssh2, { type Connection, type Server, type ServerChannel } from 'ssh2';
 import { readFile, writeFile } from '#simulator/file-tree';
+import { LOGIN_PATH } from '#simulator/profiles';
 import { HostSimulator } from '#simulator/simulator';
 import { shSplit } from './sh-words.ts';
 import { ed25519KeyPair, sshKeyParses } from './ssh-keypair.ts';
@@ -90,7 +91,8 @@ export async function startPeerSsh(o: { hosts: PeerHost[]; port: number; dir: st
   const conns = new Set<Connection>();
   const served = new Map<string, string>();
   for (const h of o.hosts) {
-    const sim = new HostSimulator({ statePath: h.statePath });
+    // an SSH session's commands: login.conf's PATH
+    const sim = new HostSimulator({ statePath: h.statePath, path: LOGIN_PATH });
     const server = new ssh2.Server({ hostKeys: [await hostKeyOf(sim, h.nodeId)] }, (conn: Connection) => {
       conns.add(conn);
       conn.on('close', () => conns.delete(conn));

@@ -1,5 +1,6 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { pathId, type EndpointSchema } from '#http/spec';
+import { capabilitiesSchema } from '#domain/capabilities';
 import type { NodeView } from '#domain/nodes/view';
 import type { IngestResult } from '#domain/telemetry/ingest';
 import { telemetrySampleSchema } from '#domain/telemetry/sample';
@@ -17,7 +18,10 @@ import type { TaskView } from '#shared/jobs/tasks';
 /** Node ids are the hosts' UUIDs (`kern.hostuuid`); they also name the node's queue. */
 export const nodeUuid = { type: 'string', pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' } as const;
 
-/** HostInventory (shared/domain/inventory.ts): the fixed head is checked, capability sections pass through. */
+/**
+ * HostInventory (shared/domain/inventory.ts): the fixed head and the host's capabilities (the control plane's
+ * 409s rest on them) are checked, the other sections pass through.
+ */
 export const inventorySchema = {
   type: 'object',
   properties: {
@@ -25,6 +29,7 @@ export const inventorySchema = {
     os: { type: 'string', maxLength: 255 },
     cpus: { type: 'integer', minimum: 0 },
     memoryBytes: { type: 'integer', minimum: 0 },
+    capabilities: capabilitiesSchema,
   },
   required: ['hostname', 'os', 'cpus', 'memoryBytes'],
   additionalProperties: true,

@@ -3,6 +3,7 @@ import type { VmInventory } from './vms/types.ts';
 import type { PciDeviceInventory } from './ppt/types.ts';
 import type { HostGroupInventory, HostUserInventory } from './groups/types.ts';
 import type { RouteTable } from './network/routes.ts';
+import type { HostCapabilities } from './capabilities.ts';
 
 /**
  * What an agent reports about its host: at start, on change, and what the control plane
@@ -72,6 +73,8 @@ export interface HostInventory {
   groups?: HostGroupInventory[];
   /** routing tables, one per FIB (shared/domain/network/routes.ts) */
   routes?: RouteTable[];
+  /** what the host can do: release, __FreeBSD_version, RACCT, OpenZFS and libvirt versions (./capabilities.ts) */
+  capabilities?: HostCapabilities;
   // further sections (pciDevices, users, groups …) are added by their capabilities
   [section: string]: unknown;
 }

@@ -6,6 +6,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { getTaskRow, insertNode, probeTask, queueTask, stackQueue, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
 import { HostSimulator } from '#simulator/simulator';
+import { LOGIN_PATH } from '#simulator/profiles';
 import { findSimJail } from '#simulator/commands/jail-model';
 import { readFile } from '#simulator/file-tree';
 import { nodeQueueUrl } from '#shared/queue/node-queue';
@@ -48,7 +49,7 @@ beforeAll(async () => {
     }),
   });
   await agent.ready();
-  sim = new HostSimulator({ statePath: agent.statePath });
+  sim = new HostSimulator({ statePath: agent.statePath, path: LOGIN_PATH });
   await testDb().updateTable('nodes').set({ status: 'member' }).where('id', '=', agent.nodeId).execute();
   await waitUntil('the jail and the VM in the store', async () => (await testDb().selectFrom('guests').select('id').where('id', 'in', [ctid, rid]).execute()).length === 2);
 }, 90_000);

@@ -1,6 +1,7 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
 import { HostSimulator } from '#simulator/simulator';
+import { LOGIN_PATH } from '#simulator/profiles';
 import { readFile } from '#simulator/file-tree';
 import { simulatedVms } from '#simulator/commands/virsh';
 import { DomainXml, attrsOf, find, is } from '#agent/drivers/domain-xml';
@@ -44,7 +45,7 @@ beforeAll(async () => {
     }),
   });
   await agent.ready();
-  sim = new HostSimulator({ statePath: agent.statePath });
+  sim = new HostSimulator({ statePath: agent.statePath, path: LOGIN_PATH });
   await sim.run(['virsh', 'list', '--all']);
   vmsOnHost = await sim.state((s) => simulatedVms(s).map((v) => ({ rid: v.rid, uuid: v.uuid })));
   await waitUntil(

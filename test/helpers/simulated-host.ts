@@ -6,8 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatorExecutor } from '#simulator/executor';
+import { RC_PATH } from '#simulator/profiles';
+import { programPath } from '#agent/executors/program-path';
 import type { SimHost } from '#shared/seed/host/schema';
 import { DEMO_NODE_ID, DEMO_SEED_FILE, seedHost } from '#scripts/stack/local-agent';
+
+/** what the agent's commands find on a host where it runs as an rc.d service */
+export const AGENT_PATH = programPath(undefined, RC_PATH);
 
 let dir: string | undefined;
 let n = 0;
@@ -19,7 +24,7 @@ afterAll(() => {
 /** A fresh simulated host from `seed`, as the executor the agent uses; `.simulator` reaches its state. */
 export function simulatedHost(seed: SimHost): SimulatorExecutor {
   dir ??= mkdtempSync(join(tmpdir(), 'hm-sim-host-'));
-  return new SimulatorExecutor({ statePath: join(dir, `host-${++n}.json`), seed });
+  return new SimulatorExecutor({ statePath: join(dir, `host-${++n}.json`), seed, path: AGENT_PATH });
 }
 
 /** A host for jails: pool zroot on ada0 with the zroot/jails dataset, and the given jails. */

@@ -3,6 +3,7 @@ import { notFound } from '#shared/errors/domain-errors';
 import type { Database, NodeRow } from '#store/tables';
 import { iso, offsetOf } from '#store/paging';
 import { onlineSql } from '#store/presence';
+import type { HostCapabilities } from '#domain/capabilities';
 
 /** A node as the API shows it; `online` = heard from within three heartbeat intervals (presence.ts). */
 export interface NodeView {
@@ -18,8 +19,18 @@ export interface NodeView {
   registeredAt: string | null;
   inventoryAt: string | null;
   createdAt: string;
+  /**
+   * what the host can do as its agent last reported it (release, __FreeBSD_version, RACCT, OpenZFS and libvirt
+   * versions); null until an agent that reports them has sent an inventory
+   */
+  capabilities: HostCapabilities | null;
   /** only in the single-node read */
   inventory?: Record<string, unknown>;
+}
+
+function capabilitiesOf(inventory: unknown): HostCapabilities | null {
+  const caps = (inventory as { capabilities?: unknown } | null)?.capabilities;
+  return caps && typeof caps === 'object' ? (caps as HostCapabilities) : null;
 }
 
 export function toNodeView(n: NodeRow & { online: boolean }, withInventory = false): NodeView {
@@ -36,6 +47,7 @@ export function toNodeView(n: NodeRow & { online: boolean }, withInventory = fal
     registeredAt: iso(n.registered_at),
     inventoryAt: iso(n.inventory_at),
     createdAt: iso(n.created_at)!,
+    capabilities: capabilitiesOf(n.inventory),
     ...(withInventory ? { inventory: n.inventory } : {}),
   };
 }

@@ -242,6 +242,25 @@ export const hostSchema = {
     hostname: { type: 'string', minLength: 1, maxLength: 255 },
     /** the release, OpenZFS and libvirt the host runs (simulator/profiles.ts); default HM_SIM_PROFILE, else freebsd-14.3 */
     profile: { enum: ['freebsd-14.3', 'freebsd-15.0'] },
+    /** programs this host does not have (a package not installed, e.g. `virsh` without libvirt): not found on any PATH */
+    absentPrograms: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64 } },
+    /** sockets listening on the host (sockstat -l), e.g. an httpd on port 80 */
+    listeningSockets: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['command', 'pid', 'port', 'proto'],
+        properties: {
+          command: { type: 'string', minLength: 1, maxLength: 64 },
+          user: { type: 'string', minLength: 1, maxLength: 32 },
+          pid: { type: 'integer', minimum: 1 },
+          fd: { type: 'integer', minimum: 0 },
+          port: { type: 'integer', minimum: 1, maximum: 65535 },
+          proto: { enum: ['tcp4', 'tcp6', 'udp4', 'udp6'] },
+        },
+      },
+    },
     /** the kernel environment the loader handed over at the last boot (/boot/loader.conf …); filled at first start */
     kenv: { type: 'object', additionalProperties: { type: 'string' } },
     cpus: { type: 'integer', minimum: 1, maximum: 1024 },

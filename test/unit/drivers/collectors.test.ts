@@ -3,14 +3,14 @@ import { freeDisks, poolVdevs } from '#agent/collectors/pools';
 import { collectTelemetry } from '#agent/collectors/telemetry';
 import { parseZpoolStatus } from '#agent/drivers/zpool';
 import { runChecked } from '#agent/executors/executor';
-import { PROFILES, defaultProfile } from '#simulator/profiles';
 import { demoHost, fixture, host, simulate } from '../simulator/sim-helper.ts';
 
 describe('inventory collector', () => {
   it('reports identity, pools with vdev trees and GUIDs, free disks, datasets and tunables', async () => {
-    const h = simulate(demoHost());
+    // the release comes from the host's profile (kern.osrelease), not from a seeded sysctl
+    const h = simulate({ ...demoHost(), profile: 'freebsd-14.3' });
     const inv = await collectInventory(h.exec);
-    expect(inv).toMatchObject({ hostname: 'fbsd-demo-1.example.net', os: `FreeBSD ${PROFILES[defaultProfile()].osrelease}`, cpus: 8, memoryBytes: 34259939328 });
+    expect(inv).toMatchObject({ hostname: 'fbsd-demo-1.example.net', os: 'FreeBSD 14.3-RELEASE', cpus: 8, memoryBytes: 34259939328 });
     const tank = inv.pools!.find((p) => p.name === 'tank')!;
     expect(tank).toMatchObject({ guid: '11883512960153316402', health: 'ONLINE', allocated: 5609227485184 });
     expect(tank.vdevs).toEqual([

@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatorExecutor } from '#simulator/executor';
+import { RC_PATH } from '#simulator/profiles';
+import { programPath } from '#agent/executors/program-path';
 import type { SimHost } from '#shared/seed/host/schema';
 
 /** Shared by the simulator and driver tests: fixtures, the demo host, a simulated host with a test clock. */
@@ -31,7 +33,7 @@ export function simulate(host: SimHost, opts: { resilverMs?: number; start?: num
   dirs.push(dir);
   let t = opts.start ?? T0;
   const statePath = join(dir, 'state.json');
-  const exec = new SimulatorExecutor({ statePath, seed: host, now: () => t, resilverMs: opts.resilverMs ?? 10_000 });
+  const exec = new SimulatorExecutor({ statePath, seed: host, now: () => t, resilverMs: opts.resilverMs ?? 10_000, path: programPath(undefined, RC_PATH) });
   return { exec, statePath, advance: (ms) => (t += ms), now: () => t, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

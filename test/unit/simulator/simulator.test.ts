@@ -98,9 +98,10 @@ describe('the simulated host', () => {
     expect(res.stderr).toMatch(/does not exist and no seed host was given/);
   });
 
-  it('answers an unknown command like sh, and a command by its path', async () => {
+  it('answers an unknown command like sh (the executor: like execFile\'s ENOENT), and a command by its path', async () => {
     const h = simulate(demoHost());
-    expect(await h.exec.run(['frobnicate', '-x'])).toEqual({ code: 127, stdout: '', stderr: 'sh: frobnicate: not found\n' });
+    expect(await h.exec.run(['frobnicate', '-x'])).toEqual({ code: 127, stdout: '', stderr: 'frobnicate: not found\n' });
+    expect(await h.exec.simulator.run(['frobnicate', '-x'])).toEqual({ code: 127, stdout: '', stderr: 'sh: frobnicate: not found\n' });
     expect((await h.exec.run(['/sbin/zpool', 'list', '-H', '-o', 'name'])).stdout).toBe('zroot\ntank\n');
     expect((await h.exec.run(['zpool', 'frob'])).code).toBe(2);
   });

@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatLine, runDoctor } from '#agent/doctor/checks';
+import { doctorCli } from '#agent/doctor/cli';
+import { programPath } from '#agent/executors/program-path';
+import type { Executor, RunOptions, RunResult } from '#agent/executors/executor';
+import { SimulatorExecutor } from '#simulator/executor';
+import { PROFILES, RC_PATH, type ProfileId } from '#simulator/profiles';
+import type { SimHost } from '#shared/seed/host/schema';
+import { demoSeedHost } from '../helpers/simulated-host.ts';
+
+/**
+ * `hostmgr-agent doctor` against simulated hosts of both profiles, its lines asserted where they could differ.
+ * The agent service's PATH: rc's plus the package directories.
+ */
+const PATH = programPath(undefined, RC_PATH);
+const dir = mkdtempSync(join(tmpdir(), 'hm-doctor-'));
+const stateDir = join(dir, 'state');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+/**
+ * `virsh -c bhyve:///system version` in libvirt's words (tools/virsh-host.c cmdVersion), for as long as the
+ * simulator's virsh does not answer it itself; every other command goes to the simulated host.
+ */
+class WithVirshVersion implements Executor {
+  readonly kind = 'simulator' as const;
+  constructor(
+    private readonly sim: SimulatorExecutor,
+    private readonly profile: ProfileId,
+  ) {}
+  async run(argv: string[], opts?: RunOptions): Promise<RunResult> {
+    const res = await this.sim.run(argv, opts);
+    if (argv.join(' ') !== 'virsh -c bhyve:///system version' || res.code === 0 || res.code === 127) return res;
+    const v = PROFILES[this.profile].libvirtVersion;
+    const os = PROFILES[this.profile].osrelease.replace(/-.*/, '');
+    return {
+      code: 0,
+      stdout: `Compiled against library: libvirt ${v}\nUsing library: libvirt ${v}\nUsing API: BHYVE ${v}\nRunning hypervisor: BHYVE ${os}.0\n\n`,
+      stderr: '',
+    };
+  }
+}
+
+function host(profile: ProfileId, extra: Partial<SimHost> = {}): Executor {
+  const sim = new SimulatorExecutor({ statePath: join(dir, `h${++n}.json`), seed: { ...demoSeedHost(), profile, ...extra }, path: PATH });
+  return new WithVirshVersion(sim, profile);
+}
+
+async function doctor(exec: Executor): Promise<Map<string, string>> {
+  const lines = (await runDoctor(exec, { stateDir, path: PATH })).map(formatLine);
+  // one line per check, each check once
+  const byCheck = new Map(lines.map((l) => [l.slice(5, l.indexOf(': ')), l]));
+  expect(byCheck.size).toBe(lines.length);
+  return byCheck;
+}
+
+test('14.3 GENERIC defaults: RACCT off and vmm not loaded warn with the fix; libvirt 11 has no guest agent channel', async () => {
+  const d = await doctor(host('freebsd-14.3'));
+  expect(d.get('release')).toBe('ok   release: 14.3-RELEASE (__FreeBSD_version 1403000)');
+  expect(d.get('racct')).toBe('warn racct: kern.racct.enable is 0: memory limits need RACCT: add kern.racct.enable=1 to /boot/loader.conf and reboot the host');
+  expect(d.get('openzfs')).toBe('ok   openzfs: zfs-2.2.7-FreeBSD_ge269af1b3');
+  expect(d.get('libvirt')).toBe('ok   libvirt: 11.1.0, bhyve:///system answers');
+  expect(d.get('guest agent channel')).toBe(
+    'warn guest agent channel: the guest agent channel needs libvirt 12.4.0 or newer (the host has 11.1.0): pkg upgrade libvirt',
+  );
+  expect(d.get('vmm')).toBe('warn vmm: vmm.ko is not loaded: VMs cannot start; add vmm_load="YES" to /boot/loader.conf (or kldload vmm)');
+  expect(d.get('program virsh')).toBe('ok   program virsh: /usr/local/bin/virsh');
+  expect(d.get('program zfs')).toBe('ok   program zfs: /sbin/zfs');
+  expect(d.get('port 80')).toBe('ok   port 80: free for the ACME HTTP-01 responder');
+  expect(d.get('inventory vms')).toBe('ok   inventory vms: 3 read');
+  expect(d.get('telemetry')).toMatch(/^ok {3}telemetry: 2 pool\(s\) sampled, ARC read$/);
+  expect([...d.values()].filter((l) => l.startsWith('fail'))).toEqual([]);
+});
+
+test('15.0 with RACCT, vmm and pf enabled at boot: those checks pass; libvirt 12.4 has the channel', async () => {
+  const d = await doctor(
+    host('freebsd-15.0', {
+      files: {
+        '/boot/loader.conf': { content: 'kern.racct.enable=1\nvmm_load="YES"\n', mode: '0644' },
+        '/etc/rc.conf': { content: 'pf_enable="YES"\nctld_enable="YES"\n', mode: '0644' },
+      },
+    }),
+  );
+  expect(d.get('release')).toBe('ok   release: 15.0-RELEASE (__FreeBSD_version 1500068)');
+  expect(d.get('racct')).toBe('ok   racct: kern.racct.enable=1: jail memory limits (rctl) work');
+  expect(d.get('openzfs')).toBe(`ok   openzfs: ${PROFILES['freebsd-15.0'].zfsVersion.userland}`);
+  expect(d.get('guest agent channel')).toBe('ok   guest agent channel: libvirt 12.4.0 has virtio-console for bhyve');
+  expect(d.get('vmm')).toBe('ok   vmm: vmm.ko is loaded (bhyve)');
+  expect(d.get('firewall')).toBe('ok   firewall: pf loaded');
+});
+
+test('a host without libvirt: virsh not on PATH, VMs warn with pkg install libvirt', async () => {
+  const d = await doctor(host('freebsd-14.3', { absentPrograms: ['virsh'] }));
+  expect(d.get('program virsh')).toBe(`warn program virsh: not found on PATH ${PATH}: pkg install libvirt, or set HM_AGENT_PATH to include its directory`);
+  expect(d.get('libvirt')).toBe('warn libvirt: VMs need libvirt: pkg install libvirt, then sysrc libvirtd_enable=YES && service libvirtd start');
+  expect(d.get('inventory vms')).toBe('warn inventory vms: virsh: not found');
+  expect(d.has('guest agent channel')).toBe(false);
+});
+
+test('port 80 taken by another server is named', async () => {
+  const d = await doctor(host('freebsd-14.3', { listeningSockets: [{ command: 'nginx', user: 'www', pid: 812, port: 80, proto: 'tcp4' }] }));
+  expect(d.get('port 80')).toBe(
+    'warn port 80: taken by nginx (pid 812): ACME HTTP-01 issuance needs it while it runs; stop it, or proxy /.well-known/acme-challenge/ to HM_ACME_HTTP_PORT',
+  );
+});
+
+test('the CLI exits 1 when a check fails (no zfs), 0 with warnings only, 2 on a bad option; in the simulator build it takes --simulator-state', async () => {
+  const simulator = (cfg: { simulatorState?: string; programPath?: string }) =>
+    new SimulatorExecutor({ statePath: cfg.simulatorState!, path: cfg.programPath });
+  const run = async (extra: Partial<SimHost>) => {
+    const state = join(dir, `cli${++n}.json`);
+    // the state file is created from the seed on first use
+    await new SimulatorExecutor({ statePath: state, seed: { ...demoSeedHost(), ...extra } }).simulator.state(() => undefined);
+    let text = '';
+    const code = await doctorCli(['--simulator-state', state, '--state-dir', stateDir], { simulator }, (s) => (text += s));
+    return { code, text };
+  };
+  const broken = await run({ absentPrograms: ['zfs'] });
+  expect(broken.code).toBe(1);
+  expect(broken.text).toContain(`fail program zfs: not found on PATH ${PATH}: it is part of the base system; set HM_AGENT_PATH to include its directory\n`);
+  expect(broken.text).toContain('fail openzfs: zfs version failed: zfs: not found\n');
+  expect(broken.text).toMatch(/\n\d+ failed, \d+ warnings, \d+ ok\n$/);
+  // warnings alone (no libvirt, no state dir yet) exit 0
+  const fine = await run({ absentPrograms: ['virsh'] });
+  expect(fine.text).toMatch(/\n0 failed, [1-9]\d* warnings, \d+ ok\n$/);
+  expect(fine.code).toBe(0);
+  expect(await doctorCli(['--bogus'], { simulator }, () => undefined)).toBe(2);
+});
+
+test('--ssh needs USER@HOST[:PORT] and a pinned host key (or the explicit opt-out)', async () => {
+  const errors: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((s: string) => (errors.push(s), true)) as typeof process.stderr.write;
+  try {
+    expect(await doctorCli(['--ssh', 'root@host:port'], {}, () => undefined)).toBe(2);
+    expect(await doctorCli(['--ssh', 'root@web-03:2222'], {}, () => undefined)).toBe(2);
+  } finally {
+    process.stderr.write = write;
+  }
+  expect(errors).toEqual([
+    'hostmgr-agent doctor: --ssh: expected USER@HOST[:PORT], got "root@host:port"\n',
+    'hostmgr-agent doctor: --ssh needs --host-key SHA256:… (or --insecure-accept-any-host-key)\n',
+  ]);
+});

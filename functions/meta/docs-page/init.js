@@ -31,6 +31,15 @@ if (!token) {
       if (!request.headers.Authorization) request.headers.Authorization = `Bearer ${token}`;
       return request;
     },
+    // GET /api/openapi.json answers the envelope {status, message, error, data}: the renderer wants its data
+    responseInterceptor: (response) => {
+      if (response.ok && new URL(response.url, location.href).pathname.endsWith('/openapi.json')) {
+        const document = JSON.parse(response.text).data;
+        response.text = response.data = JSON.stringify(document);
+        response.body = response.obj = document;
+      }
+      return response;
+    },
     onComplete: () => ui.preauthorizeApiKey('bearer', token),
   });
 }

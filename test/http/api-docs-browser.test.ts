@@ -12,7 +12,15 @@ import { adminToken, apiUrl, call } from '../helpers/api.ts';
  * HM_DOCS_SCREENSHOT=<file.png> also saves the top of the page after the call (docs/api-docs.png in the README).
  */
 const CHROMIUM = binaryOf(PEERS.find((p) => p.env === 'CHROMIUM')!, process.env);
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let profile: string;
 let context: BrowserContext;
@@ -60,7 +68,7 @@ test('the page needs no token, asks for one, and its files are served from the A
   expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
   const missing = await fetch(`${apiUrl()}/docs/nothing.js`);
   expect(missing.status).toBe(404);
-  expect((await missing.json()).message).toBe('route_not_found');
+  expect(((await missing.json()) as { message: string }).message).toBe('route_not_found');
   // the document it renders stays viewer-only
   expect((await call('GET', '/openapi.json', { token: null })).status).toBe(401);
 
@@ -76,7 +84,9 @@ test('with a token it lists every operation of the OpenAPI document, with their 
   await Promise.all([page.waitForEvent('load'), page.click('#token-form button[type=submit]')]);
   await page.locator('.opblock').first().waitFor({ timeout: 60_000 });
   const shown = await page.$$eval('.opblock', (blocks) =>
-    blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+    blocks.map(
+      (b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+    ),
   );
   expect(shown.sort()).toEqual([...expected.keys()].sort());
 
@@ -98,7 +108,7 @@ test('"try it" of E25 answers 200 in the page, with the token entered', async ()
   expect((await status.textContent())?.trim()).toBe('200');
   await expect(e25.locator('.live-responses-table tr.response .response-col_description').first().textContent()).resolves.toContain('"status": "success"');
   if (process.env.HM_DOCS_SCREENSHOT) {
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: process.env.HM_DOCS_SCREENSHOT });
   }
 }, 90_000);

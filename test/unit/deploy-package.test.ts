@@ -40,10 +40,7 @@ test('one zip per function, holding only its bundle, its source map, its data fi
   expect(fns.length).toBeGreaterThan(30);
   for (const fn of fns) {
     const zip = await JSZip.loadAsync(readFileSync(join(dir, `${fn.name}.zip`)));
-    const files = Object.values(zip.files)
-      .filter((f) => !f.dir)
-      .map((f) => f.name)
-      .sort();
+    const files = Object.values(zip.files).filter((f) => !f.dir).map((f) => f.name).sort();
     const data = fn.bundle.replace(/\.js$/, '.json');
     expect(files).toEqual([fn.bundle, `${fn.bundle}.map`, ...(existsSync(data) ? [data] : []), 'dist/package.json'].sort());
   }
@@ -52,9 +49,7 @@ test('one zip per function, holding only its bundle, its source map, its data fi
   expect(JSON.parse(await openapi.file('dist/functions/meta/openapi.json')!.async('string')).openapi).toBe('3.1.0');
   // and the API reference page its files, Swagger UI's among them
   const docs = await JSZip.loadAsync(readFileSync(join(dir, 'meta-docs.zip')));
-  expect(Object.keys(JSON.parse(await docs.file('dist/functions/meta/docs.json')!.async('string')))).toEqual(
-    expect.arrayContaining(['index.html', 'swagger-ui-bundle.js']),
-  );
+  expect(Object.keys(JSON.parse(await docs.file('dist/functions/meta/docs.json')!.async('string')))).toEqual(expect.arrayContaining(['index.html', 'swagger-ui-bundle.js']));
 });
 
 test('a nodejs24.x Lambda per function and an HTTP API route per endpoint, plus the catch-all', () => {
@@ -63,12 +58,8 @@ test('a nodejs24.x Lambda per function and an HTTP API route per endpoint, plus 
   for (const l of lambdas) expect(l.Properties.Runtime).toBe('nodejs24.x');
   // the suite itself runs on the Node the functions are deployed to (npm ci installs it)
   expect(process.versions.node.split('.')[0]).toBe('24');
-  const routeKeys = resources('AWS::ApiGatewayV2::Route')
-    .map((r) => r.Properties.RouteKey)
-    .sort();
-  const expected = readRoutes()
-    .map((r) => (r.method === '*' ? '$default' : `${r.method} ${r.path}`))
-    .sort();
+  const routeKeys = resources('AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey).sort();
+  const expected = readRoutes().map((r) => (r.method === '*' ? '$default' : `${r.method} ${r.path}`)).sort();
   expect(routeKeys).toEqual(expected);
   expect(routeKeys).toContain('$default');
 });

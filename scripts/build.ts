@@ -11,6 +11,7 @@ import { FUNCTIONS_YML, declaredFunctions, readRoutes } from './build/routes.ts'
 import { functionsYml } from './build/functions-yml.ts';
 import { compileSpecs } from './build/compile-specs.ts';
 import { openapi } from './build/openapi.ts';
+import { docsPage } from './build/docs-page.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
 import { builtinsViaRequire } from './build/builtins-require.ts';
 
@@ -88,6 +89,8 @@ if (!schemasOnly) {
   // E25's neighbour GET /api/openapi.json reads its document from beside its bundle (functions/meta/openapi.ts)
   mkdirSync('dist/functions/meta', { recursive: true });
   writeFileSync('dist/functions/meta/openapi.json', JSON.stringify(JSON.parse(readFileSync('.generated/openapi.json', 'utf8'))));
+  // the API reference page (GET /api/docs) reads its files, Swagger UI's among them, from beside its bundle too
+  writeFileSync('dist/functions/meta/docs.json', JSON.stringify(docsPage()));
   const sizes = Object.entries(fn.metafile!.outputs).filter(([f]) => f.endsWith('.js'));
   const biggest = sizes.sort((a, b) => b[1].bytes - a[1].bytes)[0];
   console.log(`built ${modules.length} functions in ${Date.now() - started} ms; largest ${biggest?.[0]} ${(biggest?.[1].bytes / 1024).toFixed(1)} KB`);

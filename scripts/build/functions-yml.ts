@@ -12,7 +12,9 @@ function entry(fn: FunctionDef): Record<string, unknown> {
     ? [{ httpApi: { method: schema.method, path: schema.route } }]
     : trigger && 'route' in trigger
       ? [{ httpApi: '*' }]
-      : // HM_SCHEDULES_ENABLED=false: `npm start` and the tests run the schedules in-process at their own pace
+      : trigger && 'pages' in trigger
+        ? trigger.pages.map((path) => ({ httpApi: { method: 'GET', path } }))
+        : // HM_SCHEDULES_ENABLED=false: `npm start` and the tests run the schedules in-process at their own pace
         // (scripts/stack/periodic.ts), so serverless-offline, which would also invoke them every minute, must not
         [{ schedule: { rate: [trigger!.schedule], enabled: SCHEDULES_ENABLED } }];
   return {

@@ -76,10 +76,13 @@ export async function declaredFunctions(root = process.cwd()): Promise<FunctionD
       } else {
         const t = (fn.trigger = await exported<Trigger>(file('.trigger.ts'), 'trigger'));
         if ('route' in t) key = t.route;
-        else if (!('schedule' in t)) throw new Error(`${file('.trigger.ts')} must declare \`route: '$default'\` or a \`schedule\``);
+        else if (!('schedule' in t) && !('pages' in t)) throw new Error(`${file('.trigger.ts')} must declare \`route: '$default'\`, \`pages\` or a \`schedule\``);
       }
-      if (key && routeKeys.has(key)) throw new Error(`${fn.name} and ${routeKeys.get(key)} both declare ${key}`);
-      if (key) routeKeys.set(key, fn.name);
+      const keys = fn.trigger && 'pages' in fn.trigger ? fn.trigger.pages.map((p) => `GET ${p}`) : key ? [key] : [];
+      for (const k of keys) {
+        if (routeKeys.has(k)) throw new Error(`${fn.name} and ${routeKeys.get(k)} both declare ${k}`);
+        routeKeys.set(k, fn.name);
+      }
       fns.push(fn);
     }
   }

@@ -39,6 +39,13 @@ export const PEERS: Peer[] = [
     env: 'PEBBLE_CHALLTESTSRV',
     packages: { 'apt-get': 'pebble', brew: 'pebble' },
   },
+  // playwright-core drives the system's browser (it downloads none)
+  {
+    what: 'Chromium (the browser test of the API reference page)',
+    binary: '/usr/bin/chromium',
+    env: 'CHROMIUM',
+    packages: { 'apt-get': 'chromium', dnf: 'chromium', apk: 'chromium', pacman: 'chromium' },
+  },
 ];
 
 /** The binary to look for: the entry's, or its HM_PEER_<ENV>_PATH override. */

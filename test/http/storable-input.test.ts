@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { readRoutes } from '#scripts/build/routes';
@@ -62,7 +63,8 @@ describe('unstorable strings are refused on every route (400 naming the field)',
   });
 
   test('the walk sees every route of the API', () => {
-    expect(ops.length).toBe(readRoutes().filter((r) => r.method !== '*').length);
+    // every endpoint's route (a trigger's public pages, like the API reference page, are no operation)
+    expect(ops.length).toBe(readRoutes().filter((r) => r.method !== '*' && existsSync(`${r.module}.schema.ts`)).length);
     expect(ops.filter((o) => o.bodyProps.length).length).toBeGreaterThanOrEqual(10);
     expect(ops.filter((o) => o.query.length).length).toBeGreaterThanOrEqual(5);
   });

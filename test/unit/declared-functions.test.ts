@@ -46,8 +46,21 @@ test.each([
   ['a schema and a trigger for one handler', { 'functions/a/op.ts': handler, 'functions/a/op.schema.ts': schema(`method: 'GET', route: '/api/a'`), 'functions/a/op.trigger.ts': `export const trigger = { summary: 's', route: '$default' };\n` }, /both a schema and a trigger/],
   ['two functions on one route', { 'functions/a/x.ts': handler, 'functions/a/x.schema.ts': schema(`method: 'GET', route: '/api/a'`), 'functions/a/y.ts': handler, 'functions/a/y.schema.ts': schema(`method: 'GET', route: '/api/a'`) }, /a-y and a-x both declare GET \/api\/a/],
   ['route parameters the path schema does not validate', { 'functions/a/op.ts': handler, 'functions/a/op.schema.ts': schema(`method: 'GET', route: '/api/a/{id}'`) }, /has parameters \[id\] but `path` validates \[\]/],
-  ['a trigger that is neither the catch-all nor a schedule', { 'functions/a/op.ts': handler, 'functions/a/op.trigger.ts': `export const trigger = { summary: 's' };\n` }, /must declare `route: '\$default'` or a `schedule`/],
+  ['a trigger that is neither the catch-all, pages nor a schedule', { 'functions/a/op.ts': handler, 'functions/a/op.trigger.ts': `export const trigger = { summary: 's' };\n` }, /must declare `route: '\$default'`, `pages` or a `schedule`/],
+  ['a public page on an endpoint’s route', { 'functions/a/x.ts': handler, 'functions/a/x.schema.ts': schema(`method: 'GET', route: '/api/a'`), 'functions/a/y.ts': handler, 'functions/a/y.trigger.ts': `export const trigger = { summary: 's', pages: ['/api/b', '/api/a'] };\n` }, /a-y and a-x both declare GET \/api\/a/],
 ])('the build refuses %s', async (_, files, error) => {
   write(files);
   await expect(declaredFunctions(root)).rejects.toThrow(error);
+});
+
+test('a trigger’s pages become public GET routes of its one function, with no role', async () => {
+  write({ 'functions/meta/docs.ts': handler, 'functions/meta/docs.trigger.ts': `export const trigger = { summary: 's', pages: ['/api/docs', '/api/docs/{file}'] };\n` });
+  const { default: YAML } = await import('yaml');
+  expect(YAML.parse(functionsYml(await declaredFunctions(root)))).toEqual({
+    'meta-docs': {
+      handler: 'dist/functions/meta/docs.handler',
+      events: [{ httpApi: { method: 'GET', path: '/api/docs' } }, { httpApi: { method: 'GET', path: '/api/docs/{file}' } }],
+      package: { patterns: ['dist/functions/meta/docs.*'] },
+    },
+  });
 });

@@ -50,3 +50,10 @@ test('pebble and pebble-challtestsrv are peers, both from Debian’s one pebble 
   expect(decide([SSHD, ...acme], machine({ root: false }, ['/usr/sbin/sshd']))).toMatchObject({ action: 'stop', command: 'sudo apt-get update && sudo apt-get install -y pebble' });
   expect(decide(acme, machine({}, ['/usr/bin/pebble', '/usr/bin/pebble-challtestsrv']))).toEqual({ action: 'none' });
 });
+
+test('Chromium is a peer from Debian’s chromium package, for the API reference page’s browser test', () => {
+  const chromium = PEERS.find((p) => p.env === 'CHROMIUM')!;
+  expect(chromium.binary).toBe('/usr/bin/chromium');
+  expect(decide([SSHD, chromium], machine({}, ['/usr/sbin/sshd']))).toMatchObject({ action: 'install', packages: ['chromium'] });
+  expect(decide([chromium], machine({ root: false }))).toMatchObject({ action: 'stop', command: 'sudo apt-get update && sudo apt-get install -y chromium' });
+});

@@ -41,24 +41,26 @@ test('every schema has its route in the generated functions, with the same metho
   }
 });
 
-test('every trigger has its function: the catch-all route or its schedule', () => {
+test('every trigger has its function: the catch-all route, its pages or its schedule', () => {
   const triggers = modules('.trigger.ts');
-  expect(triggers).toEqual(expect.arrayContaining(['functions/meta/not-found', 'functions/tasks/sweep']));
+  expect(triggers).toEqual(expect.arrayContaining(['functions/meta/not-found', 'functions/meta/docs', 'functions/tasks/sweep']));
   for (const module of triggers) {
     const t = load<Trigger>(module, '.trigger.ts', 'trigger');
     const fn = generated[fnName(module)];
     expect({ module, handler: fn?.handler }).toEqual({ module, handler: `dist/${module}.handler` });
     if ('route' in t) expect({ module, events: fn.events }).toEqual({ module, events: [{ httpApi: '*' }] });
+    else if ('pages' in t) expect({ module, events: fn.events, role: fn.tags?.role }).toEqual({ module, events: t.pages.map((path) => ({ httpApi: { method: 'GET', path } })), role: undefined });
     else expect({ module, events: fn.events, timeout: fn.timeout }).toEqual({ module, events: [{ schedule: { rate: [t.schedule], enabled: SCHEDULES_ENABLED } }], timeout: t.timeout });
   }
 });
 
-test('every generated function has a schema (an HTTP route) or a trigger (the catch-all or a schedule), not both', () => {
+test('every generated function has a schema (an HTTP route) or a trigger (the catch-all, pages or a schedule), not both', () => {
   for (const [name, fn] of Object.entries(generated)) {
     const module = fn.handler.replace(/^dist\//, '').replace(/\.handler$/, '');
     expect(fnName(module)).toBe(name);
     const declared = ['.schema.ts', '.trigger.ts'].filter((suffix) => existsSync(`${module}${suffix}`));
-    const expected = typeof fn.events[0]?.httpApi === 'object' ? ['.schema.ts'] : ['.trigger.ts'];
+    // an endpoint carries its role; a trigger's pages are public and carry none
+    const expected = typeof fn.events[0]?.httpApi === 'object' && fn.tags?.role ? ['.schema.ts'] : ['.trigger.ts'];
     expect({ name, declared }).toEqual({ name, declared: expected });
   }
 });

@@ -29,14 +29,15 @@ const queryTimeoutMs = () => Number(process.env.HM_DB_QUERY_TIMEOUT_MS ?? 5_000)
  * PGlite alike: a hung or frozen store fails the request with 503 instead of holding it for the whole Lambda
  * timeout. A connection whose statement timed out is in an unknown protocol state: it refuses further
  * statements at once (so the ROLLBACK that follows does not wait a second time) and is destroyed on release.
+ * `opts.queryTimeoutMs` overrides the bound for work that is not a request (bulk seeding, maintenance scripts).
  */
-export function createDb(url = databaseUrl(), max = Number(process.env.HM_DB_POOL_MAX ?? 4)): Kysely<Database> {
+export function createDb(url = databaseUrl(), max = Number(process.env.HM_DB_POOL_MAX ?? 4), opts: { queryTimeoutMs?: number } = {}): Kysely<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: Number(process.env.HM_DB_CONNECT_TIMEOUT_MS ?? 5_000),
-    query_timeout: queryTimeoutMs(),
+    query_timeout: opts.queryTimeoutMs ?? queryTimeoutMs(),
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);

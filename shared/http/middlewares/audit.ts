@@ -36,6 +36,8 @@ async function finish(request: Req): Promise<void> {
   if (!scope || status === undefined) return;
   const mutation = !READS.has(scope.entry.method);
   if (!mutation && !REFUSED.has(status)) return;
+  // a routine report (heartbeat, telemetry, progress, an unchanged inventory) is audited only when refused
+  if (scope.routine && status < 400) return;
   // a request refused after authentication (a role too low, invalid input) never reached auditInput
   namePrincipal(request.context);
   try {
@@ -43,7 +45,9 @@ async function finish(request: Req): Promise<void> {
     else await recordAudit(getDb(), { ...scope.entry, status, taskId: taskIdOf(request.response) });
   } catch (e) {
     // the answer stands (a committed change is not undone by a failed audit write); the failure is logged
-    console.log(JSON.stringify({ level: 'error', msg: 'audit write failed', requestId: scope.entry.requestId, route: scope.entry.route, cause: (e as Error)?.message }));
+    console.log(
+      JSON.stringify({ level: 'error', msg: 'audit write failed', requestId: scope.entry.requestId, route: scope.entry.route, cause: (e as Error)?.message }),
+    );
   }
 }
 
@@ -52,8 +56,9 @@ async function finish(request: Req): Promise<void> {
  * transaction it commits records the row with the change — shared/store/audit-scope.ts), and once the answer
  * is rendered sets the row's status. A mutation that committed nothing (refused, invalid, failed) and a
  * refused read get their row then. Only identifiers are kept: never the Authorization header or a body.
+ * `refusalsOnly` (a routine agent report): no row unless the request is refused.
  */
-export const audit = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, AuditedContext> => ({
+export const audit = (o: { refusalsOnly?: boolean } = {}): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, AuditedContext> => ({
   before: (request) => {
     const { event, context } = request;
     request.context.audit = {
@@ -68,6 +73,7 @@ export const audit = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayP
         requestId: context.awsRequestId ?? event.requestContext?.requestId ?? '',
       },
       attemptTasks: [],
+      routine: o.refusalsOnly === true,
     };
   },
   after: finish,

@@ -5,7 +5,8 @@
  * Environment knobs of the measurements: BENCH_PG_URL (PostgreSQL server for scratch databases, default
  * postgres://postgres:postgres@127.0.0.1:5432/postgres), BENCH_COLD_RUNS, BENCH_COLD_BUNDLES,
  * BENCH_PIPELINE_N, BENCH_E12_EVENTS, BENCH_E12_N, BENCH_E14_ROWS, BENCH_E14_N, BENCH_DISPATCH_N, BENCH_E8_N,
- * BENCH_NOTIFY_N, BENCH_NOTIFY_GAP_MS, BENCH_BACKUP_PASSES.
+ * BENCH_NOTIFY_N, BENCH_NOTIFY_GAP_MS, BENCH_BACKUP_PASSES, BENCH_HOSTS, BENCH_HOSTS_SECONDS, BENCH_IDLE_AGENT_SECONDS,
+ * BENCH_SEED_TIMEOUT_MS.
  * Benchmarks never run in `npm test`.
  *
  * Short mode (`npm run bench -- --short` or BENCH_SHORT=1; what CI runs): every section on small data (the knobs
@@ -24,6 +25,7 @@ import { e18 } from './e18.ts';
 // notification delivery (issue 12)
 import { notifyDelivery } from './notify-delivery.ts';
 import { backups } from './backups.ts';
+import { hosts } from './hosts.ts';
 import { fmtMs } from './lib/stats.ts';
 import { table, type Bench, type Row } from './lib/report.ts';
 
@@ -52,7 +54,7 @@ if (short) for (const [k, v] of Object.entries(SHORT_KNOBS)) process.env[k] ??= 
 /** In short mode a row is broken (fails the run) when its section crashed, was skipped, or saw a request fail. */
 const broken = (r: Row) => r.value === 'crashed' || r.value === 'skipped' || /request failed|failed:/i.test(r.note ?? '');
 
-const all: Bench[] = [bundles, coldInit, pipeline, e12, dispatch, e14, e8, e18, notifyDelivery, backups];
+const all: Bench[] = [bundles, coldInit, pipeline, e12, dispatch, e14, e8, e18, notifyDelivery, backups, hosts];
 const only = process.env.BENCH_ONLY?.split(',')
   .map((s) => s.trim())
   .filter(Boolean);

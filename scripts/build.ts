@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 import { FUNCTIONS_YML, declaredFunctions, readRoutes } from './build/routes.ts';
-import { functionsYml } from './build/functions-yml.ts';
+import { alarmsYml, functionRoles, functionsYml, rolesIn } from './build/functions-yml.ts';
 import { compileSpecs } from './build/compile-specs.ts';
 import { openapi } from './build/openapi.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
@@ -18,7 +18,9 @@ const started = Date.now();
 const schemasOnly = process.argv.includes('--schemas-only');
 mkdirSync('.generated', { recursive: true });
 const fns = await declaredFunctions();
-writeFileSync(FUNCTIONS_YML, functionsYml(fns));
+// the roles follow from the bundles (below); until they are rebuilt, each function keeps the role it had
+writeFileSync(FUNCTIONS_YML, functionsYml(fns, existsSync(FUNCTIONS_YML) ? rolesIn(readFileSync(FUNCTIONS_YML, 'utf8')) : undefined));
+writeFileSync('.generated/alarms.yml', alarmsYml(fns));
 const routes = readRoutes();
 const schemas = await compileSpecs(routes);
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
@@ -54,7 +56,21 @@ if (!schemasOnly) {
   // `Kysely` class reaches the query compiler and every builder. Cold start: a static import of the SDK from
   // node_modules costs ≈ +100 ms here, so enqueueing code should `await import('@aws-sdk/client-sqs')` lazily.
   // The agent keeps the SDK bundled: it runs on hosts without node_modules.
-  const fn = await esbuild.build({ ...common, external: [...common.external!, '@aws-sdk/*'], plugins: [...common.plugins!, kyselyNoSchema], entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])), outdir: 'dist' });
+  const fn = await esbuild.build({
+    ...common,
+    external: [...common.external!, '@aws-sdk/*'],
+    plugins: [...common.plugins!, kyselyNoSchema],
+    entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])),
+    outdir: 'dist',
+  });
+  // each function's IAM role follows from what its bundle holds (the dispatcher: it sends task messages)
+  writeFileSync(
+    FUNCTIONS_YML,
+    functionsYml(
+      fns,
+      functionRoles(fns, (m) => Object.keys(fn.metafile!.outputs[`dist/${m}.js`]?.inputs ?? {})),
+    ),
+  );
   // Two agent bundles of the same agent code: dist/agent/agent.js (what hosts run: the local and ssh executors
   // only) and dist/simulator/agent.js (the agent plus the host simulator, for npm start and the tests). Each is
   // standalone (no code splitting), so the production bundle holds nothing from simulator/.
@@ -62,7 +78,8 @@ if (!schemasOnly) {
   // ssh2 (node-ssh) tries optional native addons (sshcrypto, cpu-features) inside try/catch and falls back to
   // pure JS: leave them out of the bundle, so hosts need no compiler and no node_modules. Its CommonJS also
   // reads __dirname, which an ESM bundle must define.
-  const cjsPaths = "import{fileURLToPath as __fu}from'node:url';import{dirname as __dn}from'node:path';const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);";
+  const cjsPaths =
+    "import{fileURLToPath as __fu}from'node:url';import{dirname as __dn}from'node:path';const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);";
   const entryPoints = Object.fromEntries(Object.entries(agentEntries).filter(([, src]) => existsSync(src)));
   if (Object.keys(entryPoints).length) {
     await esbuild.build({ ...common, banner: { js: common.banner!.js + cjsPaths }, external: [...common.external!, '*.node'], entryPoints, outdir: 'dist' });

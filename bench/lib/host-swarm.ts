@@ -30,17 +30,66 @@ const stop = new AbortController();
 
 function pools(host: number) {
   return ['zroot', 'tank'].map((name, p) => ({
-    name, guid: String(8_000_000_000_000_000 + host * 10 + p), health: 'ONLINE', size: 4e12, allocated: 1.5e12, free: 2.5e12,
+    name,
+    guid: String(8_000_000_000_000_000 + host * 10 + p),
+    health: 'ONLINE',
+    size: 4e12,
+    allocated: 1.5e12,
+    free: 2.5e12,
     vdevs: [{ name: `ada${p}`, type: 'disk', state: 'ONLINE', guid: String(7_000_000_000_000_000 + host * 10 + p) }],
   }));
 }
 
 const sampleOf = (host: number, k: number) => ({
-  time: Date.now(), intervalSeconds: input.telemetryS,
-  pools: pools(host).map((p) => ({ guid: p.guid, name: p.name, health: 'ONLINE', size: 4e12, allocated: 1.5e12 + k, free: 2.5e12 - k, fragmentation: 7, dedupRatio: 1, readIOPS: 10 + (k % 7), writeIOPS: 20, readBytesPerSecond: 4096, writeBytesPerSecond: 8192, readLatencyNanos: 150_000, writeLatencyNanos: 250_000 })),
+  time: Date.now(),
+  intervalSeconds: input.telemetryS,
+  pools: pools(host).map((p) => ({
+    guid: p.guid,
+    name: p.name,
+    health: 'ONLINE',
+    size: 4e12,
+    allocated: 1.5e12 + k,
+    free: 2.5e12 - k,
+    fragmentation: 7,
+    dedupRatio: 1,
+    readIOPS: 10 + (k % 7),
+    writeIOPS: 20,
+    readBytesPerSecond: 4096,
+    writeBytesPerSecond: 8192,
+    readLatencyNanos: 150_000,
+    writeLatencyNanos: 250_000,
+  })),
   arc: {
-    counters: { hits: 1000 * k, misses: 10 * k, demandHits: 900 * k, demandMisses: 9 * k, prefetchHits: 100 * k, prefetchMisses: k, l2Hits: 0, l2Misses: 0, evictions: k, l2ReadBytes: 0, l2WriteBytes: 0, evictNotEnough: 0, memoryThrottle: 0 },
-    sizes: { size: 4e9, targetSize: 5e9, minSize: 1e9, maxSize: 8e9, dataSize: 3e9, metadataSize: 5e8, headerSize: 1e7, otherSize: 2e7, compressedSize: 2e9, uncompressedSize: 3e9, l2Size: 0, l2Allocated: 0, l2DeviceCount: 0 },
+    counters: {
+      hits: 1000 * k,
+      misses: 10 * k,
+      demandHits: 900 * k,
+      demandMisses: 9 * k,
+      prefetchHits: 100 * k,
+      prefetchMisses: k,
+      l2Hits: 0,
+      l2Misses: 0,
+      evictions: k,
+      l2ReadBytes: 0,
+      l2WriteBytes: 0,
+      evictNotEnough: 0,
+      memoryThrottle: 0,
+    },
+    sizes: {
+      size: 4e9,
+      targetSize: 5e9,
+      minSize: 1e9,
+      maxSize: 8e9,
+      dataSize: 3e9,
+      metadataSize: 5e8,
+      headerSize: 1e7,
+      otherSize: 2e7,
+      compressedSize: 2e9,
+      uncompressedSize: 3e9,
+      l2Size: 0,
+      l2Allocated: 0,
+      l2DeviceCount: 0,
+    },
   },
 });
 
@@ -53,7 +102,10 @@ async function register(i: number) {
   const h = input.hosts[i];
   const api = new AgentClient(new AgentApi(input.apiUrl, h.token, quiet, 30_000));
   const inventory = { hostname: `swarm-${i}`, os: 'FreeBSD 14.3-RELEASE', cpus: 8, memoryBytes: 32 << 30, pools: pools(i), disks: [] };
-  const reg = await api.register({ id: h.nodeId, name: `swarm-${i}`, ip: `10.9.${i >> 8}.${i & 255}`, inventory, agentVersion: 'swarm', heartbeatIntervalS: input.heartbeatS }, { attempts: 5 });
+  const reg = await api.register(
+    { id: h.nodeId, name: `swarm-${i}`, ip: `10.9.${i >> 8}.${i & 255}`, inventory, agentVersion: 'swarm', heartbeatIntervalS: input.heartbeatS },
+    { attempts: 5 },
+  );
   counts.register++;
   return { api, queue: new NodeQueue({ url: reg.queueUrl, endpoint: input.queueEndpoint, visibilityS: 60, waitS: input.waitS }) };
 }
@@ -104,5 +156,17 @@ setTimeout(() => {
 await Promise.all(loops);
 clearInterval(rssTimer);
 for (const h of hosts) h.queue.close();
-console.log(JSON.stringify({ summary: { wallS, counts: final, firstError, cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000, rssMaxBytes: rssMax, heapUsedBytes: process.memoryUsage().heapUsed } }));
+console.log(
+  JSON.stringify({
+    summary: {
+      wallS,
+      counts: final,
+      firstError,
+      cpuUserMs: cpu.user / 1000,
+      cpuSystemMs: cpu.system / 1000,
+      rssMaxBytes: rssMax,
+      heapUsedBytes: process.memoryUsage().heapUsed,
+    },
+  }),
+);
 process.exit(0);

@@ -30,6 +30,12 @@ export interface EndpointSchema {
    * from every host: auditing them would make the audit log the store's largest table by far.
    */
   audit?: 'refusals';
+  /**
+   * `create`: this function creates the node queues (and their dead-letter alarms), so its deployed role may
+   * (serverless.yml's HmQueueCreatorRole); no other function may. Functions that send task messages are found
+   * by the build (their bundle holds the dispatcher) and get the sending role.
+   */
+  queues?: 'create';
   /** the statuses this endpoint can answer besides 401/403/500, for the OpenAPI document */
   responses?: Record<number, string>;
 }

@@ -8,7 +8,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 import { FUNCTIONS_YML, declaredFunctions, readRoutes } from './build/routes.ts';
-import { functionsYml } from './build/functions-yml.ts';
+import { alarmsYml, functionRoles, functionsYml, rolesIn } from './build/functions-yml.ts';
 import { compileSpecs } from './build/compile-specs.ts';
 import { openapi } from './build/openapi.ts';
 import { docsPage } from './build/docs-page.ts';
@@ -19,7 +19,9 @@ const started = Date.now();
 const schemasOnly = process.argv.includes('--schemas-only');
 mkdirSync('.generated', { recursive: true });
 const fns = await declaredFunctions();
-writeFileSync(FUNCTIONS_YML, functionsYml(fns));
+// the roles follow from the bundles (below); until they are rebuilt, each function keeps the role it had
+writeFileSync(FUNCTIONS_YML, functionsYml(fns, existsSync(FUNCTIONS_YML) ? rolesIn(readFileSync(FUNCTIONS_YML, 'utf8')) : undefined));
+writeFileSync('.generated/alarms.yml', alarmsYml(fns));
 const routes = readRoutes();
 const schemas = await compileSpecs(routes);
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
@@ -62,6 +64,14 @@ if (!schemasOnly) {
     entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])),
     outdir: 'dist',
   });
+  // each function's IAM role follows from what its bundle holds (the dispatcher: it sends task messages)
+  writeFileSync(
+    FUNCTIONS_YML,
+    functionsYml(
+      fns,
+      functionRoles(fns, (m) => Object.keys(fn.metafile!.outputs[`dist/${m}.js`]?.inputs ?? {})),
+    ),
+  );
   // Two agent bundles of the same agent code: dist/agent/agent.js (what hosts run: the local and ssh executors
   // only) and dist/simulator/agent.js (the agent plus the host simulator, for npm start and the tests). Each is
   // standalone (no code splitting), so the production bundle holds nothing from simulator/.

@@ -10,6 +10,9 @@ import { migrateToLatest } from '#store/migrate';
 import { createToken } from '#shared/auth/tokens';
 import type { Database } from '#store/tables';
 
+/** How long one seeding statement may run (BENCH_SEED_TIMEOUT_MS, default 10 min). */
+const SEED_TIMEOUT_MS = Number(process.env.BENCH_SEED_TIMEOUT_MS ?? 600_000);
+
 export type StoreKind = 'pglite' | 'postgres';
 
 /** A migrated, empty store for one measurement, with an admin token; `close` removes everything it made. */
@@ -22,8 +25,7 @@ export interface BenchStore {
 }
 
 /** The PostgreSQL server the bench creates its scratch databases on (BENCH_PG_URL, else the CI default). */
-export const postgresServerUrl = () =>
-  process.env.BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
+export const postgresServerUrl = () => process.env.BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 
 let reachable: Promise<string | null> | undefined;
 /** null when the server answers, else why not (the PostgreSQL rows then say so instead of failing the run). */
@@ -61,7 +63,9 @@ export async function openBenchStore(kind: StoreKind, poolMax = 4): Promise<Benc
       undo.push(s.close);
       url = s.url;
     }
-    const db = createDb(url, poolMax);
+    // seeding (100 000 events, 1 M telemetry rows set-based) is not a request: it gets its own bound, not the
+    // 5 s a request's statement has (the handlers under measurement open their own pool with that bound)
+    const db = createDb(url, poolMax, { queryTimeoutMs: SEED_TIMEOUT_MS });
     undo.push(() => db.destroy());
     await migrateToLatest(db);
     const { token } = await createToken(db, { name: 'bench admin', role: 'admin' });

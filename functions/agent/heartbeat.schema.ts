@@ -5,8 +5,10 @@ import { agentContract, type AgentData } from '#shared/agent-api/contract';
 const { method, route } = agentContract.heartbeat;
 
 export const schema = {
-  summary: "Agent: sign of life; the node stays online while heard from at least once every three heartbeat intervals. Also sweeps the node's queued tasks, and names its running tasks an operator cancelled (`cancel`)",
+  summary:
+    "Agent: sign of life; the node stays online while heard from at least once every three heartbeat intervals. Also sweeps the node's queued tasks, and names its running tasks an operator cancelled (`cancel`)",
   role: 'agent',
+  audit: 'refusals',
   method,
   route,
   responses: { 200: 'heartbeat_recorded', 404: 'node_not_registered' },

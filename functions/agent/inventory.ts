@@ -2,6 +2,7 @@ import spec from '#spec/agent/inventory';
 import { endpoint } from '#http/endpoint';
 import { ok, type Reply } from '#http/envelope';
 import { inTransaction } from '#store/tx';
+import { auditAsRoutine } from '#store/audit-scope';
 import { boundNode } from '#domain/nodes/agent-binding';
 import { reportInventory } from '#domain/nodes/registration';
 import type { HostInventory } from '#domain/inventory';
@@ -9,6 +10,11 @@ import type { Input, Output } from './inventory.schema.ts';
 
 export const handler = endpoint<Input>(spec, async ({ body }, { db, principal }): Promise<Reply<Output>> => {
   const nodeId = boundNode(principal);
-  const { node, changed } = await inTransaction(db, (trx) => reportInventory(trx, nodeId, body.inventory as HostInventory));
+  const { node, changed } = await inTransaction(db, async (trx) => {
+    const r = await reportInventory(trx, nodeId, body.inventory as HostInventory);
+    // an inventory that changed nothing is a routine report: no audit row (a change keeps its row)
+    auditAsRoutine(!r.changed);
+    return r;
+  });
   return ok('inventory_recorded', { nodeId, changed, inventoryAt: node.inventory_at ? new Date(node.inventory_at).toISOString() : null });
 });

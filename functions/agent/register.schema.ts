@@ -11,6 +11,7 @@ export const schema = {
   route,
   body,
   bodyLimit: 8 * 1024 * 1024,
+  queues: 'create',
   responses: { 200: 'node_registered', 201: 'node_registered', 503: 'queue_unavailable' },
 } as const satisfies EndpointSchema;
 

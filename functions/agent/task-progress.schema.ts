@@ -7,6 +7,7 @@ const { method, route, path, body } = agentContract.progress;
 export const schema = {
   summary: 'Agent: phase, 0–100 progress and optionally more output of a running task',
   role: 'agent',
+  audit: 'refusals',
   method,
   route,
   path,

@@ -7,6 +7,7 @@ const { method, route, body } = agentContract.telemetry;
 export const schema = {
   summary: 'Agent: store pool and ARC telemetry samples of the agent’s node (feeds E14)',
   role: 'agent',
+  audit: 'refusals',
   method,
   route,
   body,

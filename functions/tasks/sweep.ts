@@ -7,6 +7,17 @@ import { sweepPass } from '#domain/sweep-pass';
  */
 export const handler = async () => {
   const r = await sweepPass(getDb());
-  console.log(JSON.stringify({ level: 'info', msg: 'task sweep', sent: r.sent.length, failed: r.failed.length, interrupted: r.interrupted.length, auditPruned: r.auditPruned, offline: r.offline.length }));
+  console.log(
+    JSON.stringify({
+      level: 'info',
+      msg: 'task sweep',
+      sent: r.sent.length,
+      failed: r.failed.length,
+      interrupted: r.interrupted.length,
+      auditPruned: r.auditPruned,
+      tasksPruned: r.tasksPruned,
+      offline: r.offline.length,
+    }),
+  );
   return r;
 };

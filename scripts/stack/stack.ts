@@ -113,7 +113,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     const offline: Offline = await startOffline({
       httpPort: o.httpPort,
       lambdaPort: o.lambdaPort,
-      env: { DATABASE_URL: store.url, HM_DB_POOL_MAX: '2', HM_QUEUE_ENDPOINT: queue.endpoint, HM_QUEUE_PREFIX: queuePrefix, HM_ADVERTISED_IP: advertisedIp, HM_SCHEDULES_ENABLED: 'false', ...o.functionEnv },
+      env: { DATABASE_URL: store.url, HM_LOCAL_DATABASE_URL: store.url, HM_DB_POOL_MAX: '2', HM_QUEUE_ENDPOINT: queue.endpoint, HM_QUEUE_PREFIX: queuePrefix, HM_ADVERTISED_IP: advertisedIp, HM_SCHEDULES_ENABLED: 'false', ...o.functionEnv },
       logFile: o.quiet ? join(o.logDir, 'offline.log') : undefined,
     });
     stops.push(offline.stop);

@@ -3,16 +3,21 @@ import type { Database } from '#store/tables';
 import { sweepTasks, type SweepResult } from '#shared/jobs/sweeper';
 import { notifyOfflineNodes } from '#shared/jobs/node-offline';
 import { pruneAudit } from './audit/retention.ts';
+import { pruneTasks } from '#shared/jobs/retention';
 import { applyTaskOutcome } from './task-outcomes.ts';
 
 /**
  * What the scheduled sweep does, in AWS and in `npm start` alike: re-sends tasks left `queued` and interrupts
- * tasks of nodes that went silent (their outcomes applied), deletes audit rows past their retention, and raises
- * `node_offline` once for each member node that went silent (unless `notifyOffline: false`).
+ * tasks of nodes that went silent (their outcomes applied), deletes audit rows and ended tasks past their
+ * retention, and raises `node_offline` once for each member node that went silent (unless `notifyOffline: false`).
  */
-export async function sweepPass(db: Kysely<Database>, o: { notifyOffline?: boolean } = {}): Promise<SweepResult & { auditPruned: number; offline: string[] }> {
+export async function sweepPass(
+  db: Kysely<Database>,
+  o: { notifyOffline?: boolean } = {},
+): Promise<SweepResult & { auditPruned: number; tasksPruned: number; offline: string[] }> {
   const result = await sweepTasks(db, { applyOutcome: applyTaskOutcome });
   const auditPruned = await pruneAudit(db);
+  const tasksPruned = await pruneTasks(db);
   const offline = o.notifyOffline === false ? [] : await notifyOfflineNodes(db);
-  return { ...result, auditPruned, offline };
+  return { ...result, auditPruned, tasksPruned, offline };
 }

@@ -46,16 +46,21 @@ export interface Stage {
  */
 export function pipelineStages(spec: CompiledSpec): Stage[] {
   const stages: Stage[] = [
-    { name: 'audit', middleware: audit() as AnyMiddleware },
+    { name: 'audit', middleware: audit({ refusalsOnly: spec.auditRefusalsOnly === true }) as AnyMiddleware },
     { name: 'log', middleware: pipelineLog() },
     { name: 'storable-request', middleware: storableRequest(spec) as AnyMiddleware },
     { name: 'authenticate', middleware: authenticate(spec.role) as AnyMiddleware },
     { name: 'body-limit', middleware: bodyLimit(spec.bodyLimit) as AnyMiddleware },
   ];
-  if (spec.takesBody) stages.push({ name: 'json-body', middleware: httpJsonBodyParser() as AnyMiddleware }, { name: 'storable-body', middleware: storableBody() as AnyMiddleware });
+  if (spec.takesBody)
+    stages.push(
+      { name: 'json-body', middleware: httpJsonBodyParser() as AnyMiddleware },
+      { name: 'storable-body', middleware: storableBody() as AnyMiddleware },
+    );
   const eventSchema = eventValidator(spec);
   // its types ask for an Ajv instance; at runtime it calls the compiled validate function, which this is
-  if (eventSchema) stages.push({ name: 'validate', middleware: validator({ eventSchema: eventSchema as unknown as ValidatorOptions['eventSchema'] }) as AnyMiddleware });
+  if (eventSchema)
+    stages.push({ name: 'validate', middleware: validator({ eventSchema: eventSchema as unknown as ValidatorOptions['eventSchema'] }) as AnyMiddleware });
   return stages;
 }
 

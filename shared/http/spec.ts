@@ -24,6 +24,18 @@ export interface EndpointSchema {
   body?: JSONSchema;
   /** maximum body size in bytes (default 1 MiB) */
   bodyLimit?: number;
+  /**
+   * `refusals`: a routine report (an agent's heartbeat, telemetry sample, task progress) is audited only when
+   * refused (status ≥ 400); otherwise every mutation is audited. Routine reports arrive every few seconds
+   * from every host: auditing them would make the audit log the store's largest table by far.
+   */
+  audit?: 'refusals';
+  /**
+   * `create`: this function creates the node queues (and their dead-letter alarms), so its deployed role may
+   * (serverless.yml's HmQueueCreatorRole); no other function may. Functions that send task messages are found
+   * by the build (their bundle holds the dispatcher) and get the sending role.
+   */
+  queues?: 'create';
   /** the statuses this endpoint can answer besides 401/403/500, for the OpenAPI document */
   responses?: Record<number, string>;
 }
@@ -49,6 +61,8 @@ export interface CompiledSpec {
   role: Role;
   bodyLimit: number;
   takesBody: boolean;
+  /** audited only when refused (EndpointSchema.audit) */
+  auditRefusalsOnly?: boolean;
   /** validates `{path, query}` (coercing strings) */
   request: CompiledValidator | null;
   /** validates the parsed body, strictly */

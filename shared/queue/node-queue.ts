@@ -34,9 +34,25 @@ export async function ensureNodeQueue(nodeId: string, cfg: QueueConfig = queueCo
 const urls = new Map<string, string>();
 const cacheKey = (cfg: QueueConfig, nodeId: string) => `${cfg.endpoint ?? ''}|${cfg.prefix}|${nodeId}`;
 
-/** The node's queue URL, cached per process; creates the queue when the node has none yet. */
+/**
+ * The node's queue URL, cached per process. Senders look it up (sqs:GetQueueUrl): only registration may create
+ * queues in AWS (serverless.yml's roles). A queue that does not exist is created here as a fallback, which the
+ * local stack relies on (a restarted emulator forgets its queues); deployed, that CreateQueue is refused and
+ * the send fails until the node's agent registers again.
+ */
 export async function nodeQueueUrl(nodeId: string, cfg: QueueConfig = queueConfig()): Promise<string> {
-  return urls.get(cacheKey(cfg, nodeId)) ?? ensureNodeQueue(nodeId, cfg);
+  const cached = urls.get(cacheKey(cfg, nodeId));
+  if (cached) return cached;
+  const { GetQueueUrlCommand } = await loadSqs();
+  const sqs = await getSqs(cfg);
+  try {
+    const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: nodeQueueName(cfg.prefix, nodeId) }));
+    urls.set(cacheKey(cfg, nodeId), QueueUrl!);
+    return QueueUrl!;
+  } catch (err) {
+    if (!/NonExistentQueue|QueueDoesNotExist|does not exist/i.test(`${(err as Error).name} ${(err as Error).message}`)) throw err;
+    return ensureNodeQueue(nodeId, cfg);
+  }
 }
 
 /** Forgets a cached URL (after a send failed because the queue vanished, e.g. a restarted fauxqs). */

@@ -14,6 +14,8 @@ export interface AuditScope {
   recordedId?: number;
   /** tasks created by the transaction attempt in progress (reset on each retry) */
   attemptTasks: { id: number; resource: string }[];
+  /** a routine report: its transactions write no row; the request gets one only when refused */
+  routine?: boolean;
 }
 
 const storage = new AsyncLocalStorage<AuditScope>();
@@ -25,6 +27,15 @@ export function noteAuditedTask(id: number, resource: string): void {
   storage.getStore()?.attemptTasks.push({ id, resource });
 }
 
+/**
+ * Called by a handler inside its transaction once it knows whether the report changed anything: a report that
+ * changed nothing (an agent's unchanged inventory) is routine and leaves no audit row unless refused.
+ */
+export function auditAsRoutine(routine: boolean): void {
+  const scope = storage.getStore();
+  if (scope) scope.routine = routine;
+}
+
 /** At the start of each transaction attempt. */
 export function beginAuditAttempt(): void {
   const scope = storage.getStore();
@@ -34,7 +45,7 @@ export function beginAuditAttempt(): void {
 /** As the transaction's last statement: the row, unless an earlier transaction of the request wrote it. */
 export async function auditInTransaction(trx: Transaction<Database>): Promise<number | undefined> {
   const scope = storage.getStore();
-  if (!scope || scope.recordedId !== undefined) return undefined;
+  if (!scope || scope.recordedId !== undefined || scope.routine) return undefined;
   const task = scope.attemptTasks[0];
   return recordAudit(trx, { ...scope.entry, resource: task?.resource || scope.entry.resource, status: null, taskId: task?.id ?? null });
 }

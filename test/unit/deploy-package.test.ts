@@ -6,11 +6,13 @@ import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import YAML from 'yaml';
 import { FUNCTIONS_YML, readRoutes } from '#scripts/build/routes';
+import { lambdaLogicalId } from '#scripts/build/functions-yml';
 
 /**
  * What README promises `serverless deploy` creates, checked on the artifacts `serverless package` builds
  * (no AWS account needed): one small zip per function holding only its own bundle, a nodejs24.x Lambda
- * each, an HTTP API route per endpoint plus the catch-all, the sweeper's schedule, and SQS permissions.
+ * each, an HTTP API route per endpoint plus the catch-all, the sweeper's schedule, least-privilege roles, the
+ * database URL from SSM, the VPC parameters, alarms and log retention.
  */
 const run = promisify(execFile);
 let dir: string;
@@ -26,11 +28,19 @@ const declared = () =>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hm-package-'));
   await run(process.execPath, ['node_modules/serverless/bin/serverless.js', 'package', '--stage', 'ci', '--package', dir], {
-    env: { ...process.env, SLS_TELEMETRY_DISABLED: '1', AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', AWS_REGION: 'eu-west-1' },
-    timeout: 120_000,
+    // a deployer's shell may well hold a DATABASE_URL: it must not reach the template
+    env: {
+      ...process.env,
+      DATABASE_URL: 'postgres://u:secret@db.example/x',
+      SLS_TELEMETRY_DISABLED: '1',
+      AWS_ACCESS_KEY_ID: 'x',
+      AWS_SECRET_ACCESS_KEY: 'x',
+      AWS_REGION: 'eu-west-1',
+    },
+    timeout: 300_000,
   });
   template = JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8'));
-}, 150_000);
+}, 330_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const resources = (type: string) => Object.values(template.Resources).filter((r) => r.Type === type);
@@ -40,7 +50,10 @@ test('one zip per function, holding only its bundle, its source map, its data fi
   expect(fns.length).toBeGreaterThan(30);
   for (const fn of fns) {
     const zip = await JSZip.loadAsync(readFileSync(join(dir, `${fn.name}.zip`)));
-    const files = Object.values(zip.files).filter((f) => !f.dir).map((f) => f.name).sort();
+    const files = Object.values(zip.files)
+      .filter((f) => !f.dir)
+      .map((f) => f.name)
+      .sort();
     const data = fn.bundle.replace(/\.js$/, '.json');
     expect(files).toEqual([fn.bundle, `${fn.bundle}.map`, ...(existsSync(data) ? [data] : []), 'dist/package.json'].sort());
   }
@@ -58,16 +71,100 @@ test('a nodejs24.x Lambda per function and an HTTP API route per endpoint, plus 
   for (const l of lambdas) expect(l.Properties.Runtime).toBe('nodejs24.x');
   // the suite itself runs on the Node the functions are deployed to (npm ci installs it)
   expect(process.versions.node.split('.')[0]).toBe('24');
-  const routeKeys = resources('AWS::ApiGatewayV2::Route').map((r) => r.Properties.RouteKey).sort();
-  const expected = readRoutes().map((r) => (r.method === '*' ? '$default' : `${r.method} ${r.path}`)).sort();
+  const routeKeys = resources('AWS::ApiGatewayV2::Route')
+    .map((r) => r.Properties.RouteKey)
+    .sort();
+  const expected = readRoutes()
+    .map((r) => (r.method === '*' ? '$default' : `${r.method} ${r.path}`))
+    .sort();
   expect(routeKeys).toEqual(expected);
   expect(routeKeys).toContain('$default');
 });
 
-test('the sweeper is scheduled and the functions may use the node queues', () => {
+test('the sweeper is scheduled', () => {
   expect(resources('AWS::Events::Rule').length).toBeGreaterThanOrEqual(1);
-  const policy = JSON.stringify(resources('AWS::IAM::Role')[0].Properties.Policies);
-  for (const action of ['sqs:CreateQueue', 'sqs:SendMessage']) expect(policy).toContain(action);
+});
+
+/** Each function (by its serverless name) with its role's logical id and the actions that role allows. */
+function functionRoles() {
+  const actionsOf = (roleId: string) => {
+    const role = template.Resources[roleId];
+    const statements = (role.Properties.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement);
+    return { statements, actions: new Set<string>(statements.flatMap((st: any) => [st.Action].flat())), managed: role.Properties.ManagedPolicyArns ?? [] };
+  };
+  const byLogicalId = new Map(declared().map((fn) => [lambdaLogicalId(fn.name), fn]));
+  return Object.entries(template.Resources)
+    .filter(([, r]) => r.Type === 'AWS::Lambda::Function')
+    .map(([id, r]) => {
+      const roleId = r.Properties.Role?.['Fn::GetAtt']?.[0] as string;
+      return { fn: byLogicalId.get(id)!, roleId, ...actionsOf(roleId) };
+    });
+}
+
+test('least privilege: a role per kind of function; only the dispatching functions may send, only registration may create queues, none may delete', () => {
+  const fns = functionRoles();
+  expect(fns.every((f) => f.fn && f.roleId)).toBe(true);
+  // no default role shared by every function
+  expect(Object.keys(template.Resources).filter((k) => k === 'IamRoleLambdaExecution')).toEqual([]);
+  for (const f of fns) {
+    // the bundle sends task messages exactly when it holds the SQS SendMessage command
+    const sends = readFileSync(f.fn.bundle, 'utf8').includes('SendMessageCommand');
+    expect({ fn: f.fn.name, send: f.actions.has('sqs:SendMessage') }).toEqual({ fn: f.fn.name, send: sends });
+    expect({ fn: f.fn.name, create: f.actions.has('sqs:CreateQueue') }).toEqual({ fn: f.fn.name, create: f.fn.name === 'agent-register' });
+    for (const a of f.actions) {
+      expect(a).not.toMatch(/^sqs:(Delete|Purge|\*)|\*$/);
+      expect(a).toMatch(/^(sqs|ssm|cloudwatch):/);
+    }
+    for (const st of f.statements) expect(JSON.stringify(st.Resource)).not.toBe('"*"');
+    expect(f.managed).toEqual(['arn:aws:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole']);
+  }
+  expect(fns.filter((f) => f.actions.has('sqs:SendMessage')).length).toBeGreaterThan(5);
+  expect(fns.filter((f) => f.actions.has('cloudwatch:PutMetricAlarm')).map((f) => f.fn.name)).toEqual(['agent-register']);
+});
+
+test('the database URL is never a plain environment value: functions name an SSM parameter they may read', () => {
+  for (const fn of resources('AWS::Lambda::Function')) {
+    const vars = fn.Properties.Environment.Variables as Record<string, unknown>;
+    // only the local stack's serverless-offline fills it (HM_LOCAL_DATABASE_URL); deployed it is empty
+    expect(vars.DATABASE_URL).toBe('');
+    expect(vars.HM_DATABASE_URL_PARAMETER).toBe('/hostmgr/ci/database-url');
+    expect(JSON.stringify(vars)).not.toMatch(/postgres(ql)?:\/\//);
+  }
+  for (const f of functionRoles()) {
+    const read = f.statements.find((st: any) => [st.Action].flat().includes('ssm:GetParameter'));
+    expect(JSON.stringify(read?.Resource)).toContain(':parameter/hostmgr/ci/database-url');
+  }
+});
+
+test('the functions run in the VPC the deploy names (subnets and security groups are parameters)', () => {
+  const params = (template as any).Parameters;
+  expect(params.HmSubnetIds.Type).toBe('List<AWS::EC2::Subnet::Id>');
+  expect(params.HmSecurityGroupIds.Type).toBe('List<AWS::EC2::SecurityGroup::Id>');
+  for (const fn of resources('AWS::Lambda::Function')) {
+    expect(JSON.stringify(fn.Properties.VpcConfig.SubnetIds)).toContain('{"Ref":"HmSubnetIds"}');
+    expect(JSON.stringify(fn.Properties.VpcConfig.SecurityGroupIds)).toContain('{"Ref":"HmSecurityGroupIds"}');
+  }
+});
+
+test('alarms: every function errors alarm notifies the topic; registration alarms each node dead-letter queue; logs expire', () => {
+  const alarms = resources('AWS::CloudWatch::Alarm');
+  const watched = alarms
+    .filter((a) => a.Properties.MetricName === 'Errors')
+    .map((a) => a.Properties.Dimensions[0].Value.Ref)
+    .sort();
+  const lambdas = Object.entries(template.Resources)
+    .filter(([, r]) => r.Type === 'AWS::Lambda::Function')
+    .map(([id]) => id)
+    .sort();
+  expect(watched).toEqual(lambdas);
+  for (const a of alarms) expect(a.Properties.AlarmActions).toEqual([{ Ref: 'HmAlarmTopic' }]);
+  expect(template.Resources.HmAlarmTopic.Type).toBe('AWS::SNS::Topic');
+  // node queues come and go, so their DLQ alarms are made at registration (shared/queue/dlq-alarm.ts)
+  const register = template.Resources[lambdaLogicalId('agent-register')].Properties.Environment.Variables;
+  expect(register).toMatchObject({ HM_DLQ_ALARMS: 'true', HM_ALARM_TOPIC_ARN: { Ref: 'HmAlarmTopic' } });
+  const groups = resources('AWS::Logs::LogGroup');
+  expect(groups).toHaveLength(lambdas.length);
+  for (const g of groups) expect(g.Properties.RetentionInDays).toBeGreaterThan(0);
 });
 
 test('the HTTP API stage throttles every route, and the functions get the failed-authentication limits', () => {

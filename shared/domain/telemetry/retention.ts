@@ -4,16 +4,28 @@ import { inTransaction } from '#store/tx';
 import { severitySql } from './health.ts';
 
 /**
- * Retention and roll-ups of the dashboard telemetry, per node:
- *   raw rows (10 s)        kept 24 hours   — what E14's delta reads
- *   1-minute roll-ups      kept 7 days     — from raw rows
- *   5-minute roll-ups      kept 90 days    — from 1-minute roll-ups
+ * Retention and roll-ups of the dashboard telemetry, per node (each bound configurable):
+ *   raw rows (10 s)        kept 24 hours   — what E14's delta reads          HM_TELEMETRY_RAW_HOURS
+ *   1-minute roll-ups      kept 7 days     — from raw rows                   HM_TELEMETRY_MINUTE_DAYS
+ *   5-minute roll-ups      kept 90 days    — from 1-minute roll-ups          HM_TELEMETRY_FIVE_MINUTE_DAYS
  * Roll-ups keep every measure: sample counts add up, rates are sample-weighted averages, maxima are maxima,
  * capacity and health are the bucket's last values, worstHealth the worst seen, ARC counter deltas add up.
  * They run at most once a minute per node, after an ingest (functions/agent/telemetry.ts), and resume
  * from the oldest sample that arrived since the previous run, so late samples are rolled up too.
  */
-const RETENTION = { rawHours: 24, minuteDays: 7, fiveMinuteDays: 90 } as const;
+const positive = (v: string | undefined, fallback: number) => {
+  const n = Number(v);
+  return v !== undefined && v !== '' && Number.isFinite(n) && n > 0 ? n : fallback;
+};
+
+/** The retention bounds, from the environment (a missing, zero or unreadable value keeps the default). */
+export function telemetryRetention(env: NodeJS.ProcessEnv = process.env) {
+  return {
+    rawHours: positive(env.HM_TELEMETRY_RAW_HOURS, 24),
+    minuteDays: positive(env.HM_TELEMETRY_MINUTE_DAYS, 7),
+    fiveMinuteDays: positive(env.HM_TELEMETRY_FIVE_MINUTE_DAYS, 90),
+  };
+}
 const MAINTENANCE_EVERY_MS = 60_000;
 
 type Trx = Transaction<Database>;
@@ -21,8 +33,36 @@ type Trx = Transaction<Database>;
 const POOL_RATES = ['read_iops', 'write_iops', 'read_bytes_per_second', 'write_bytes_per_second', 'read_latency_nanos', 'write_latency_nanos'];
 const POOL_MAXIMA = POOL_RATES.map((c) => `max_${c}`);
 const POOL_LAST = ['pool_name', 'size', 'allocated', 'free', 'fragmentation', 'dedup_ratio', 'health'];
-const ARC_SUMS = ['interval_ms', 'hits', 'misses', 'demand_hits', 'demand_misses', 'prefetch_hits', 'prefetch_misses', 'l2_hits', 'l2_misses', 'evictions', 'l2_read_bytes', 'l2_write_bytes', 'evict_not_enough', 'memory_throttle'];
-const ARC_AVERAGES = ['size', 'target_size', 'min_size', 'max_size', 'data_size', 'metadata_size', 'header_size', 'other_size', 'compressed_size', 'uncompressed_size', 'l2_size', 'l2_allocated'];
+const ARC_SUMS = [
+  'interval_ms',
+  'hits',
+  'misses',
+  'demand_hits',
+  'demand_misses',
+  'prefetch_hits',
+  'prefetch_misses',
+  'l2_hits',
+  'l2_misses',
+  'evictions',
+  'l2_read_bytes',
+  'l2_write_bytes',
+  'evict_not_enough',
+  'memory_throttle',
+];
+const ARC_AVERAGES = [
+  'size',
+  'target_size',
+  'min_size',
+  'max_size',
+  'data_size',
+  'metadata_size',
+  'header_size',
+  'other_size',
+  'compressed_size',
+  'uncompressed_size',
+  'l2_size',
+  'l2_allocated',
+];
 
 const bucket = (seconds: number) => sql`date_bin(make_interval(secs => ${sql.lit(seconds)}), time, timestamptz '1970-01-01 00:00:00+00')`;
 const list = (cols: string[]) => sql.join(cols.map((c) => sql.ref(c)));
@@ -31,9 +71,7 @@ const updateAll = (cols: string[]) => sql.join(cols.map((c) => sql`${sql.ref(c)}
 /** Source rows: raw, or roll-ups of a finer resolution. */
 function source(kind: 'pool' | 'arc', from: number | 'raw') {
   const table = kind === 'pool' ? 'pool_telemetry' : 'arc_telemetry';
-  return from === 'raw'
-    ? { table: sql.table(table), extra: sql`` }
-    : { table: sql.table(`${table}_rollups`), extra: sql`AND resolution_seconds = ${from}` };
+  return from === 'raw' ? { table: sql.table(table), extra: sql`` } : { table: sql.table(`${table}_rollups`), extra: sql`AND resolution_seconds = ${from}` };
 }
 
 async function rollupPools(trx: Trx, nodeId: string, from: number | 'raw', to: number, start: Date, end: Date) {
@@ -41,7 +79,18 @@ async function rollupPools(trx: Trx, nodeId: string, from: number | 'raw', to: n
   const rates = POOL_RATES.map((c) => sql`round(sum(${sql.ref(c)}::numeric * sample_count) / sum(sample_count))::bigint`);
   const maxima = POOL_MAXIMA.map((c) => sql`max(${sql.ref(c)})`);
   const last = POOL_LAST.map((c) => sql`(array_agg(${sql.ref(c)} ORDER BY time DESC))[1]`);
-  const cols = ['resolution_seconds', 'node_id', 'pool_guid', 'time', 'interval_seconds', 'sample_count', ...POOL_RATES, ...POOL_MAXIMA, ...POOL_LAST, 'worst_health'];
+  const cols = [
+    'resolution_seconds',
+    'node_id',
+    'pool_guid',
+    'time',
+    'interval_seconds',
+    'sample_count',
+    ...POOL_RATES,
+    ...POOL_MAXIMA,
+    ...POOL_LAST,
+    'worst_health',
+  ];
   await sql`
     INSERT INTO pool_telemetry_rollups (${list(cols)})
     SELECT ${to}, node_id, pool_guid, ${bucket(to)} AS bucket, ${to}, sum(sample_count),
@@ -99,10 +148,14 @@ export async function maintainTelemetry(db: Kysely<Database>, nodeId: string, no
       // what is not in a complete five-minute bucket yet is rolled up (again) next time
       next = start < fiveEnd ? fiveEnd : state.rollup_from;
     }
-    const cut = { raw: ago(now, RETENTION.rawHours * HOUR), minute: ago(now, RETENTION.minuteDays * DAY), five: ago(now, RETENTION.fiveMinuteDays * DAY) };
+    const keep = telemetryRetention();
+    const cut = { raw: ago(now, keep.rawHours * HOUR), minute: ago(now, keep.minuteDays * DAY), five: ago(now, keep.fiveMinuteDays * DAY) };
     await trx.deleteFrom('pool_telemetry').where('node_id', '=', nodeId).where('time', '<', cut.raw).execute();
     await trx.deleteFrom('arc_telemetry').where('node_id', '=', nodeId).where('time', '<', cut.raw).execute();
-    for (const [res, before] of [[60, cut.minute], [300, cut.five]] as const) {
+    for (const [res, before] of [
+      [60, cut.minute],
+      [300, cut.five],
+    ] as const) {
       await trx.deleteFrom('pool_telemetry_rollups').where('node_id', '=', nodeId).where('resolution_seconds', '=', res).where('time', '<', before).execute();
       await trx.deleteFrom('arc_telemetry_rollups').where('node_id', '=', nodeId).where('resolution_seconds', '=', res).where('time', '<', before).execute();
     }

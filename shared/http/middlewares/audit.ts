@@ -47,6 +47,8 @@ async function finish(request: Req): Promise<void> {
   if (!scope || status === undefined) return;
   const mutation = !READS.has(scope.entry.method);
   if (!mutation && !REFUSED.has(status)) return;
+  // a routine report (heartbeat, telemetry, progress, an unchanged inventory) is audited only when refused
+  if (scope.routine && status < 400) return;
   // a request refused after authentication (a role too low, invalid input) never reached auditInput
   namePrincipal(request.context);
   // one refused for its input before authentication (a non-canonical id in its path: 400) still names its caller
@@ -69,8 +71,9 @@ async function finish(request: Req): Promise<void> {
  * transaction it commits records the row with the change — shared/store/audit-scope.ts), and once the answer
  * is rendered sets the row's status. A mutation that committed nothing (refused, invalid, failed) and a
  * refused read get their row then. Only identifiers are kept: never the Authorization header or a body.
+ * `refusalsOnly` (a routine agent report): no row unless the request is refused.
  */
-export const audit = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, AuditedContext> => ({
+export const audit = (o: { refusalsOnly?: boolean } = {}): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, AuditedContext> => ({
   before: (request) => {
     const { event, context } = request;
     request.context.audit = {
@@ -85,6 +88,7 @@ export const audit = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayP
         requestId: context.awsRequestId ?? event.requestContext?.requestId ?? '',
       },
       attemptTasks: [],
+      routine: o.refusalsOnly === true,
     };
   },
   after: finish,

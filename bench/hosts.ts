@@ -1,0 +1,388 @@
+/**
+ * Steady-state cost per host (PostgreSQL): the local stack (serverless-offline, fauxqs, a scratch PostgreSQL
+ * database) with BENCH_HOSTS simulated hosts (default 200) in one child process (bench/lib/host-swarm.ts: the
+ * agent's own client and queue code, synthetic inventory and samples, the agent's cadence: heartbeat and
+ * telemetry every 10 s, a 20 s long poll) for BENCH_HOSTS_SECONDS (default 120) after all registered. Reports
+ * requests/s to the control plane, rows inserted/updated per host per day per table (pg_stat_user_tables),
+ * store growth per host per day (pg_database_size), E25 and E12 p50/p99 while under that load, and the swarm
+ * process's CPU and memory per host. Then one real agent process (the simulator build, dist/simulator/agent.js:
+ * the agent's code with the simulator as its host) idle against the same stack for BENCH_IDLE_AGENT_SECONDS
+ * (default 60): its RSS and CPU share, and its requests/s (heartbeats, samples, long polls counted from the
+ * store and its log).
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '#store/tables';
+import { createDb } from '#store/db';
+import { createToken } from '#shared/auth/tokens';
+import { freePort } from '#scripts/stack/ports';
+import { fmtMs, percentile } from './lib/stats.ts';
+import { postgresServerUrl, postgresUnavailable, withStore } from './lib/stores.ts';
+import { startLambdaHttp } from './lib/lambda-http.ts';
+import { builtFunctions } from './lib/routes.ts';
+import { withQuietLog } from './lib/invoke.ts';
+import { seedBackupEvents } from './lib/seed-backups.ts';
+import { startLocalQueue } from '#scripts/stack/queue';
+import { runAlone, type Bench, type Row } from './lib/report.ts';
+
+const LOG_DIR = resolve('.local/bench-logs/hosts');
+const DAY_S = 86_400;
+
+interface TableStat {
+  relname: string;
+  ins: number;
+  upd: number;
+  del: number;
+}
+
+async function tableStats(db: Kysely<Database>): Promise<Map<string, TableStat>> {
+  const r = await sql<TableStat>`SELECT relname, n_tup_ins::bigint AS ins, n_tup_upd::bigint AS upd, n_tup_del::bigint AS del FROM pg_stat_user_tables`.execute(
+    db,
+  );
+  return new Map(r.rows.map((x) => [x.relname, { relname: x.relname, ins: Number(x.ins), upd: Number(x.upd), del: Number(x.del) }]));
+}
+
+const dbSize = async (db: Kysely<Database>) =>
+  Number((await sql<{ n: number }>`SELECT pg_database_size(current_database())::bigint AS n`.execute(db)).rows[0].n);
+
+/** Bytes per live row of each table (heap, indexes, TOAST). */
+async function rowSizes(db: Kysely<Database>): Promise<Map<string, number>> {
+  const r = await sql<{ relname: string; bytes: number; rows: number }>`
+    SELECT relname, pg_total_relation_size(relid)::bigint AS bytes, n_live_tup::bigint AS rows FROM pg_stat_user_tables`.execute(db);
+  return new Map(r.rows.map((x) => [x.relname, Number(x.rows) > 0 ? Number(x.bytes) / Number(x.rows) : 0]));
+}
+
+/** /proc/<pid>: CPU ticks (user+system) and resident set. */
+function procSample(pid: number): { ticks: number; rssBytes: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return { ticks: Number(f[11]) + Number(f[12]), rssBytes: Number(rss?.[1] ?? 0) * 1024 };
+}
+
+async function timedGets(url: string, token: string, stopAt: number, gapMs: number): Promise<{ ms: number[]; failed: string }> {
+  const ms: number[] = [];
+  let failed = '';
+  while (Date.now() < stopAt) {
+    const t = performance.now();
+    try {
+      const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(30_000) });
+      await res.text();
+      if (res.status !== 200) failed ||= `${res.status} from ${url}`;
+      else ms.push(performance.now() - t);
+    } catch (err) {
+      failed ||= `${(err as Error).message} (${String((err as { cause?: Error }).cause?.message ?? '')}) from ${url}`;
+    }
+    await new Promise((r) => setTimeout(r, gapMs));
+  }
+  return { ms, failed };
+}
+
+/** Requests the stack's log shows for a route between two byte offsets of the log. */
+function requestsLogged(file: string, from: number, route: RegExp): { count: number; end: number } {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { count: 0, end: from };
+  }
+  return {
+    count: text
+      .slice(from)
+      .split('\n')
+      .filter((l) => route.test(l)).length,
+    end: text.length,
+  };
+}
+
+/**
+ * The demo node's real agent process (simulator build), once it is consuming and idle: RSS and CPU share
+ * from /proc over the window, and its API requests from the functions' log lines (one per request).
+ */
+async function measureIdleAgent(stack: { agent: { nodeId: string; process: { pid: number } } | null }, db: Kysely<Database>, seconds: number): Promise<Row[]> {
+  const section = 'idle agent (simulator build)';
+  if (!stack.agent) return [{ section, what: 'RSS / CPU', value: 'not available', ok: null, note: 'the stack started no agent' }];
+  const nodeId = stack.agent.nodeId;
+  const pid = stack.agent.process.pid;
+  // registered and through its first telemetry sample: idle from here on
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    const seen = await db.selectFrom('arc_telemetry').select('id').where('node_id', '=', nodeId).executeTakeFirst();
+    if (seen) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await new Promise((r) => setTimeout(r, 5000));
+  const offlineLog = join(LOG_DIR, 'offline.log');
+  const startLog = requestsLogged(offlineLog, 0, /^$/).end;
+  const a0 = procSample(pid);
+  const t0 = performance.now();
+  let rssMax = a0.rssBytes;
+  const timer = setInterval(() => {
+    try {
+      rssMax = Math.max(rssMax, procSample(pid).rssBytes);
+    } catch {
+      /* exited */
+    }
+  }, 1000);
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  clearInterval(timer);
+  const a1 = procSample(pid);
+  const wallS = (performance.now() - t0) / 1000;
+  const cpuPct = ((a1.ticks - a0.ticks) / 100 / wallS) * 100;
+  const hb = requestsLogged(offlineLog, startLog, /agent\/heartbeat/).count;
+  const tel = requestsLogged(offlineLog, startLog, /agent\/telemetry/).count;
+  return [
+    {
+      section,
+      what: 'RSS (max over the window)',
+      value: `${(rssMax / 2 ** 20).toFixed(0)} MiB`,
+      target: '≤ 64 MiB',
+      ok: rssMax <= 64 * 2 ** 20,
+      note: `pid ${pid}, ${wallS.toFixed(0)} s idle; /proc/<pid>/status VmRSS each second`,
+    },
+    {
+      section,
+      what: 'CPU',
+      value: `${cpuPct.toFixed(2)} % of a core`,
+      target: '≤ 0.2 %',
+      ok: cpuPct <= 0.2,
+      note: 'utime+stime from /proc/<pid>/stat over the window (10 ms ticks)',
+    },
+    {
+      section,
+      what: 'API requests/s',
+      value: `${((hb + tel) / wallS).toFixed(3)} /s`,
+      ok: null,
+      note: `${hb} heartbeats, ${tel} telemetry posts in ${wallS.toFixed(0)} s (the functions' log lines); plus the 20 s long poll: ${(1 / 20).toFixed(2)} ReceiveMessage/s while the queue is empty`,
+    },
+  ];
+}
+
+/** The idle-agent phase: the local stack (serverless-offline, fauxqs, PostgreSQL) with the demo node's agent. */
+async function idlePhase(seconds: number, dir: string): Promise<Row[]> {
+  const stackMod = await import('#scripts/stack/stack');
+  const agentMod = await import('#scripts/stack/local-agent');
+  let stack: Awaited<ReturnType<typeof stackMod.startStack>> | undefined;
+  let db: Kysely<Database> | undefined;
+  try {
+    stack = await stackMod.startStack({
+      dataDir: join(dir, 'pglite'),
+      scratchServerUrl: postgresServerUrl(),
+      httpPort: await freePort(),
+      lambdaPort: await freePort(),
+      demoSeed: true,
+      agentNodeId: agentMod.DEMO_NODE_ID,
+      logDir: LOG_DIR,
+      quiet: true,
+      queuePrefix: `hm-bench-idle-${process.pid}`,
+    });
+    db = createDb(stack.databaseUrl, 2, { queryTimeoutMs: 60_000 });
+    return await measureIdleAgent(stack, db, seconds);
+  } finally {
+    await db?.destroy().catch(() => undefined);
+    await stack?.stop().catch((e) => console.error('bench hosts stop:', (e as Error).message));
+  }
+}
+
+/** The routes the simulated hosts and the dashboard reads reach. */
+const SWARM_ROUTES = (path: string) => path.startsWith('/api/agent/') || path === E25_ROUTE || path === E12_ROUTE;
+const E25_ROUTE = '/api/notifications/count';
+const E12_ROUTE = '/api/cluster/backups/events/remote';
+
+/** The swarm phase: N simulated hosts against the built functions served in-process (lib/lambda-http.ts). */
+async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
+  const section = 'steady state per host (postgres)';
+  return withStore('postgres', async (store) => {
+    await seedBackupEvents(store.db, 10_000);
+    const queue = await startLocalQueue(0);
+    Object.assign(process.env, {
+      DATABASE_URL: store.url,
+      HM_DB_POOL_MAX: '4',
+      HM_QUEUE_ENDPOINT: queue.endpoint,
+      HM_QUEUE_PREFIX: `hm-bench-hosts-${process.pid}`,
+      HM_SCHEDULES_ENABLED: 'false',
+    });
+    const server = await startLambdaHttp(
+      builtFunctions().filter((f) => SWARM_ROUTES(f.route.path)),
+      `hosts-${process.pid}`,
+    );
+    try {
+      return await withQuietLog(async () => {
+        const hostsIn = [];
+        for (let i = 0; i < n; i++) {
+          const nodeId = randomUUID();
+          const { token } = await createToken(store.db, { name: `swarm ${i}`, role: 'agent', nodeId });
+          hostsIn.push({ nodeId, token });
+        }
+        const child = spawn(process.execPath, ['--import', 'tsx', resolve('bench/lib/host-swarm.ts')], {
+          env: {
+            ...process.env,
+            HM_SWARM: JSON.stringify({
+              apiUrl: `${server.url}/api`,
+              queueEndpoint: queue.endpoint,
+              hosts: hostsIn,
+              seconds,
+              heartbeatS: 10,
+              telemetryS: 10,
+              waitS: 20,
+            }),
+          },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        const lines = createInterface({ input: child.stdout! });
+        const next = () =>
+          new Promise<Record<string, any>>((res, rej) => {
+            const onLine = (l: string) => {
+              try {
+                const v = JSON.parse(l);
+                lines.off('line', onLine);
+                res(v);
+              } catch {
+                /* not ours */
+              }
+            };
+            lines.on('line', onLine);
+            child.once('exit', (code) => rej(new Error(`the host swarm exited (${code}) early`)));
+          });
+        const regStart = performance.now();
+        await next();
+        const registerMs = performance.now() - regStart;
+        // PostgreSQL flushes a busy backend's table statistics within about a second, an idle one's within 10 s
+        await new Promise((r) => setTimeout(r, 11_000));
+        const s0 = await tableStats(store.db);
+        const size0 = await dbSize(store.db);
+        const tS0 = performance.now();
+        const inv0 = new Map([...server.stats].map(([k, v]) => [k, { ...v }]));
+        // the swarm's window began when it had registered, before the statistics wait
+        const stopAt = Date.now() + Math.max(3, seconds - 13) * 1000;
+        const [e25, e12] = await Promise.all([
+          timedGets(`${server.url}${E25_ROUTE}`, store.adminToken, stopAt, 250),
+          timedGets(`${server.url}${E12_ROUTE}?page=1&size=25`, store.adminToken, stopAt, 500),
+        ]);
+        const summaryMsg = await next();
+        const tEnd = performance.now();
+        const inv1 = new Map([...server.stats].map(([k, v]) => [k, { ...v }]));
+        const { summary } = summaryMsg as {
+          summary: { wallS: number; counts: Record<string, number>; firstError: string; cpuUserMs: number; cpuSystemMs: number; rssMaxBytes: number };
+        };
+        await new Promise((r) => setTimeout(r, 11_000));
+        const s1 = await tableStats(store.db);
+        const size1 = await dbSize(store.db);
+        const bytesPerRow = await rowSizes(store.db);
+        // rows: what the swarm wrote from the first statistics snapshot to its window's end
+        const statsS = (tEnd - tS0) / 1000;
+        const scale = DAY_S / statsS / n;
+        const perTable = [...s1.values()]
+          .map((t) => {
+            const b = s0.get(t.relname) ?? { ins: 0, upd: 0, del: 0 };
+            return { name: t.relname, ins: (t.ins - b.ins) * scale, upd: (t.upd - b.upd) * scale };
+          })
+          .filter((t) => t.ins >= 1 || t.upd >= 1)
+          .sort((a, b) => b.ins + b.upd - (a.ins + a.upd));
+        // agent invocations over the same span, per host per day, and their mean duration (Lambda bills GB-s)
+        const agentInv = [...inv1]
+          .filter(([m]) => m.startsWith('functions/agent/'))
+          .map(([m, v]) => {
+            const b = inv0.get(m) ?? { count: 0, totalMs: 0 };
+            return { m: m.replace('functions/agent/', ''), count: v.count - b.count, ms: v.totalMs - b.totalMs };
+          })
+          .filter((x) => x.count > 0);
+        const c = summary.counts;
+        const api = c.heartbeat + c.telemetry;
+        const rows: Row[] = [
+          {
+            section,
+            what: `requests/s (${n} hosts, ${summary.wallS.toFixed(0)} s)`,
+            value: `${(api / summary.wallS).toFixed(1)} /s API + ${(c.receive / summary.wallS).toFixed(1)} /s ReceiveMessage`,
+            ok: summary.firstError ? false : null,
+            note: summary.firstError
+              ? `a request failed: ${summary.firstError} (${c.errors} errors)`
+              : `heartbeats ${c.heartbeat}, telemetry posts ${c.telemetry}, completed long polls ${c.receive} (per host: ${(api / summary.wallS / n).toFixed(3)} API req/s, ${(c.receive / summary.wallS / n).toFixed(3)} ReceiveMessage/s); registration of all ${n} took ${fmtMs(registerMs)}`,
+          },
+          ...agentInv.map((x) => ({
+            section,
+            what: `  invocations/host/day ${x.m}`,
+            value: `${Math.round((x.count * DAY_S) / statsS / n).toLocaleString('en')} × ${fmtMs(x.ms / x.count)}`,
+            ok: null,
+          })),
+          ...perTable.map((t) => ({
+            section,
+            what: `  rows/host/day ${t.name}`,
+            value: `${Math.round(t.ins).toLocaleString('en')} ins, ${Math.round(t.upd).toLocaleString('en')} upd`,
+            ok: null,
+          })),
+          {
+            section,
+            what: 'store growth per host per day (rows × size)',
+            value: `${(perTable.reduce((sum, t) => sum + t.ins * (bytesPerRow.get(t.name) ?? 0), 0) / 2 ** 20).toFixed(2)} MiB`,
+            ok: null,
+            note: 'rows inserted per host per day × each table’s bytes per live row (heap, indexes and TOAST: pg_total_relation_size / n_live_tup) at the end of the run; before retention: raw telemetry (24 h) stops growing after the first day, roll-ups after 7 and 90 days',
+          },
+          {
+            section,
+            what: 'store growth per host per day (database size)',
+            value: `${(((size1 - size0) * scale) / 2 ** 20).toFixed(2)} MiB`,
+            ok: null,
+            note: `pg_database_size over ${statsS.toFixed(0)} s (${((size1 - size0) / 2 ** 20).toFixed(1)} MiB for ${n} hosts), before any retention prunes: raw telemetry is kept 24 h, so this is the first day's growth; heap pages are allocated in steps, so short runs are coarse`,
+          },
+          {
+            section,
+            what: 'E25 under load',
+            value: `p50 ${fmtMs(percentile(e25.ms, 50))} / p99 ${fmtMs(percentile(e25.ms, 99))}`,
+            ok: e25.failed ? false : null,
+            note: e25.failed ? `a request failed: ${e25.failed}` : `${e25.ms.length} requests, same server`,
+          },
+          {
+            section,
+            what: 'E12 under load',
+            value: `p50 ${fmtMs(percentile(e12.ms, 50))} / p99 ${fmtMs(percentile(e12.ms, 99))}`,
+            ok: e12.failed ? false : null,
+            note: e12.failed ? `a request failed: ${e12.failed}` : `${e12.ms.length} requests over 10 000 backup events`,
+          },
+          {
+            section,
+            what: 'swarm process per host',
+            value: `${((summary.cpuUserMs + summary.cpuSystemMs) / summary.wallS / 10 / n).toFixed(4)} % core, ${(summary.rssMaxBytes / n / 2 ** 20).toFixed(2)} MiB`,
+            ok: null,
+            note: `the simulated hosts (wire only, no collectors): ${((summary.cpuUserMs + summary.cpuSystemMs) / summary.wallS / 10).toFixed(1)} % of a core and ${(summary.rssMaxBytes / 2 ** 20).toFixed(0)} MiB RSS for all ${n}`,
+          },
+        ];
+        return rows;
+      });
+    } finally {
+      await server.close();
+      await queue.stop();
+    }
+  });
+}
+
+export const hosts: Bench = {
+  name: 'hosts',
+  async run() {
+    const why = await postgresUnavailable();
+    if (why) return [{ section: 'steady state per host (postgres)', what: 'per-host cost', value: 'skipped', ok: false, note: why }];
+    const n = Number(process.env.BENCH_HOSTS ?? 200);
+    const seconds = Number(process.env.BENCH_HOSTS_SECONDS ?? 120);
+    const idleSeconds = Number(process.env.BENCH_IDLE_AGENT_SECONDS ?? 60);
+    const dir = mkdtempSync(join(tmpdir(), 'hm-bench-hosts-'));
+    rmSync(LOG_DIR, { recursive: true, force: true });
+    mkdirSync(LOG_DIR, { recursive: true });
+    const envBefore = { ...process.env };
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+    try {
+      const idle = await idlePhase(idleSeconds, dir);
+      return [...idle, ...(await swarmPhase(n, seconds))];
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in envBefore)) delete process.env[k];
+      Object.assign(process.env, envBefore);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+await runAlone(import.meta, hosts);

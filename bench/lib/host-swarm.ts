@@ -1,0 +1,172 @@
+/**
+ * N simulated hosts in one process, speaking the real agent wire (the agent's own AgentClient and NodeQueue):
+ * register with an inventory, then a heartbeat and a telemetry sample every 10 s and a 20 s long poll of the
+ * node's queue, as the agent does at rest. No executor runs: the inventory and samples are synthetic (two
+ * pools), so what this process costs is the wire, not a host's collectors — the real agent's own cost is
+ * measured separately (bench/hosts.ts, idle agent). Inventory is reported at registration only, as the agent
+ * reports it only when it changed.
+ * Input: HM_SWARM (JSON). Output: one JSON line `{"registered":…}`, then after the window one summary line.
+ */
+import { randomUUID } from 'node:crypto';
+import { AgentApi } from '#agent/runtime/api';
+import { AgentClient } from '#agent/runtime/client';
+import { NodeQueue } from '#agent/runtime/queue';
+
+interface SwarmInput {
+  apiUrl: string;
+  queueEndpoint: string;
+  hosts: Array<{ nodeId: string; token: string }>;
+  seconds: number;
+  heartbeatS: number;
+  telemetryS: number;
+  waitS: number;
+}
+
+const input = JSON.parse(process.env.HM_SWARM ?? '{}') as SwarmInput;
+const quiet = () => undefined;
+const counts: Record<string, number> = { register: 0, heartbeat: 0, telemetry: 0, receive: 0, errors: 0 };
+let firstError = '';
+const stop = new AbortController();
+
+function pools(host: number) {
+  return ['zroot', 'tank'].map((name, p) => ({
+    name,
+    guid: String(8_000_000_000_000_000 + host * 10 + p),
+    health: 'ONLINE',
+    size: 4e12,
+    allocated: 1.5e12,
+    free: 2.5e12,
+    vdevs: [{ name: `ada${p}`, type: 'disk', state: 'ONLINE', guid: String(7_000_000_000_000_000 + host * 10 + p) }],
+  }));
+}
+
+const sampleOf = (host: number, k: number) => ({
+  time: Date.now(),
+  intervalSeconds: input.telemetryS,
+  pools: pools(host).map((p) => ({
+    guid: p.guid,
+    name: p.name,
+    health: 'ONLINE',
+    size: 4e12,
+    allocated: 1.5e12 + k,
+    free: 2.5e12 - k,
+    fragmentation: 7,
+    dedupRatio: 1,
+    readIOPS: 10 + (k % 7),
+    writeIOPS: 20,
+    readBytesPerSecond: 4096,
+    writeBytesPerSecond: 8192,
+    readLatencyNanos: 150_000,
+    writeLatencyNanos: 250_000,
+  })),
+  arc: {
+    counters: {
+      hits: 1000 * k,
+      misses: 10 * k,
+      demandHits: 900 * k,
+      demandMisses: 9 * k,
+      prefetchHits: 100 * k,
+      prefetchMisses: k,
+      l2Hits: 0,
+      l2Misses: 0,
+      evictions: k,
+      l2ReadBytes: 0,
+      l2WriteBytes: 0,
+      evictNotEnough: 0,
+      memoryThrottle: 0,
+    },
+    sizes: {
+      size: 4e9,
+      targetSize: 5e9,
+      minSize: 1e9,
+      maxSize: 8e9,
+      dataSize: 3e9,
+      metadataSize: 5e8,
+      headerSize: 1e7,
+      otherSize: 2e7,
+      compressedSize: 2e9,
+      uncompressedSize: 3e9,
+      l2Size: 0,
+      l2Allocated: 0,
+      l2DeviceCount: 0,
+    },
+  },
+});
+
+const failed = (err: unknown) => {
+  counts.errors++;
+  firstError ||= (err as Error).message;
+};
+
+async function register(i: number) {
+  const h = input.hosts[i];
+  const api = new AgentClient(new AgentApi(input.apiUrl, h.token, quiet, 30_000));
+  const inventory = { hostname: `swarm-${i}`, os: 'FreeBSD 14.3-RELEASE', cpus: 8, memoryBytes: 32 << 30, pools: pools(i), disks: [] };
+  const reg = await api.register(
+    { id: h.nodeId, name: `swarm-${i}`, ip: `10.9.${i >> 8}.${i & 255}`, inventory, agentVersion: 'swarm', heartbeatIntervalS: input.heartbeatS },
+    { attempts: 5 },
+  );
+  counts.register++;
+  return { api, queue: new NodeQueue({ url: reg.queueUrl, endpoint: input.queueEndpoint, visibilityS: 60, waitS: input.waitS }) };
+}
+
+/** A pause that ends early when the window closes. */
+const sleep = (ms: number) =>
+  new Promise<void>((r) => {
+    const t = setTimeout(r, ms);
+    stop.signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
+  });
+
+async function every(ms: number, offset: number, fn: () => Promise<unknown>) {
+  await sleep(offset);
+  while (!stop.signal.aborted) {
+    const t = Date.now();
+    await fn().catch((e) => stop.signal.aborted || failed(e));
+    await sleep(Math.max(0, ms - (Date.now() - t)));
+  }
+}
+
+const hosts = [];
+for (let i = 0; i < input.hosts.length; i += 10) hosts.push(...(await Promise.all(input.hosts.slice(i, i + 10).map((_, j) => register(i + j)))));
+console.log(JSON.stringify({ registered: hosts.length, id: randomUUID() }));
+for (const k of Object.keys(counts)) if (k !== 'register') counts[k] = 0;
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+let rssMax = 0;
+const rssTimer = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 1000);
+const loops = hosts.flatMap((h, i) => {
+  let k = 0;
+  const spread = (i / hosts.length) * input.heartbeatS * 1000;
+  return [
+    every(input.heartbeatS * 1000, spread, () => h.api.heartbeat().then(() => counts.heartbeat++)),
+    every(input.telemetryS * 1000, spread, () => h.api.telemetry([sampleOf(i, ++k)] as never).then(() => counts.telemetry++)),
+    every(0, spread, () => h.queue.receive(1, stop.signal).then(() => counts.receive++)),
+  ];
+});
+// the window closes at a fixed time: what completed by then counts (a long poll in flight is cut off)
+let cpu = { user: 0, system: 0 };
+let wallS = 0;
+let final: Record<string, number> = {};
+setTimeout(() => {
+  cpu = process.cpuUsage(cpu0);
+  wallS = (performance.now() - t0) / 1000;
+  final = { ...counts };
+  stop.abort();
+}, input.seconds * 1000);
+await Promise.all(loops);
+clearInterval(rssTimer);
+for (const h of hosts) h.queue.close();
+console.log(
+  JSON.stringify({
+    summary: {
+      wallS,
+      counts: final,
+      firstError,
+      cpuUserMs: cpu.user / 1000,
+      cpuSystemMs: cpu.system / 1000,
+      rssMaxBytes: rssMax,
+      heapUsedBytes: process.memoryUsage().heapUsed,
+    },
+  }),
+);
+process.exit(0);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { formatLine, runDoctor } from '#agent/doctor/checks';
 import { doctorCli } from '#agent/doctor/cli';
 import { programPath } from '#agent/executors/program-path';
-import type { Executor, RunOptions, RunResult } from '#agent/executors/executor';
+import type { Executor } from '#agent/executors/executor';
 import { SimulatorExecutor } from '#simulator/executor';
 import { PROFILES, RC_PATH, type ProfileId } from '#simulator/profiles';
 import type { SimHost } from '#shared/seed/host/schema';

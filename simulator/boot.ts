@@ -22,10 +22,12 @@ export function parseShellAssignments(text: string, into: Record<string, string>
   return into;
 }
 
+/** The files directly in `dir` whose names end in `suffix`, by absolute path, in name order (the loader's and rc's order). */
 const confDir = (state: SimHost, dir: string, suffix: string) =>
   Object.keys(filesBelow(state, dir))
-    .filter((p) => p.endsWith(suffix) && !p.slice(dir.length + 1).includes('/'))
-    .sort();
+    .filter((name) => name.endsWith(suffix) && !name.includes('/'))
+    .sort()
+    .map((name) => `${dir}/${name}`);
 
 export function loaderConf(state: SimHost): Record<string, string> {
   const paths = ['/boot/loader.conf', ...confDir(state, '/boot/loader.conf.d', '.conf'), '/boot/loader.conf.local'];

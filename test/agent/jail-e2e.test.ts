@@ -100,7 +100,8 @@ test('E3: hooks are written and wired on the host, and run on the next stop/star
   const files = await filesOf(a);
   const conf = files['/etc/jail.conf.d/web.conf'].content;
   expect(conf).toContain(`exec.prestart += "/usr/local/etc/hostmgr/jails/${ids.web}/hooks/prestart.sh";`);
-  expect(conf).toContain('exec.stop += "/usr/local/etc/hostmgr/hooks/stop.sh";');
+  // the stop hook is a host file too, fed to the jail through jexec at the end of exec.prestop
+  expect(conf).toContain(`exec.prestop += "/usr/sbin/jexec -l web /bin/sh < /usr/local/etc/hostmgr/jails/${ids.web}/hooks/stop.sh";`);
   expect(conf).not.toContain('hooks/poststart.sh');
   expect(files[`/usr/local/etc/hostmgr/jails/${ids.web}/hooks/poststart.sh`]).toBeUndefined();
   expect(files[`/usr/local/etc/hostmgr/jails/${ids.web}/hooks/stop.sh`].content).toContain('echo stopping');

@@ -20,6 +20,11 @@ export interface NewTask<K extends TaskKind = TaskKind> {
   idempotencyKey?: string | null;
   /** what the key was used for (e.g. `POST /api/zfs/pools/x/replace-device`); a key reused elsewhere is 409 */
   requestRef?: string;
+  /**
+   * What the request changed in the store, as it was before (JSON): a task cancelled before it started is as if
+   * never requested, and its capability's outcome puts this back (shared/domain/task-undo.ts). Dropped when the task ends.
+   */
+  undo?: unknown;
 }
 
 /** What the domain plans: the task minus who asked (the HTTP layer adds that from the request). */
@@ -89,6 +94,7 @@ export async function createTask<K extends TaskKind>(trx: Db, spec: NewTask<K>):
       requester_token_id: by.tokenId,
       idempotency_key: by.tokenId === null ? null : key,
       request_ref: spec.requestRef ?? '',
+      undo: spec.undo === undefined ? null : JSON.stringify(spec.undo),
     })
     // a concurrent winner that committed first surfaces as a serialization failure (retried by inTransaction);
     // without a SERIALIZABLE caller the conflict shows up here as no row

@@ -9,6 +9,7 @@ import { peerOf, targetEndpointLabel, targetOf } from './target.ts';
 import { requireBackupJob } from './jobs.ts';
 import { guestDataset } from './run-plan.ts';
 import { checkEncryptionKey, snapshotNameOf, type KeyFormat } from './restore-input.ts';
+import { cancelledBeforeStart } from '#domain/task-undo';
 
 export interface RestoreRequest {
   snapshot?: string;
@@ -107,6 +108,11 @@ export async function applyRestoreOutcome(trx: Db, task: TaskRow): Promise<void>
     return;
   }
   if (task.status === 'queued') return;
+  // cancelled before it started: the restore never happened, so neither did its event
+  if (cancelledBeforeStart(task)) {
+    await trx.deleteFrom('backup_events').where('id', '=', eventId).execute();
+    return;
+  }
   const status = task.status === 'success' ? 'success' : task.status === 'interrupted' ? 'interrupted' : 'failed';
   const restored = (task.result as { snapshot?: string } | null)?.snapshot;
   await q

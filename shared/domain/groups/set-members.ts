@@ -6,6 +6,7 @@ import type { Database } from '#store/tables';
 import { normaliseUsernames, ROOT_GROUP } from './rules.ts';
 import { primaryMembers, requireGroup, toGroupView } from './store.ts';
 import type { GroupView } from './types.ts';
+import type { GroupUndo } from './outcomes.ts';
 
 /**
  * E1: replaces the group's supplementary members with `usernames` (trimmed, non-blank, unique), each an
@@ -33,6 +34,7 @@ export async function setGroupMembers(trx: Transaction<Database>, enqueue: Enque
     throw conflict('primary_group_member', `group ${group.name} is the primary group of ${primary.join(', ')}, who cannot be removed from it`);
   }
   await trx.updateTable('host_groups').set({ members: JSON.stringify(names), updated_at: new Date() }).where('id', '=', group.id).execute();
-  await enqueue({ kind: 'group.set-members', nodeId: group.node_id, resource: resourceKey.group(group.id), payload: { group: group.name, members: names } });
+  const undo: GroupUndo = { members: group.members };
+  await enqueue({ kind: 'group.set-members', nodeId: group.node_id, resource: resourceKey.group(group.id), payload: { group: group.name, members: names }, undo });
   return toGroupView(group);
 }

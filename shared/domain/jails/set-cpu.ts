@@ -7,6 +7,7 @@ import { onlineSql } from '#store/presence';
 import { leastUsedCpus } from './cpu.ts';
 import { jailConfigOf, requireJail, requireNoExclusiveTask, saveJailConfig } from './store.ts';
 import type { JailConfig, JailCpuLimit } from './types.ts';
+import type { JailUndo } from './outcomes.ts';
 
 export const cpuLimitRecord = (ctid: number, c: Pick<JailConfig, 'cores' | 'cpuSet' | 'memoryBytes'>): JailCpuLimit => ({
   cores: c.cores ?? 0,
@@ -50,6 +51,7 @@ export async function setCpuLimit(
     nodeId: jail.node_id,
     resource: resourceKey.jail(ctid),
     payload: { ctid, name: jail.name, cpuSet, memoryBytes: next.memoryBytes, applyNow: running },
+    undo: { cores: jail.config.cores, cpuSet: jail.config.cpuSet } satisfies JailUndo,
   });
   return cpuLimitRecord(ctid, next);
 }

@@ -38,7 +38,11 @@ export async function restorableUndo<T>(trx: Db, task: TaskRow): Promise<T | nul
     .executeTakeFirst();
   if (!newer) return task.undo as T;
   if ((newer.status === 'queued' || newer.status === 'running') && newer.undo !== null) {
-    await trx.updateTable('tasks').set({ undo: JSON.stringify(task.undo) }).where('id', '=', newer.id).execute();
+    await trx
+      .updateTable('tasks')
+      .set({ undo: JSON.stringify(task.undo) })
+      .where('id', '=', newer.id)
+      .execute();
   }
   return null;
 }

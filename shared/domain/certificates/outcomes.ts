@@ -11,11 +11,25 @@ import { renewalBackoffMs } from './backoff.ts';
  */
 export type CertificateUndo =
   | { created: true }
-  | { issuance: { issuance_status: CertificateRow['issuance_status']; issuance_operation: CertificateRow['issuance_operation']; issuance_error: string; issuance_retry_at: string | null } };
+  | {
+      issuance: {
+        issuance_status: CertificateRow['issuance_status'];
+        issuance_operation: CertificateRow['issuance_operation'];
+        issuance_error: string;
+        issuance_retry_at: string | null;
+      };
+    };
 
 /** The issuance state of a record, to put back if the task about to change it is cancelled before it starts. */
-export const issuanceUndo = (row: Pick<CertificateRow, 'issuance_status' | 'issuance_operation' | 'issuance_error' | 'issuance_retry_at'>): CertificateUndo => ({
-  issuance: { issuance_status: row.issuance_status, issuance_operation: row.issuance_operation, issuance_error: row.issuance_error, issuance_retry_at: row.issuance_retry_at?.toISOString() ?? null },
+export const issuanceUndo = (
+  row: Pick<CertificateRow, 'issuance_status' | 'issuance_operation' | 'issuance_error' | 'issuance_retry_at'>,
+): CertificateUndo => ({
+  issuance: {
+    issuance_status: row.issuance_status,
+    issuance_operation: row.issuance_operation,
+    issuance_error: row.issuance_error,
+    issuance_retry_at: row.issuance_retry_at?.toISOString() ?? null,
+  },
 });
 
 /**
@@ -28,7 +42,11 @@ async function undoCertificateRequest(trx: Db, id: number, undo: CertificateUndo
     await trx.deleteFrom('certificates').where('id', '=', id).execute();
     return;
   }
-  await trx.updateTable('certificates').set({ ...undo.issuance, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+  await trx
+    .updateTable('certificates')
+    .set({ ...undo.issuance, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** What the agent's certificate jobs (`certificate.issue`, `.install`, `.self-sign`) report when the certificate is installed. */
@@ -66,7 +84,16 @@ export async function applyCertificateTaskOutcome(trx: Db, task: TaskRow, now: D
   if (task.status === 'success' && r) {
     await trx
       .updateTable('certificates')
-      .set({ issuance_status: 'ready', issuance_error: '', issuance_retry_at: null, issuance_failures: 0, fingerprint: r.fingerprint, not_before: r.notBefore, not_after: r.notAfter, updated_at: sql<Date>`now()` })
+      .set({
+        issuance_status: 'ready',
+        issuance_error: '',
+        issuance_retry_at: null,
+        issuance_failures: 0,
+        fingerprint: r.fingerprint,
+        not_before: r.notBefore,
+        not_after: r.notAfter,
+        updated_at: sql<Date>`now()`,
+      })
       .where('id', '=', row.id)
       .execute();
     return;
@@ -81,7 +108,15 @@ export async function applyCertificateTaskOutcome(trx: Db, task: TaskRow, now: D
     .execute();
   const subject = { type: 'certificate', id: row.id, status: 'failed' };
   if (operation === 'initial') {
-    await raiseNotification(trx, { kind: 'certificate_failed', title: `Certificate ${row.name} (${row.domain}) could not be issued`, body: error, severity: 'error', scope: 'global', nodeId: row.node_id, subject });
+    await raiseNotification(trx, {
+      kind: 'certificate_failed',
+      title: `Certificate ${row.name} (${row.domain}) could not be issued`,
+      body: error,
+      severity: 'error',
+      scope: 'global',
+      nodeId: row.node_id,
+      subject,
+    });
   } else {
     await raiseNotification(trx, {
       kind: 'certificate_expiring',

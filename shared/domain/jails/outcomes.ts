@@ -15,7 +15,14 @@ export async function applyJailTaskOutcome(trx: Db, task: TaskRow): Promise<void
   if (task.kind !== 'jail.apply-hooks' && task.kind !== 'jail.apply-limits') return;
   const undo = await restorableUndo<JailUndo>(trx, task);
   if (!undo) return;
-  const row = await trx.selectFrom('guests').select(['id', 'config']).where('id', '=', (task.payload as { ctid: number }).ctid).where('type', '=', 'jail').where('node_id', '=', task.node_id).forUpdate().executeTakeFirst();
+  const row = await trx
+    .selectFrom('guests')
+    .select(['id', 'config'])
+    .where('id', '=', (task.payload as { ctid: number }).ctid)
+    .where('type', '=', 'jail')
+    .where('node_id', '=', task.node_id)
+    .forUpdate()
+    .executeTakeFirst();
   if (!row) return;
   await saveJailConfig(trx, row.id, { ...jailConfigOf(row.config), ...undo });
 }

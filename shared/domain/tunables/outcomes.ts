@@ -4,7 +4,17 @@ import { restorableUndo } from '#domain/task-undo';
 
 /** What an E11 request replaced: the node's persisted setting of the tunable, or none (dates as ISO strings). */
 export interface TunableUndo {
-  setting: { node_id: string; name: string; value: string; type: string; previous_value: string; task_id: number | null; requested_by: string; created_at: string; updated_at: string } | null;
+  setting: {
+    node_id: string;
+    name: string;
+    value: string;
+    type: string;
+    previous_value: string;
+    task_id: number | null;
+    requested_by: string;
+    created_at: string;
+    updated_at: string;
+  } | null;
 }
 
 /**

@@ -8,7 +8,6 @@ import { targetNode } from '#domain/pools/target-node';
 import { checkTunableValue } from './value.ts';
 import type { TunableUndo } from './outcomes.ts';
 
-
 /** sysctl OIDs: dotted names of letters, digits, `_`, `-` and `%` (as in `dev.ix.0.%desc`). */
 export const tunableNameSchema = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_%-]+(\\.[A-Za-z0-9_%-]+)*$' } as const;
 export const tunableValueSchema = { type: 'string', maxLength: 1024 } as const;
@@ -48,7 +47,9 @@ export async function setTunable(trx: Transaction<Database>, enqueue: Enqueue, r
   if (!check.ok) throw invalid('invalid_tunable_value', `body.value: ${check.problem}`);
 
   const before = await trx.selectFrom('tunable_settings').selectAll().where('node_id', '=', nodeId).where('name', '=', req.name).executeTakeFirst();
-  const undo: TunableUndo = { setting: before ? { ...before, created_at: before.created_at.toISOString(), updated_at: before.updated_at.toISOString() } : null };
+  const undo: TunableUndo = {
+    setting: before ? { ...before, created_at: before.created_at.toISOString(), updated_at: before.updated_at.toISOString() } : null,
+  };
   const task = await enqueue({ kind: 'tunable.apply', nodeId, resource: resourceKey.tunable(req.name), payload: { name: req.name, value: check.value }, undo });
   const fields = { value: check.value, type: tunable.type, previous_value: tunable.value, task_id: task.id, requested_by: requestedBy, updated_at: new Date() };
   const row = await trx

@@ -20,14 +20,24 @@ export interface VmUndo {
 async function restorePurged(trx: Db, undo: VmUndo): Promise<void> {
   const g = undo.guest;
   if (!g) return;
-  for (const m of undo.macObjects ?? []) await trx.insertInto('vm_mac_objects').values(m).onConflict((oc) => oc.doNothing()).execute();
+  for (const m of undo.macObjects ?? [])
+    await trx
+      .insertInto('vm_mac_objects')
+      .values(m)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   await trx
     .insertInto('guests')
     .values({ ...g, config: JSON.stringify(g.config) })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
   const bindings = undo.bindings ?? [];
-  if (bindings.length) await trx.insertInto('vm_mac_bindings').values(bindings.map((id) => ({ guest_id: g.id, mac_object_id: id }))).onConflict((oc) => oc.doNothing()).execute();
+  if (bindings.length)
+    await trx
+      .insertInto('vm_mac_bindings')
+      .values(bindings.map((id) => ({ guest_id: g.id, mac_object_id: id })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
 }
 
 /**
@@ -55,7 +65,11 @@ export async function applyVmTaskOutcome(trx: Db, task: TaskRow): Promise<void> 
       if (row) {
         const config = vmConfigOf(row);
         config.options = { ...config.options, ...undo.options };
-        await trx.updateTable('guests').set({ config: JSON.stringify(config), updated_at: new Date() }).where('id', '=', rid).execute();
+        await trx
+          .updateTable('guests')
+          .set({ config: JSON.stringify(config), updated_at: new Date() })
+          .where('id', '=', rid)
+          .execute();
       }
     }
     if (cancelledBeforeStart(task)) return;

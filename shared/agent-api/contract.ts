@@ -1,6 +1,7 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { pathId, type EndpointSchema } from '#http/spec';
 import type { NodeView } from '#domain/nodes/view';
+import { MAX_HOST_CPUS } from '#domain/inventory';
 import type { IngestResult } from '#domain/telemetry/ingest';
 import { telemetrySampleSchema } from '#domain/telemetry/sample';
 import { finishReportSchema, progressReportSchema } from '#shared/jobs/reports';
@@ -23,7 +24,7 @@ export const inventorySchema = {
   properties: {
     hostname: { type: 'string', maxLength: 255 },
     os: { type: 'string', maxLength: 255 },
-    cpus: { type: 'integer', minimum: 0 },
+    cpus: { type: 'integer', minimum: 0, maximum: MAX_HOST_CPUS },
     memoryBytes: { type: 'integer', minimum: 0 },
   },
   required: ['hostname', 'os', 'cpus', 'memoryBytes'],

@@ -5,6 +5,7 @@ import type { Enqueue } from '#shared/jobs/tasks';
 import { resourceKey } from '#shared/jobs/protocol';
 import { onlineSql } from '#store/presence';
 import { leastUsedCpus } from './cpu.ts';
+import { MAX_HOST_CPUS, reportedCpus } from '#domain/inventory';
 import { jailConfigOf, requireJail, requireNoExclusiveTask, saveJailConfig } from './store.ts';
 import type { JailConfig, JailCpuLimit } from './types.ts';
 import type { JailUndo } from './outcomes.ts';
@@ -24,26 +25,35 @@ export const cpuLimitRecord = (ctid: number, c: Pick<JailConfig, 'cores' | 'cpuS
  * its agent: node offline and jail running → 503 `node_offline` and nothing changes. A stopped jail's limit
  * is only persisted (its host conf follows when the agent next takes work), so an offline node is fine.
  */
-export async function setCpuLimit(
-  trx: Transaction<Database>,
-  enqueue: Enqueue,
-  ctid: number,
-  cores: number,
-): Promise<JailCpuLimit> {
+export async function setCpuLimit(trx: Transaction<Database>, enqueue: Enqueue, ctid: number, cores: number): Promise<JailCpuLimit> {
   const jail = await requireJail(trx, ctid);
   const node = await trx
     .selectFrom('nodes')
-    .select(['id', sql<number | null>`(inventory->>'cpus')::int`.as('cpus'), onlineSql('nodes').as('online')])
+    .select(['id', sql<unknown>`inventory->'cpus'`.as('cpus'), onlineSql('nodes').as('online')])
     .where('id', '=', jail.node_id)
     .executeTakeFirstOrThrow();
-  const hostCpus = node.cpus ?? 0;
-  if (hostCpus < 1) throw unavailable('node_inventory_unavailable', `node ${node.id} has not reported its CPUs yet; retry when its agent is online`);
+  const hostCpus = reportedCpus(node.cpus) ?? 0;
+  if (hostCpus < 1)
+    throw unavailable(
+      'node_inventory_unavailable',
+      `node ${node.id} has not reported a usable CPU count (1–${MAX_HOST_CPUS}); retry when its agent has reported its inventory`,
+    );
   if (cores > hostCpus) throw new ValidationError([{ field: 'body.cores', problem: `must be <= ${hostCpus} (the CPUs of node ${node.id})` }]);
   await requireNoExclusiveTask(trx, ctid);
   const running = jail.state === 'running';
   if (running && !node.online) throw unavailable('node_offline', `node ${node.id} is offline: the CPU limit of running jail ${ctid} cannot be applied now`);
-  const others = await trx.selectFrom('guests').select('config').where('node_id', '=', jail.node_id).where('type', '=', 'jail').where('id', '!=', ctid).execute();
-  const cpuSet = leastUsedCpus(hostCpus, cores, others.map((o) => jailConfigOf(o.config).cpuSet));
+  const others = await trx
+    .selectFrom('guests')
+    .select('config')
+    .where('node_id', '=', jail.node_id)
+    .where('type', '=', 'jail')
+    .where('id', '!=', ctid)
+    .execute();
+  const cpuSet = leastUsedCpus(
+    hostCpus,
+    cores,
+    others.map((o) => jailConfigOf(o.config).cpuSet),
+  );
   const next: JailConfig = { ...jail.config, cores, cpuSet };
   await saveJailConfig(trx, ctid, next);
   await enqueue({

@@ -9,6 +9,6 @@ import type { Input, Output } from './inventory.schema.ts';
 
 export const handler = endpoint<Input>(spec, async ({ body }, { db, principal }): Promise<Reply<Output>> => {
   const nodeId = boundNode(principal);
-  const { node, changed } = await inTransaction(db, (trx) => reportInventory(trx, nodeId, body.inventory as HostInventory));
+  const { node, changed } = await inTransaction(db, (trx) => reportInventory(trx, nodeId, body.inventory as HostInventory, body.asOf));
   return ok('inventory_recorded', { nodeId, changed, inventoryAt: node.inventory_at ? new Date(node.inventory_at).toISOString() : null });
 });

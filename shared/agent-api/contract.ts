@@ -47,7 +47,19 @@ const registerBody = {
   additionalProperties: false,
 } as const;
 
-const inventoryBody = { type: 'object', properties: { inventory: inventorySchema }, required: ['inventory'], additionalProperties: false } as const;
+const inventoryBody = {
+  type: 'object',
+  properties: {
+    inventory: inventorySchema,
+    /**
+     * The newest `finishedAt` of the task outcomes the agent had reported (the store's time, from the finish
+     * answers) when it began collecting this inventory: what the report describes is at least that recent
+     */
+    asOf: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?Z$' },
+  },
+  required: ['inventory'],
+  additionalProperties: false,
+} as const;
 
 const telemetryBody = {
   type: 'object',

@@ -86,7 +86,9 @@ test('E1: members set by a successful task stay while a report collected before 
 });
 
 test('asOf is a timestamp: anything else is 400 naming it', async () => {
-  const res = await report(inventory({ cloudInit: oldCloudInit, video: ['alice'], memoryBytes: 6 }), 'yesterday');
-  expectEnvelope(res, 400, 'validation_failed');
-  expect(res.body.error).toContain('body.asOf');
+  for (const asOf of ['yesterday', '2308-67-92T89:01:06Z']) {
+    const res = await report(inventory({ cloudInit: oldCloudInit, video: ['alice'], memoryBytes: 6 }), asOf);
+    expectEnvelope(res, 400, 'validation_failed');
+    expect(res.body.error).toContain('body.asOf');
+  }
 });

@@ -1,6 +1,15 @@
 import type { HostInventory } from '#domain/inventory';
 import type { TelemetrySample } from '#domain/telemetry/sample';
-import { agentContract, type AgentBody, type AgentCallName, type AgentData, type AgentPath, type FinishReport, type ProgressReport, type RegisterBody } from '#shared/agent-api/contract';
+import {
+  agentContract,
+  type AgentBody,
+  type AgentCallName,
+  type AgentData,
+  type AgentPath,
+  type FinishReport,
+  type ProgressReport,
+  type RegisterBody,
+} from '#shared/agent-api/contract';
 import type { AgentApi, RetryPolicy } from './api.ts';
 
 /** What the client sends through: AgentApi, or a stand-in in tests. */
@@ -17,6 +26,9 @@ function pathOf(route: string, params: Record<string, number>): string {
  * call site (default: one attempt) and resolves with the answer's `data`.
  */
 export class AgentClient {
+  /** The newest `finishedAt` among the outcomes the control plane has acknowledged (its own clock): sent with inventories as `asOf`. */
+  settledAt: string | undefined;
+
   constructor(private readonly transport: AgentTransport) {}
 
   register(body: RegisterBody, retry?: RetryPolicy) {
@@ -31,8 +43,8 @@ export class AgentClient {
     return this.send('interruptStale', {}, undefined, retry);
   }
 
-  inventory(inventory: HostInventory, retry?: RetryPolicy) {
-    return this.send('inventory', {}, { inventory }, retry);
+  inventory(inventory: HostInventory, retry?: RetryPolicy, asOf?: string) {
+    return this.send('inventory', {}, { inventory, ...(asOf ? { asOf } : {}) }, retry);
   }
 
   telemetry(samples: TelemetrySample[], retry?: RetryPolicy) {
@@ -47,8 +59,10 @@ export class AgentClient {
     return this.send('progress', { id: taskId }, report, retry);
   }
 
-  finish(taskId: number, report: FinishReport, retry?: RetryPolicy) {
-    return this.send('finish', { id: taskId }, report, retry);
+  async finish(taskId: number, report: FinishReport, retry?: RetryPolicy) {
+    const task = await this.send('finish', { id: taskId }, report, retry);
+    if (task.finishedAt && (!this.settledAt || task.finishedAt > this.settledAt)) this.settledAt = task.finishedAt;
+    return task;
   }
 
   private async send<N extends AgentCallName>(name: N, params: NoInfer<AgentPath<N>>, body: NoInfer<AgentBody<N>>, retry?: RetryPolicy): Promise<AgentData<N>> {

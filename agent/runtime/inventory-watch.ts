@@ -16,7 +16,7 @@ export class InventoryWatch {
 
   constructor(
     private readonly collect: () => Promise<HostInventory>,
-    private readonly api: Pick<AgentClient, 'inventory'>,
+    private readonly api: Pick<AgentClient, 'inventory' | 'settledAt'>,
     private readonly log: Logger,
   ) {}
 
@@ -43,10 +43,13 @@ export class InventoryWatch {
       do {
         this.again = false;
         try {
+          // every outcome acknowledged before collecting is reflected in it: the control plane keeps the
+          // persisted state of what changed after (a task ending while this was collected)
+          const asOf = this.api.settledAt;
           const inventory = await this.collect();
           const hash = inventoryHash(inventory);
           if (hash !== this.lastHash) {
-            await this.api.inventory(inventory, { attempts: 3 });
+            await this.api.inventory(inventory, { attempts: 3 }, asOf);
             this.lastHash = hash;
             this.log('info', 'inventory reported', { hash: hash.slice(0, 12) });
           }

@@ -1,4 +1,5 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
+import { MAX_HOST_CPUS } from '#domain/inventory';
 
 export const schema = {
   operation: 'E4',
@@ -8,7 +9,7 @@ export const schema = {
   route: '/api/jail/{ctid}/hardware/cpu',
   path: pathId('ctid'),
   // the upper bound is the host's CPU count, checked against the store (400 names it)
-  body: { type: 'object', properties: { cores: { type: 'integer', minimum: 1, maximum: 4096 } }, required: ['cores'], additionalProperties: false },
+  body: { type: 'object', properties: { cores: { type: 'integer', minimum: 1, maximum: MAX_HOST_CPUS } }, required: ['cores'], additionalProperties: false },
   responses: { 200: 'jail_cpu_updated', 400: 'validation_failed', 404: 'jail_not_found', 409: 'jail_busy', 503: 'node_offline' },
 } as const satisfies EndpointSchema;
 

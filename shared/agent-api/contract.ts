@@ -2,6 +2,7 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { pathId, type EndpointSchema } from '#http/spec';
 import { capabilitiesSchema } from '#domain/capabilities';
 import type { NodeView } from '#domain/nodes/view';
+import { MAX_HOST_CPUS } from '#domain/inventory';
 import type { IngestResult } from '#domain/telemetry/ingest';
 import { telemetrySampleSchema } from '#domain/telemetry/sample';
 import { finishReportSchema, progressReportSchema } from '#shared/jobs/reports';
@@ -27,7 +28,7 @@ export const inventorySchema = {
   properties: {
     hostname: { type: 'string', maxLength: 255 },
     os: { type: 'string', maxLength: 255 },
-    cpus: { type: 'integer', minimum: 0 },
+    cpus: { type: 'integer', minimum: 0, maximum: MAX_HOST_CPUS },
     memoryBytes: { type: 'integer', minimum: 0 },
     capabilities: capabilitiesSchema,
   },
@@ -51,7 +52,19 @@ const registerBody = {
   additionalProperties: false,
 } as const;
 
-const inventoryBody = { type: 'object', properties: { inventory: inventorySchema }, required: ['inventory'], additionalProperties: false } as const;
+const inventoryBody = {
+  type: 'object',
+  properties: {
+    inventory: inventorySchema,
+    /**
+     * The newest `finishedAt` of the task outcomes the agent had reported (the store's time, from the finish
+     * answers) when it began collecting this inventory: what the report describes is at least that recent
+     */
+    asOf: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?Z$' },
+  },
+  required: ['inventory'],
+  additionalProperties: false,
+} as const;
 
 const telemetryBody = {
   type: 'object',

@@ -52,6 +52,17 @@ export interface TunableInventory {
   description?: string;
 }
 
+/**
+ * The most CPUs a host may report: E4's `cores` bound. FreeBSD's kernels are built with MAXCPU 1024 on amd64 and
+ * arm64 (sys/<arch>/include/param.h), so a report beyond this is not a host's: refused (400) at the agent
+ * endpoints, and a stored one read as not reported.
+ */
+export const MAX_HOST_CPUS = 4096;
+
+/** The reported CPU count if it is a plausible one (an integer 1..MAX_HOST_CPUS), else null. */
+export const reportedCpus = (raw: unknown): number | null =>
+  Number.isSafeInteger(raw) && (raw as number) >= 1 && (raw as number) <= MAX_HOST_CPUS ? (raw as number) : null;
+
 export interface HostInventory {
   hostname: string;
   os: string;

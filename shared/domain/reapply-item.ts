@@ -14,3 +14,6 @@ export interface ReapplyItem<K extends TaskKind = TaskKind> {
 
 /** A capability's persisted host configuration for a node (tunables, jail hooks, CPU limits …). */
 export type ReapplySource = (db: Db, nodeId: string) => Promise<ReapplyItem[]>;
+
+/** Who re-application tasks are requested by, in task lists: they carry persisted configuration and change none. */
+export const REAPPLY_REQUESTER = 'agent-start';

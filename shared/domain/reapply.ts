@@ -1,6 +1,6 @@
 import type { Db, TaskRow } from '#store/tables';
 import { createTask } from '#shared/jobs/tasks';
-import type { ReapplyItem } from './reapply-item.ts';
+import { REAPPLY_REQUESTER, type ReapplyItem } from './reapply-item.ts';
 import { reapplySources } from './reapply-sources.ts';
 
 /** Everything persisted for the node that its agent must re-apply at start (the store is the truth; the host may have lost it), in source order. */
@@ -9,9 +9,6 @@ export async function persistedConfiguration(db: Db, nodeId: string): Promise<Re
   for (const source of reapplySources) items.push(...(await source(db, nodeId)));
   return items;
 }
-
-/** Who re-application tasks are requested by, in task lists. */
-const REAPPLY_REQUESTER = 'agent-start';
 
 /**
  * At registration: one task per item, in the registration's transaction. They are not sent to the queue —

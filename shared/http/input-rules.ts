@@ -16,17 +16,35 @@ export function unstorableProblem(s: string): string | undefined {
 
 const join = (field: string, key: string | number) => (typeof key === 'number' ? `${field}[${key}]` : `${field}.${key}`);
 
-/** Every unstorable string in a JSON value, keys included, named like the validator names fields. */
+/**
+ * How deep a request's JSON may nest. No input of the API comes near it (an agent's inventory nests 6 levels);
+ * deeper documents are refused rather than walked, so no check, hash or jsonb conversion further on meets one.
+ */
+export const MAX_JSON_DEPTH = 64;
+export const TOO_DEEP = `must not nest deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`;
+
+/**
+ * Every unstorable string in a JSON value, keys included, named like the validator names fields; and a value
+ * nested deeper than MAX_JSON_DEPTH, named where it crosses the bound (so the check is total: nothing below the
+ * bound goes unchecked, nothing beyond it is accepted).
+ */
 export function findUnstorable(value: unknown, field: string, out: FieldError[] = [], depth = 0): FieldError[] {
-  if (out.length >= 20 || depth > 64) return out; // enough to name the problem; JSON.parse already bounds the size
+  if (out.length >= 20) return out; // enough to name the problem; JSON.parse already bounds the size
   if (typeof value === 'string') {
     const problem = unstorableProblem(value);
     if (problem) out.push({ field, problem });
-  } else if (Array.isArray(value)) {
+    return out;
+  }
+  if (!value || typeof value !== 'object') return out;
+  if (depth >= MAX_JSON_DEPTH) {
+    out.push({ field, problem: TOO_DEEP });
+    return out;
+  }
+  if (Array.isArray(value)) {
     value.forEach((v, i) => {
       findUnstorable(v, join(field, i), out, depth + 1);
     });
-  } else if (value && typeof value === 'object') {
+  } else {
     for (const [k, v] of Object.entries(value)) {
       const keyProblem = unstorableProblem(k);
       if (keyProblem) {

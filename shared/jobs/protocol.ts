@@ -109,6 +109,31 @@ export interface BackupRestorePayload {
 }
 export type TaskKind = keyof TaskPayloads;
 
+/** Every task kind, at run time (the compiler refuses this object when a kind of TaskPayloads is missing). */
+const KIND_SET: { [K in TaskKind]: true } = {
+  'jail.apply-hooks': true,
+  'jail.apply-limits': true,
+  'jail.migrate': true,
+  'pool.replace-device': true,
+  'tunable.apply': true,
+  'host.probe': true,
+  'vm.guest-agent': true,
+  'vm.shutdown-wait-time': true,
+  'vm.cloud-init': true,
+  'vm.vnc': true,
+  'vm.purge-registration': true,
+  'ppt.import': true,
+  'group.set-members': true,
+  'group.delete': true,
+  'iscsi.apply-config': true,
+  'backup.run': true,
+  'backup.restore': true,
+  'certificate.issue': true,
+  'certificate.install': true,
+  'certificate.self-sign': true,
+};
+export const TASK_KINDS = Object.keys(KIND_SET) as TaskKind[];
+
 /** A node's iSCSI configuration as the store holds it (shared/domain/iscsi/config.ts builds it; the agent renders ctl.conf). */
 export interface IscsiConfig {
   portalGroups: Array<{ name: string; discoveryAuthGroup: string; listen: string[] }>;

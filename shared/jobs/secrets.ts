@@ -29,8 +29,14 @@ export function scrubPayload(kind: string, payload: unknown): unknown {
  * (agent finish, interruption, sweeper failure). A task still queued or running keeps them.
  */
 export async function scrubTaskSecrets(db: Db, task: Pick<TaskRow, 'id' | 'kind' | 'status'>): Promise<void> {
-  const fields = SECRET_PAYLOAD_FIELDS[task.kind];
-  if (!fields || !FINAL.includes(task.status)) return;
+  if (!FINAL.includes(task.status)) return;
+  const fields = SECRET_PAYLOAD_FIELDS[task.kind] ?? [];
   const minus = fields.reduce((expr, f) => sql`${expr} - ${f}::text`, sql`payload`);
-  await db.updateTable('tasks').set({ payload: sql`${minus}` }).where('id', '=', task.id).where('status', 'in', FINAL as TaskRow['status'][]).execute();
+  // the values the request replaced (a previous cloud-init's user data) are needed only to cancel it
+  await db
+    .updateTable('tasks')
+    .set({ payload: sql`${minus}`, undo: null })
+    .where('id', '=', task.id)
+    .where('status', 'in', FINAL as TaskRow['status'][])
+    .execute();
 }

@@ -4,7 +4,6 @@ import { iso, offsetOf, type PageRequest } from '#store/paging';
 import { ACTIVE_STATUSES, type TaskKind, type TaskPayloads, type TaskStatus } from './protocol.ts';
 import { noteAuditedTask } from '#store/audit-scope';
 
-
 /** Who asked for a task: a token's principal, or the control plane itself (a plain name such as `agent-start`). */
 export type Requester = { tokenId: number | null; name: string } | string;
 
@@ -20,6 +19,11 @@ export interface NewTask<K extends TaskKind = TaskKind> {
   idempotencyKey?: string | null;
   /** what the key was used for (e.g. `POST /api/zfs/pools/x/replace-device`); a key reused elsewhere is 409 */
   requestRef?: string;
+  /**
+   * What the request changed in the store, as it was before (JSON): a task cancelled before it started is as if
+   * never requested, and its capability's outcome puts this back (shared/domain/task-undo.ts). Dropped when the task ends.
+   */
+  undo?: unknown;
 }
 
 /** What the domain plans: the task minus who asked (the HTTP layer adds that from the request). */
@@ -45,14 +49,23 @@ export async function findIdempotentTask(db: Db, by: Requester, key: string, req
   if (tokenId === null) return undefined;
   const row = await db.selectFrom('tasks').selectAll().where('requester_token_id', '=', tokenId).where('idempotency_key', '=', key).executeTakeFirst();
   if (row && requestRef && row.request_ref && row.request_ref !== requestRef) {
-    throw conflict('idempotency_key_reused', `Idempotency-Key "${key}" was already used for ${row.request_ref} (task ${row.id}); use a new key for a different request`);
+    throw conflict(
+      'idempotency_key_reused',
+      `Idempotency-Key "${key}" was already used for ${row.request_ref} (task ${row.id}); use a new key for a different request`,
+    );
   }
   return row;
 }
 
 /** The active exclusive task holding a resource, if any. */
 export async function activeExclusiveTask(db: Db, resource: string): Promise<TaskRow | undefined> {
-  return db.selectFrom('tasks').selectAll().where('resource', '=', resource).where('exclusive', '=', true).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst();
+  return db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('resource', '=', resource)
+    .where('exclusive', '=', true)
+    .where('status', 'in', ACTIVE_STATUSES)
+    .executeTakeFirst();
 }
 
 const busy = (resource: string, t?: Pick<TaskRow, 'id' | 'kind' | 'status'>) =>
@@ -89,6 +102,7 @@ export async function createTask<K extends TaskKind>(trx: Db, spec: NewTask<K>):
       requester_token_id: by.tokenId,
       idempotency_key: by.tokenId === null ? null : key,
       request_ref: spec.requestRef ?? '',
+      undo: spec.undo === undefined ? null : JSON.stringify(spec.undo),
     })
     // a concurrent winner that committed first surfaces as a serialization failure (retried by inTransaction);
     // without a SERIALIZABLE caller the conflict shows up here as no row

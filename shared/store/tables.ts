@@ -393,6 +393,8 @@ export interface TasksTable {
   /** a running task's agent is to stop it, and who asked (migration 0080) */
   cancel_requested_at: NullableTimestamp;
   cancel_requested_by: ColumnType<string, string | undefined, string>;
+  /** what the request changed in the store, as it was before; put back when the task is cancelled before it starts (migration 0113) */
+  undo: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: CreatedAt;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;

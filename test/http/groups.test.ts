@@ -77,7 +77,11 @@ describe('E1 PUT /auth/groups/{groupId}/members', () => {
       expect(res.body.error).toContain('must NOT have more than 4096 items');
       res = await call('PUT', `/auth/groups/${ids.audio}/members`, { token: await admin(), rawBody: '{"usernames": [' });
       expectEnvelope(res, 400);
-      res = await call('PUT', `/auth/groups/${ids.audio}/members`, { token: await admin(), rawBody: '{"usernames": []}', headers: { 'content-type': 'text/plain' } });
+      res = await call('PUT', `/auth/groups/${ids.audio}/members`, {
+        token: await admin(),
+        rawBody: '{"usernames": []}',
+        headers: { 'content-type': 'text/plain' },
+      });
       expectEnvelope(res, 400);
     });
   });
@@ -116,17 +120,37 @@ describe('E1 PUT /auth/groups/{groupId}/members', () => {
     });
   });
 
-  test('409 primary_group_member when a user whose primary group this is would be removed', async () => {
-    await unchanged(ids.developers, async () => {
-      const res = await putMembers(ids.developers, { usernames: ['bob'] });
+  test('409 primary_group_member naming the field when a user would be added to their own primary group', async () => {
+    await unchanged(ids.alice, async () => {
+      const res = await putMembers(ids.alice, { usernames: ['bob', 'alice'] });
       expectEnvelope(res, 409, 'primary_group_member');
-      expect(res.body.error).toBe('group developers is the primary group of carol, who cannot be removed from it');
+      expect(res.body.error).toBe(
+        'body.usernames[1]: group alice is the primary group of alice, who is a member through it and cannot be added to its member list',
+      );
     });
+  });
+
+  test('a primary member the group lists may be removed: the membership through the group id stays', async () => {
+    // developers lists carol, whose primary group it is (and so would a group a user was added to before this rule)
+    await testDb()
+      .updateTable('host_groups')
+      .set({ members: JSON.stringify(['hostmgr']) })
+      .where('id', '=', ids.hostmgr)
+      .execute();
+    expectEnvelope(await putMembers(ids.hostmgr, { usernames: [] }), 200, 'group_members_updated');
+    expect((await groupRow(ids.hostmgr))!.members).toEqual([]);
+    const res = await putMembers(ids.developers, { usernames: ['bob'] });
+    expectEnvelope(res, 200, 'group_members_updated');
+    expect((await groupRow(ids.developers))!.members).toEqual(['bob']);
+    expect((await groupTasks(ids.developers)).at(-1)!.payload).toEqual({ group: 'developers', members: ['bob'] });
   });
 
   test('413 for a body over 1 MiB, before anything is written', async () => {
     await unchanged(ids.audio, async () => {
-      const res = await call('PUT', `/auth/groups/${ids.audio}/members`, { token: await admin(), rawBody: JSON.stringify({ usernames: ['x'.repeat(1024 * 1024 + 1)] }) });
+      const res = await call('PUT', `/auth/groups/${ids.audio}/members`, {
+        token: await admin(),
+        rawBody: JSON.stringify({ usernames: ['x'.repeat(1024 * 1024 + 1)] }),
+      });
       expectEnvelope(res, 413, 'payload_too_large');
     });
   });
@@ -233,7 +257,13 @@ describe('inventory projection', () => {
   test('groups keep their ids across reports; a group the host no longer lists is dropped', async () => {
     const { applyInventory } = await import('#domain/pools/apply-inventory');
     const { nodeId: n, ids: before } = await createGroupHost();
-    await applyInventory(testDb(), n, { users: [{ name: 'root', uid: 0, gid: 0 }], groups: [{ name: 'wheel', gid: 0, members: ['root', 'bob'] }, { name: 'staff', gid: 20, members: [] }] });
+    await applyInventory(testDb(), n, {
+      users: [{ name: 'root', uid: 0, gid: 0 }],
+      groups: [
+        { name: 'wheel', gid: 0, members: ['root', 'bob'] },
+        { name: 'staff', gid: 20, members: [] },
+      ],
+    });
     const rows = await testDb().selectFrom('host_groups').selectAll().where('node_id', '=', n).orderBy('name').execute();
     expect(rows.map((r) => [r.name, r.id, r.members])).toEqual([
       ['staff', before.staff, []],

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
+import { MAX_HOST_CPUS } from '#domain/inventory';
 import { queueTask } from '../helpers/agent.ts';
 import { arrangeNode, freeGuestId, guestRow, jailInv, setOnline, tasksOf } from './jail-setup.ts';
 
@@ -94,6 +95,29 @@ describe('E4 PUT /api/jail/{ctid}/hardware/cpu', () => {
     res = await call('PUT', path('x'), { token: operator, body: { cores: 1 } });
     expect(res.body.error).toMatch(/^path\.ctid: /);
     expect(await tasksOf(j)).toHaveLength(0);
+  });
+
+  test('a CPU count no host has is refused in the agent’s report (400 naming it), and one stored earlier reads as not reported (503)', async () => {
+    for (const cpus of [3e9, 2e8, MAX_HOST_CPUS + 1]) {
+      const r = await freeGuestId();
+      const node = await arrangeNode({ cpus: 4, jails: [jailInv(r)] });
+      const agent = await tokenFor('agent', node);
+      const report = await call('PUT', '/agent/inventory', {
+        token: agent,
+        body: { inventory: { hostname: 'h', os: 'FreeBSD 14.3-RELEASE', cpus, memoryBytes: 1 } },
+      });
+      expectEnvelope(report, 400, 'validation_failed');
+      expect(report.body.error).toContain('body.inventory.cpus');
+      // an inventory stored before the bound existed
+      await testDb()
+        .updateTable('nodes')
+        .set({ inventory: sql`jsonb_set(inventory, '{cpus}', ${JSON.stringify(cpus)}::jsonb)` })
+        .where('id', '=', node)
+        .execute();
+      const res = await call('PUT', path(r), { token: operator, body: { cores: 2 } });
+      expectEnvelope(res, 503, 'node_inventory_unavailable');
+      expect(await tasksOf(r)).toHaveLength(0);
+    }
   });
 
   test('404 unknown jail, 409 during a migration, 401, 403', async () => {

@@ -80,10 +80,16 @@ describe('unstorable strings are refused on every route (400 naming the field)',
           if (!refused(res, fields, bad.problem)) failures.push(`${what} of ${op.method} ${op.path}: ${res.status} ${res.text.slice(0, 240)}`);
         };
         if (op.bodyProps.length) {
-          await attempt('every body field', url, op.bodyProps.map((p) => `body.${p}`), Object.fromEntries(op.bodyProps.map((p) => [p, bad.text])));
+          await attempt(
+            'every body field',
+            url,
+            op.bodyProps.map((p) => `body.${p}`),
+            Object.fromEntries(op.bodyProps.map((p) => [p, bad.text])),
+          );
           await attempt('a nested body key', url, [`body.${op.bodyProps[0]}`], { [op.bodyProps[0]]: { [`k${bad.text}`]: 'v' } });
         }
-        for (const q of bad.query === null ? [] : op.query) await attempt(`query ${q}`, `${url}?${q}=${bad.query}`, [`query.${q}`], op.bodyProps.length ? {} : undefined);
+        for (const q of bad.query === null ? [] : op.query)
+          await attempt(`query ${q}`, `${url}?${q}=${bad.query}`, [`query.${q}`], op.bodyProps.length ? {} : undefined);
       }
       expect(failures).toEqual([]);
     });
@@ -106,14 +112,21 @@ describe('unstorable strings are refused on every route (400 naming the field)',
             const pathParameters = Object.fromEntries(params.map((p) => [p, root === 'path' && p === name ? bad.text : plausible(p)]));
             const queryStringParameters = root === 'query' ? { [name]: bad.text } : undefined;
             const event = {
-              version: '2.0', routeKey: `${r.method} ${r.path}`, rawPath: r.path, rawQueryString: '', pathParameters, queryStringParameters,
+              version: '2.0',
+              routeKey: `${r.method} ${r.path}`,
+              rawPath: r.path,
+              rawQueryString: '',
+              pathParameters,
+              queryStringParameters,
               headers: { authorization: `Bearer ${tokens[op.role]}`, 'content-type': 'application/json' },
-              body: op.bodyProps.length ? '{}' : undefined, isBase64Encoded: false,
+              body: op.bodyProps.length ? '{}' : undefined,
+              isBase64Encoded: false,
               requestContext: { http: { method: r.method, path: r.path }, requestId: 'storable' },
             } as unknown as APIGatewayProxyEventV2;
             const res = (await handler(event, { awsRequestId: `storable-${r.name}` } as Context)) as { statusCode: number; body: string };
             checked++;
-            if (!refused({ status: res.statusCode, body: JSON.parse(res.body) }, [`${root}.${name}`], bad.problem)) failures.push(`${root} ${name} of ${r.method} ${r.path}: ${res.statusCode} ${res.body}`);
+            if (!refused({ status: res.statusCode, body: JSON.parse(res.body) }, [`${root}.${name}`], bad.problem))
+              failures.push(`${root} ${name} of ${r.method} ${r.path}: ${res.statusCode} ${res.body}`);
           }
         }
         expect(checked).toBeGreaterThanOrEqual(40);
@@ -128,8 +141,12 @@ describe('unstorable strings are refused on every route (400 naming the field)',
   test('a NUL in the Authorization header is a 400 naming the header, not a token lookup', async () => {
     const { handler } = await import('#functions/notifications/count');
     const event = {
-      version: '2.0', routeKey: 'GET /api/notifications/count', rawPath: '/api/notifications/count', rawQueryString: '',
-      headers: { authorization: `Bearer hm_${'a'.repeat(20)}\u0000${'b'.repeat(22)}` }, isBase64Encoded: false,
+      version: '2.0',
+      routeKey: 'GET /api/notifications/count',
+      rawPath: '/api/notifications/count',
+      rawQueryString: '',
+      headers: { authorization: `Bearer hm_${'a'.repeat(20)}\u0000${'b'.repeat(22)}` },
+      isBase64Encoded: false,
       requestContext: { http: { method: 'GET', path: '/api/notifications/count' }, requestId: 'r1' },
     } as unknown as APIGatewayProxyEventV2;
     const saved = process.env.DATABASE_URL;
@@ -137,7 +154,11 @@ describe('unstorable strings are refused on every route (400 naming the field)',
     try {
       const res = (await handler(event, { awsRequestId: 'nul-header' } as Context)) as { statusCode: number; body: string };
       expect(res.statusCode).toBe(400);
-      expect(JSON.parse(res.body)).toMatchObject({ status: 'error', message: 'validation_failed', error: expect.stringMatching(/^header\.authorization: .*U\+0000/) });
+      expect(JSON.parse(res.body)).toMatchObject({
+        status: 'error',
+        message: 'validation_failed',
+        error: expect.stringMatching(/^header\.authorization: .*U\+0000/),
+      });
     } finally {
       await closeDb();
       process.env.DATABASE_URL = saved;
@@ -154,5 +175,29 @@ describe('unstorable strings are refused on every route (400 naming the field)',
     const fine = await call('POST', '/cluster/notes', { body: { title: 'ok \ufffe\uffff 🐚', content: 'paired \ud83d\ude00' } });
     expect(fine.status).toBe(201);
     expect(fine.body.data.title).toBe('ok \ufffe\uffff 🐚');
+  });
+
+  test('nesting is bounded, so the check is total: a NUL at any depth of an agent inventory is 400, a document deeper than 64 levels is 400 naming where', async () => {
+    const nodeId = await insertNode();
+    const agent = await tokenFor('agent', nodeId);
+    const nest = (levels: number, leaf: unknown) => {
+      let v = leaf;
+      for (let i = 0; i < levels; i++) v = { n: v };
+      return v;
+    };
+    const report = (extra: unknown) =>
+      call('PUT', '/agent/inventory', { token: agent, body: { inventory: { hostname: 'h', os: 'FreeBSD 14.3-RELEASE', cpus: 4, memoryBytes: 1, extra } } });
+    // body is depth 0 and body.inventory.extra depth 2: 62 objects from there are the deepest allowed (depths 2–63)
+    const inside = await report(nest(62, 'a\u0000b'));
+    expect(refused(inside, [`body.inventory.extra${'.n'.repeat(62)}`], /U\+0000/)).toBe(true);
+    for (const levels of [63, 70, 500]) {
+      const deep = await report(nest(levels, 'a\u0000b'));
+      expect(refused(deep, [`body.inventory.extra${'.n'.repeat(62)}`], /nest deeper than 64 levels/)).toBe(true);
+      const plain = await report(nest(levels, 'fine'));
+      expect(refused(plain, [`body.inventory.extra${'.n'.repeat(62)}`], /nest deeper than 64 levels/)).toBe(true);
+    }
+    // at the bound, without a NUL, the report is taken
+    const ok = await report(nest(62, 'fine'));
+    expect(ok.status).toBe(200);
   });
 });

@@ -1,9 +1,13 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { createHost, createPrimaryHost } from './zfs-fixtures.ts';
-import { persistedConfiguration } from '#domain/reapply';
+import { persistedConfiguration, queueReapplyTasks } from '#domain/reapply';
+import { inTransaction } from '#store/tx';
 
 const put = async (body: unknown, opts: { nodeId?: string; token?: string | null; query?: string } = {}) =>
-  call('PUT', `/system/tunables${opts.query ?? (opts.nodeId ? `?nodeId=${opts.nodeId}` : '')}`, { body, token: opts.token === undefined ? await tokenFor('admin') : opts.token });
+  call('PUT', `/system/tunables${opts.query ?? (opts.nodeId ? `?nodeId=${opts.nodeId}` : '')}`, {
+    body,
+    token: opts.token === undefined ? await tokenFor('admin') : opts.token,
+  });
 
 describe('E11 PUT /system/tunables (validation, persistence, task)', () => {
   let nodeId: string;
@@ -15,12 +19,44 @@ describe('E11 PUT /system/tunables (validation, persistence, task)', () => {
     const res = await put({ name: 'kern.maxfiles', value: '65536' }, { nodeId });
     expectEnvelope(res, 200, 'tunable_set');
     expect(res.body.data).toMatchObject({ nodeId, name: 'kern.maxfiles', value: '65536', type: 'integer', previousValue: '32768' });
-    const stored = await testDb().selectFrom('tunable_settings').selectAll().where('node_id', '=', nodeId).where('name', '=', 'kern.maxfiles').executeTakeFirstOrThrow();
+    const stored = await testDb()
+      .selectFrom('tunable_settings')
+      .selectAll()
+      .where('node_id', '=', nodeId)
+      .where('name', '=', 'kern.maxfiles')
+      .executeTakeFirstOrThrow();
     expect(stored.value).toBe('65536');
     expect(stored.task_id).toBe(res.body.data.taskId);
     const task = await testDb().selectFrom('tasks').selectAll().where('id', '=', res.body.data.taskId).executeTakeFirstOrThrow();
     expect(task).toMatchObject({ kind: 'tunable.apply', node_id: nodeId, resource: 'tunable:kern.maxfiles', status: 'queued' });
     expect(task.payload).toEqual({ name: 'kern.maxfiles', value: '65536' });
+  });
+
+  test('a change made while the agent was down is in effect through the re-application at agent start: it ends success, not "superseded", and raises no failure', async () => {
+    const { nodeId: node } = await createHost();
+    const agent = await tokenFor('agent', node);
+    const res = await put({ name: 'kern.maxfiles', value: '70000' }, { nodeId: node });
+    expectEnvelope(res, 200);
+    const request = res.body.data.taskId as number;
+    // the agent starts: its registration queues the persisted configuration, which it runs first
+    const reapplied = (await inTransaction(testDb(), (trx) => queueReapplyTasks(trx, node))).find((t) => t.resource === 'tunable:kern.maxfiles')!;
+    expect(reapplied.payload).toEqual({ name: 'kern.maxfiles', value: '70000' });
+    const started = await call('POST', `/agent/tasks/${reapplied.id}/start`, { token: agent });
+    expect(started.body.data.run).toBe(true);
+    // the request's own message arrives meanwhile: it waits for the re-application, whose outcome is its own
+    const waiting = await call('POST', `/agent/tasks/${request}/start`, { token: agent });
+    expect(waiting.body.data).toMatchObject({ run: false, waitFor: { taskId: reapplied.id } });
+    expectEnvelope(
+      await call('POST', `/agent/tasks/${reapplied.id}/finish`, { token: agent, body: { attempt: started.body.data.attempt, status: 'success' } }),
+      200,
+    );
+    const ended = await call('POST', `/agent/tasks/${request}/start`, { token: agent });
+    expect(ended.body.data.run).toBe(false);
+    const row = await testDb().selectFrom('tasks').selectAll().where('id', '=', request).executeTakeFirstOrThrow();
+    expect({ status: row.status, error: row.error, attempts: row.attempts }).toEqual({ status: 'success', error: '', attempts: 0 });
+    expect(row.output).toContain(`applied by task ${reapplied.id}`);
+    const failures = await testDb().selectFrom('notifications').select('title').where('node_id', '=', node).where('kind', '=', 'task_failed').execute();
+    expect(failures).toEqual([]);
   });
 
   test('a second setting replaces the first (one record per tunable) and is what the agent re-applies', async () => {

@@ -3,6 +3,7 @@ import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { insertNode, queueTask, stackQueue } from '../helpers/agent.ts';
 import { sweepTasks } from '#shared/jobs/sweeper';
 import { startTask } from '#shared/jobs/start';
+import { finishTask } from '#shared/jobs/lifecycle';
 import { applyTaskOutcome } from '#domain/task-outcomes';
 import { inTransaction } from '#store/tx';
 import { defaultVmOptions } from '#domain/vms/types';
@@ -26,9 +27,18 @@ describe('VM secrets are write-only', () => {
   });
 
   const setCloudInit = async (rid: number) =>
-    expectEnvelope(await call('PUT', `/vm/${rid}/options/cloud-init`, { token: await tokenFor('operator'), body: { data: USER_DATA, metadata: META, networkConfig: '' } }), 200);
+    expectEnvelope(
+      await call('PUT', `/vm/${rid}/options/cloud-init`, { token: await tokenFor('operator'), body: { data: USER_DATA, metadata: META, networkConfig: '' } }),
+      200,
+    );
   const setVnc = async (rid: number) =>
-    expectEnvelope(await call('PUT', `/vm/${rid}/hardware/vnc`, { token: await tokenFor('operator'), body: { vncEnabled: true, vncResolution: '1024x768', vncWait: false, vncPassword: 'VNC-SECRET' } }), 200);
+    expectEnvelope(
+      await call('PUT', `/vm/${rid}/hardware/vnc`, {
+        token: await tokenFor('operator'),
+        body: { vncEnabled: true, vncResolution: '1024x768', vncWait: false, vncPassword: 'VNC-SECRET' },
+      }),
+      200,
+    );
   const taskOf = async (rid: number, kind: string) =>
     testDb().selectFrom('tasks').selectAll().where('resource', '=', `vm:${rid}`).where('kind', '=', kind).orderBy('id', 'desc').executeTakeFirstOrThrow();
 
@@ -55,9 +65,22 @@ describe('VM secrets are write-only', () => {
     const id = randomUUID();
     const token = await tokenFor('agent', id);
     const [rid] = await freeRids(1);
-    const options = { ...defaultVmOptions(), cloudInit: { data: USER_DATA, metadata: META, networkConfig: '' }, vnc: { ...defaultVmOptions().vnc, enabled: true, port: 5911, auth: true, password: 'VNC-SECRET' } };
-    const inventory = { hostname: 'h', os: 'FreeBSD 14.1-RELEASE', cpus: 2, memoryBytes: 1 << 30, vms: [{ rid, domain: String(rid), name: `vm-${rid}`, state: 'shut off', options, macs: [], datasets: [] }] };
-    const reg = await call('POST', '/agent/register', { token, body: { id, name: 'h', ip: '192.0.2.10', inventory, heartbeatIntervalS: 5, agentVersion: '0.1.0' } });
+    const options = {
+      ...defaultVmOptions(),
+      cloudInit: { data: USER_DATA, metadata: META, networkConfig: '' },
+      vnc: { ...defaultVmOptions().vnc, enabled: true, port: 5911, auth: true, password: 'VNC-SECRET' },
+    };
+    const inventory = {
+      hostname: 'h',
+      os: 'FreeBSD 14.1-RELEASE',
+      cpus: 2,
+      memoryBytes: 1 << 30,
+      vms: [{ rid, domain: String(rid), name: `vm-${rid}`, state: 'shut off', options, macs: [], datasets: [] }],
+    };
+    const reg = await call('POST', '/agent/register', {
+      token,
+      body: { id, name: 'h', ip: '192.0.2.10', inventory, heartbeatIntervalS: 5, agentVersion: '0.1.0' },
+    });
     expect(reg.status).toBe(201);
     for (const role of ['viewer', 'admin'] as const) {
       const res = await call('GET', `/cluster/nodes/${id}`, { token: await tokenFor(role) });
@@ -79,7 +102,14 @@ describe('VM secrets are write-only', () => {
       expect(task.payload).toMatchObject({ data: USER_DATA, metadata: META }); // the agent still needs them
       expectEnvelope(await call('POST', `/agent/tasks/${task.id}/start`, { token: agent }), 200);
       if (outcome === 'interrupted') expectEnvelope(await call('POST', '/agent/tasks/interrupt-stale', { token: agent }), 200);
-      else expectEnvelope(await call('POST', `/agent/tasks/${task.id}/finish`, { token: agent, body: { attempt: 1, status: outcome, error: outcome === 'failed' ? 'no' : undefined } }), 200);
+      else
+        expectEnvelope(
+          await call('POST', `/agent/tasks/${task.id}/finish`, {
+            token: agent,
+            body: { attempt: 1, status: outcome, error: outcome === 'failed' ? 'no' : undefined },
+          }),
+          200,
+        );
       ended.push([outcome, task.id]);
     }
     const rid = await insertVm({ nodeId: node });
@@ -99,7 +129,10 @@ describe('VM secrets are write-only', () => {
   test('a task the sweeper fails (never picked up) keeps no VNC password', async () => {
     const rid = await insertVm({ nodeId: node });
     const task = await queueTask({
-      kind: 'vm.vnc', nodeId: node, resource: `vm:${rid}`, dispatch: false,
+      kind: 'vm.vnc',
+      nodeId: node,
+      resource: `vm:${rid}`,
+      dispatch: false,
       payload: { rid, domain: String(rid), enabled: true, bind: '127.0.0.1', port: 5912, resolution: '1024x768', wait: false, password: 'VNC-SECRET' },
     });
     await new Promise((r) => setTimeout(r, 1100));
@@ -112,10 +145,23 @@ describe('VM secrets are write-only', () => {
 
   test('a queued configuration task a newer one overtook (superseded, failed) keeps no VNC password', async () => {
     const rid = await insertVm({ nodeId: node });
-    const payload = (password: string) => ({ rid, domain: String(rid), enabled: true, bind: '127.0.0.1', port: 5913, resolution: '1024x768', wait: false, password });
+    const payload = (password: string) => ({
+      rid,
+      domain: String(rid),
+      enabled: true,
+      bind: '127.0.0.1',
+      port: 5913,
+      resolution: '1024x768',
+      wait: false,
+      password,
+    });
     const older = await queueTask({ kind: 'vm.vnc', nodeId: node, resource: `vm:${rid}`, dispatch: false, payload: payload('VNC-OLDER-SECRET') });
     const newer = await queueTask({ kind: 'vm.vnc', nodeId: node, resource: `vm:${rid}`, dispatch: false, payload: payload('VNC-NEWER-SECRET') });
     await inTransaction(testDb(), (trx) => startTask(trx, node, newer.id, applyTaskOutcome));
+    // while the newer one runs, the older one waits for it (how it ends depends on how the newer one does)
+    const waits = await inTransaction(testDb(), (trx) => startTask(trx, node, older.id, applyTaskOutcome));
+    expect(waits).toMatchObject({ run: false, waitFor: { taskId: newer.id } });
+    await inTransaction(testDb(), (trx) => finishTask(trx, node, newer.id, { attempt: 1, status: 'success' }, applyTaskOutcome));
     const answer = await inTransaction(testDb(), (trx) => startTask(trx, node, older.id, applyTaskOutcome));
     expect(answer.run).toBe(false);
     const row = await testDb().selectFrom('tasks').selectAll().where('id', '=', older.id).executeTakeFirstOrThrow();

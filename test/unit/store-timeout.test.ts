@@ -8,7 +8,7 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
  * 503 cluster_consensus_unavailable within the bound, instead of holding it for the whole Lambda timeout.
  */
 describe('a hung store answers 503 within the query timeout', () => {
-  const BOUND_MS = 800;
+  const BOUND_MS = 1500;
   let proxy: TcpProxy;
   const saved = { url: process.env.DATABASE_URL, timeout: process.env.HM_DB_QUERY_TIMEOUT_MS };
 
@@ -61,5 +61,45 @@ describe('a hung store answers 503 within the query timeout', () => {
     expect(hung.ms).toBeGreaterThanOrEqual(BOUND_MS - 50);
     // the abandoned connection was discarded: the next request gets a fresh one and succeeds
     expect((await invoke(token, 'after')).statusCode).toBe(200);
+  });
+
+  const post = async (token: string, id: string) => {
+    const { handler } = await import('#functions/cluster/notes-create');
+    const event = {
+      version: '2.0',
+      routeKey: 'POST /api/cluster/notes',
+      rawPath: '/api/cluster/notes',
+      rawQueryString: '',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      isBase64Encoded: false,
+      body: JSON.stringify({ title: `hung ${id}`, content: 'x' }),
+      requestContext: { http: { method: 'POST', path: '/api/cluster/notes', sourceIp: '192.0.2.1' }, requestId: id },
+    } as unknown as APIGatewayProxyEventV2;
+    const started = Date.now();
+    const res = (await handler(event, { awsRequestId: id } as Context)) as { statusCode: number; body: string };
+    return { ...res, ms: Date.now() - started };
+  };
+
+  test('a mutation during a hang: 503 within one query timeout — its audit write does not wait for the store a second time', async () => {
+    const token = await tokenFor('operator');
+    expect((await post(token, 'warm-post')).statusCode).toBe(201);
+    const logged: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation((line: unknown) => void logged.push(String(line)));
+    proxy.freeze();
+    let hung;
+    try {
+      hung = await post(token, 'hung-post');
+    } finally {
+      proxy.thaw();
+      log.mockRestore();
+    }
+    expect(hung.statusCode).toBe(503);
+    expect(JSON.parse(hung.body).message).toBe('cluster_consensus_unavailable');
+    // one statement waited its bound (the token lookup); the audit row's write was not awaited after it
+    expect(hung.ms).toBeGreaterThanOrEqual(BOUND_MS - 50);
+    expect(hung.ms).toBeLessThan(2 * BOUND_MS);
+    const line = logged.map((l) => JSON.parse(l)).find((l) => l.msg === 'audit write not awaited: the store is unavailable');
+    expect(line).toMatchObject({ requestId: 'hung-post', method: 'POST', route: '/api/cluster/notes', status: 503 });
+    expect((await post(token, 'after-post')).statusCode).toBe(201);
   });
 });

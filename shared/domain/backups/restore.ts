@@ -9,6 +9,7 @@ import { peerOf, targetEndpointLabel, targetOf } from './target.ts';
 import { requireBackupJob } from './jobs.ts';
 import { guestDataset } from './run-plan.ts';
 import { checkEncryptionKey, snapshotNameOf, type KeyFormat } from './restore-input.ts';
+import { cancelledBeforeStart } from '#domain/task-undo';
 
 export interface RestoreRequest {
   snapshot?: string;
@@ -46,13 +47,26 @@ async function requireGuestIdFree(trx: Db, runner: string, guest: { type: 'jail'
 export async function planRestore(trx: Transaction<Database>, jobId: number, req: RestoreRequest): Promise<TaskPlan<'backup.restore'>> {
   const job = await requireBackupJob(trx, jobId);
   checkEncryptionKey(req.encryptionKey, req.encryptionKeyFormat);
-  const runner = await trx.selectFrom('nodes').select(['id', 'name', 'status', onlineSql('nodes').as('online')]).where('id', '=', job.node_id).executeTakeFirst();
+  const runner = await trx
+    .selectFrom('nodes')
+    .select(['id', 'name', 'status', onlineSql('nodes').as('online')])
+    .where('id', '=', job.node_id)
+    .executeTakeFirst();
   if (!runner) throw notFound('cluster_node_not_found', `cluster node ${job.node_id}, which runs backup job ${jobId}, does not exist`);
   if (runner.status !== 'member' || !runner.online) {
-    throw unavailable('node_offline', `cluster node ${runner.id}, which runs backup job ${jobId}, is ${runner.status !== 'member' ? `${runner.status}, not a cluster member` : 'offline'}`);
+    throw unavailable(
+      'node_offline',
+      `cluster node ${runner.id}, which runs backup job ${jobId}, is ${runner.status !== 'member' ? `${runner.status}, not a cluster member` : 'offline'}`,
+    );
   }
   // any queued or running task of the job (its runs and restores are all on this one resource)
-  const active = await trx.selectFrom('tasks').select(['id', 'kind', 'status']).where('resource', '=', resourceKey.backupJob(jobId)).where('status', 'in', ACTIVE_STATUSES).orderBy('id').executeTakeFirst();
+  const active = await trx
+    .selectFrom('tasks')
+    .select(['id', 'kind', 'status'])
+    .where('resource', '=', resourceKey.backupJob(jobId))
+    .where('status', 'in', ACTIVE_STATUSES)
+    .orderBy('id')
+    .executeTakeFirst();
   if (active) throw conflict('restore_conflict', `backup job ${jobId} is busy: task ${active.id} (${active.kind}) is ${active.status}`);
   const target = targetOf(job);
   if (!target) throw conflict('backup_job_no_target', `backup job ${jobId} has no target to restore from`);
@@ -74,7 +88,16 @@ export async function planRestore(trx: Transaction<Database>, jobId: number, req
 
   const event = await trx
     .insertInto('backup_events')
-    .values({ job_id: jobId, node_id: runner.id, mode: 'restore', source_dataset: dataset, target_endpoint: label, status: 'queued', error: '', output: snapshot ? `snapshot ${snapshot}` : 'snapshot: the newest of the job' })
+    .values({
+      job_id: jobId,
+      node_id: runner.id,
+      mode: 'restore',
+      source_dataset: dataset,
+      target_endpoint: label,
+      status: 'queued',
+      error: '',
+      output: snapshot ? `snapshot ${snapshot}` : 'snapshot: the newest of the job',
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const payload: BackupRestorePayload = {
@@ -103,10 +126,18 @@ export async function applyRestoreOutcome(trx: Db, task: TaskRow): Promise<void>
   if (!eventId) return;
   const q = trx.updateTable('backup_events').where('id', '=', eventId);
   if (task.status === 'running') {
-    await q.set({ status: 'running', started_at: sql<Date>`coalesce(started_at, now())`, updated_at: sql<Date>`now()` }).where('status', '=', 'queued').execute();
+    await q
+      .set({ status: 'running', started_at: sql<Date>`coalesce(started_at, now())`, updated_at: sql<Date>`now()` })
+      .where('status', '=', 'queued')
+      .execute();
     return;
   }
   if (task.status === 'queued') return;
+  // cancelled before it started: the restore never happened, so neither did its event
+  if (cancelledBeforeStart(task)) {
+    await trx.deleteFrom('backup_events').where('id', '=', eventId).execute();
+    return;
+  }
   const status = task.status === 'success' ? 'success' : task.status === 'interrupted' ? 'interrupted' : 'failed';
   const restored = (task.result as { snapshot?: string } | null)?.snapshot;
   await q

@@ -3,6 +3,7 @@ import type { Db, TaskRow } from '#store/tables';
 import type { TaskStatus } from '#shared/jobs/protocol';
 import { raiseNotification } from '#shared/jobs/notify';
 import type { BackupEventStatus } from './events.ts';
+import { cancelledBeforeStart } from '#domain/task-undo';
 
 /** The replication output an event keeps: the tail, where zfs's last words are. */
 export const EVENT_OUTPUT_TAIL = 16 * 1024;
@@ -23,10 +24,16 @@ export const modeOf = (output: string): string => /^mode: (full|incremental)$/m.
 /**
  * A `backup.run` task's transition moves its event, in the same transaction (called by start, finish, the
  * interruption of stale tasks and the sweeper through the task outcome): status, times, the output tail, the
- * error. A run that ends `failed` raises a `backup_failed` notification.
+ * error. A run that ends `failed` raises a `backup_failed` notification. A run cancelled before it started
+ * leaves no event.
  */
 export async function applyBackupRunOutcome(trx: Db, task: TaskRow): Promise<void> {
   if (task.kind !== 'backup.run') return;
+  // cancelled before it started: the run never happened, so neither did its event (the job's schedule goes on)
+  if (cancelledBeforeStart(task)) {
+    await trx.deleteFrom('backup_events').where('task_id', '=', task.id).execute();
+    return;
+  }
   const status = EVENT_STATUS[task.status];
   const final = status !== 'queued' && status !== 'running';
   const mode = modeOf(task.output);

@@ -7,6 +7,7 @@ import { toCertificateRecord, type CertificateRecord } from './record.ts';
 import { issuanceTask } from './issuance.ts';
 import { checkImportedCertificate } from './imported.ts';
 import { installTask, selfSignTask } from './install-tasks.ts';
+import type { CertificateUndo } from './outcomes.ts';
 
 interface NewCertificate {
   name: string;
@@ -63,7 +64,8 @@ export async function createCertificate(trx: Db, enqueue: Enqueue, c: NewCertifi
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const task = await enqueue(firstTask(row, c));
+  const undo: CertificateUndo = { created: true };
+  const task = await enqueue({ ...firstTask(row, c), undo });
   return { ...toCertificateRecord(row), taskId: task.id };
 }
 

@@ -1,8 +1,53 @@
 import { sql } from 'kysely';
 import { raiseNotification } from '#shared/jobs/notify';
-import type { Db, TaskRow } from '#store/tables';
+import type { CertificateRow, Db, TaskRow } from '#store/tables';
+import { cancelledBeforeStart } from '#domain/task-undo';
 import type { TaskPayloads } from '#shared/jobs/protocol';
 import { renewalBackoffMs } from './backoff.ts';
+
+/**
+ * What a certificate request replaced: `created` — the request made the record (POST /api/certificates); else the
+ * issuance state an E22 retry or a scheduled renewal set aside (dates as ISO strings).
+ */
+export type CertificateUndo =
+  | { created: true }
+  | {
+      issuance: {
+        issuance_status: CertificateRow['issuance_status'];
+        issuance_operation: CertificateRow['issuance_operation'];
+        issuance_error: string;
+        issuance_retry_at: string | null;
+      };
+    };
+
+/** The issuance state of a record, to put back if the task about to change it is cancelled before it starts. */
+export const issuanceUndo = (
+  row: Pick<CertificateRow, 'issuance_status' | 'issuance_operation' | 'issuance_error' | 'issuance_retry_at'>,
+): CertificateUndo => ({
+  issuance: {
+    issuance_status: row.issuance_status,
+    issuance_operation: row.issuance_operation,
+    issuance_error: row.issuance_error,
+    issuance_retry_at: row.issuance_retry_at?.toISOString() ?? null,
+  },
+});
+
+/**
+ * A certificate task cancelled before it started is as if never requested: a record its request created goes
+ * (its name is free again), a retry or renewal leaves the record as it was — no failure, no notification.
+ */
+async function undoCertificateRequest(trx: Db, id: number, undo: CertificateUndo | null): Promise<void> {
+  if (!undo) return;
+  if ('created' in undo) {
+    await trx.deleteFrom('certificates').where('id', '=', id).execute();
+    return;
+  }
+  await trx
+    .updateTable('certificates')
+    .set({ ...undo.issuance, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
+}
 
 /** What the agent's certificate jobs (`certificate.issue`, `.install`, `.self-sign`) report when the certificate is installed. */
 interface IssuedCertificate {
@@ -28,6 +73,10 @@ type CertificateTaskPayload = TaskPayloads['certificate.issue' | 'certificate.in
 export async function applyCertificateTaskOutcome(trx: Db, task: TaskRow, now: Date = new Date()): Promise<void> {
   if (!CERTIFICATE_TASK_KINDS.has(task.kind) || !ENDED.has(task.status)) return;
   const p = task.payload as CertificateTaskPayload;
+  if (cancelledBeforeStart(task)) {
+    await undoCertificateRequest(trx, p.certificateId, task.undo as CertificateUndo | null);
+    return;
+  }
   const operation = 'operation' in p ? p.operation : 'initial';
   const row = await trx.selectFrom('certificates').selectAll().where('id', '=', p.certificateId).forUpdate().executeTakeFirst();
   if (!row) return;
@@ -35,7 +84,16 @@ export async function applyCertificateTaskOutcome(trx: Db, task: TaskRow, now: D
   if (task.status === 'success' && r) {
     await trx
       .updateTable('certificates')
-      .set({ issuance_status: 'ready', issuance_error: '', issuance_retry_at: null, issuance_failures: 0, fingerprint: r.fingerprint, not_before: r.notBefore, not_after: r.notAfter, updated_at: sql<Date>`now()` })
+      .set({
+        issuance_status: 'ready',
+        issuance_error: '',
+        issuance_retry_at: null,
+        issuance_failures: 0,
+        fingerprint: r.fingerprint,
+        not_before: r.notBefore,
+        not_after: r.notAfter,
+        updated_at: sql<Date>`now()`,
+      })
       .where('id', '=', row.id)
       .execute();
     return;
@@ -50,7 +108,15 @@ export async function applyCertificateTaskOutcome(trx: Db, task: TaskRow, now: D
     .execute();
   const subject = { type: 'certificate', id: row.id, status: 'failed' };
   if (operation === 'initial') {
-    await raiseNotification(trx, { kind: 'certificate_failed', title: `Certificate ${row.name} (${row.domain}) could not be issued`, body: error, severity: 'error', scope: 'global', nodeId: row.node_id, subject });
+    await raiseNotification(trx, {
+      kind: 'certificate_failed',
+      title: `Certificate ${row.name} (${row.domain}) could not be issued`,
+      body: error,
+      severity: 'error',
+      scope: 'global',
+      nodeId: row.node_id,
+      subject,
+    });
   } else {
     await raiseNotification(trx, {
       kind: 'certificate_expiring',

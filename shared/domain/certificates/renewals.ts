@@ -4,6 +4,7 @@ import { dispatchTask } from '#shared/jobs/dispatch';
 import { inTransaction } from '#store/tx';
 import type { CertificateRow, Database, Db } from '#store/tables';
 import { issuanceTask } from './issuance.ts';
+import { issuanceUndo } from './outcomes.ts';
 
 /** A managed certificate is renewed from this long before its `notAfter`. */
 export const RENEW_BEFORE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -46,7 +47,7 @@ export async function queueDueRenewals(db: Kysely<Database>, now: Date = new Dat
       const row = await dueQuery(trx, now).where('id', '=', due.id).forUpdate().executeTakeFirst();
       if (!row) return null;
       await trx.updateTable('certificates').set({ issuance_status: 'queued', issuance_operation: 'renewal', updated_at: sql<Date>`now()` }).where('id', '=', row.id).execute();
-      return createTask(trx, { ...issuanceTask(row, 'renewal'), requestedBy: 'certificate renewals' });
+      return createTask(trx, { ...issuanceTask(row, 'renewal'), undo: issuanceUndo(row), requestedBy: 'certificate renewals' });
     });
     if (!task) continue;
     await dispatchTask(task, db);

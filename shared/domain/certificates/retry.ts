@@ -7,6 +7,7 @@ import { toCertificateRecord, type CertificateRecord } from './record.ts';
 import { requireCertificate } from './store.ts';
 import { acmeDirectoryUrl, probeAcmeDirectory } from './acme-directory.ts';
 import { issuanceTask } from './issuance.ts';
+import { issuanceUndo } from './outcomes.ts';
 
 /**
  * E22's refusals, in order: unknown → 404; not managed, an issuance task queued or running, or already issued →
@@ -38,12 +39,13 @@ export async function checkCertificateRetry(db: Db, id: number, probe: (url: str
 /** E22 in its transaction: the refusals again (the row locked), the record `queued` (initial), the issuance task planned. */
 export async function planCertificateRetry(trx: Db, id: number): Promise<TaskPlan<'certificate.issue'>> {
   const row = await retryableCertificate(trx, id, true);
+  const undo = issuanceUndo(row);
   await trx
     .updateTable('certificates')
     .set({ issuance_status: 'queued', issuance_operation: 'initial', issuance_error: '', issuance_retry_at: null, updated_at: sql<Date>`now()` })
     .where('id', '=', id)
     .execute();
-  return issuanceTask(row, 'initial');
+  return { ...issuanceTask(row, 'initial'), undo };
 }
 
 /** E22's response data: the certificate record as the transaction left it. */

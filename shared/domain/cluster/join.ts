@@ -5,6 +5,7 @@ import type { Database, Db } from '#store/tables';
 import { onlineSql } from '#store/presence';
 import { isIpLiteral } from '#domain/vms/vnc-rules';
 import { inventoryProjections } from '#domain/nodes/inventory-projections';
+import { settlingResources } from '#domain/nodes/settling';
 import type { HostInventory } from '#domain/inventory';
 import { toNodeView, type NodeView } from '#domain/nodes/view';
 import { advertisedIp, normalIp, ADVERTISED_IP_VAR } from './advertised.ts';
@@ -33,15 +34,28 @@ function reportedEntries(nodeId: string, inventory: unknown, rows: GuestRef[]): 
   const recordOf = (id: number, type: 'jail' | 'vm') => (rows.some((r) => r.id === id && r.type === type && r.node_id === nodeId) ? id : 0);
   const listed = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);
   return [
-    ...listed(inv.jails).map((j) => ({ guestId: Number(j.ctid), guestType: 'jail' as const, name: String(j.name ?? ''), nodeId, recordId: recordOf(Number(j.ctid), 'jail') })),
-    ...listed(inv.vms).map((v) => ({ guestId: Number(v.rid), guestType: 'vm' as const, name: String(v.name ?? ''), nodeId, recordId: recordOf(Number(v.rid), 'vm') })),
+    ...listed(inv.jails).map((j) => ({
+      guestId: Number(j.ctid),
+      guestType: 'jail' as const,
+      name: String(j.name ?? ''),
+      nodeId,
+      recordId: recordOf(Number(j.ctid), 'jail'),
+    })),
+    ...listed(inv.vms).map((v) => ({
+      guestId: Number(v.rid),
+      guestType: 'vm' as const,
+      name: String(v.name ?? ''),
+      nodeId,
+      recordId: recordOf(Number(v.rid), 'vm'),
+    })),
   ].filter((e) => Number.isFinite(e.guestId));
 }
 
 /** A node's guests: what its host reports, plus the rows the store holds for it (one entry per guest). */
 function guestEntries(nodeId: string, inventory: unknown, rows: GuestRef[]): JoinEntry[] {
   const out = new Map<string, JoinEntry>();
-  for (const r of rows.filter((x) => x.node_id === nodeId)) out.set(`${r.type}:${r.id}`, { guestId: r.id, guestType: r.type, name: r.name, nodeId, recordId: r.id });
+  for (const r of rows.filter((x) => x.node_id === nodeId))
+    out.set(`${r.type}:${r.id}`, { guestId: r.id, guestType: r.type, name: r.name, nodeId, recordId: r.id });
   for (const e of reportedEntries(nodeId, inventory, rows)) if (!out.has(`${e.guestType}:${e.guestId}`)) out.set(`${e.guestType}:${e.guestId}`, e);
   return [...out.values()];
 }
@@ -78,8 +92,10 @@ export async function joinCluster(trx: Transaction<Database>, req: JoinRequest):
   requireIpLiterals(req);
   await requireClusterKey(trx, req.clusterKey);
   const leader = advertisedIp();
-  if (leader === null) throw conflict('leader_ip_mismatch', `leaderIp ${req.leaderIp} is not this control plane's address: it advertises none (set ${ADVERTISED_IP_VAR})`);
-  if (normalIp(req.leaderIp) !== leader) throw conflict('leader_ip_mismatch', `leaderIp ${req.leaderIp} is not this control plane's advertised address ${leader}`);
+  if (leader === null)
+    throw conflict('leader_ip_mismatch', `leaderIp ${req.leaderIp} is not this control plane's address: it advertises none (set ${ADVERTISED_IP_VAR})`);
+  if (normalIp(req.leaderIp) !== leader)
+    throw conflict('leader_ip_mismatch', `leaderIp ${req.leaderIp} is not this control plane's advertised address ${leader}`);
 
   const node = await trx.selectFrom('nodes').selectAll().select(onlineSql('nodes').as('online')).where('id', '=', req.nodeId).forUpdate().executeTakeFirst();
   if (!node) throw notFound('cluster_node_not_found', `cluster node ${req.nodeId} does not exist (its agent registers it)`);
@@ -96,13 +112,18 @@ export async function joinCluster(trx: Transaction<Database>, req: JoinRequest):
   const report = conflictReport(joiner, theirs, await busyGuestIds(trx, joiner));
   if (report) {
     const ids = [...new Set(report.conflicts.map((c) => c.guestId))].join(', ');
-    throw conflict('cluster_join_conflict', `node ${node.id} cannot join: ${report.conflicts.length} guest conflict(s) on guest id(s) ${ids}; see data`, report);
+    throw conflict(
+      'cluster_join_conflict',
+      `node ${node.id} cannot join: ${report.conflicts.length} guest conflict(s) on guest id(s) ${ids}; see data`,
+      report,
+    );
   }
 
   // its guests become cluster guests: provisional rows of other pending nodes give way, then its inventory is projected
   const ids = [...new Set(joiner.map((e) => e.guestId))];
   if (ids.length) await trx.deleteFrom('guests').where('id', 'in', ids).where('node_id', '!=', node.id).execute();
-  for (const project of inventoryProjections) await project(trx, node.id, (node.inventory ?? {}) as Partial<HostInventory>);
+  const settling = await settlingResources(trx, node.id);
+  for (const project of inventoryProjections) await project(trx, node.id, (node.inventory ?? {}) as Partial<HostInventory>, settling);
   const admitted = await trx
     .updateTable('nodes')
     .set({ status: 'member', updated_at: sql<Date>`now()` })

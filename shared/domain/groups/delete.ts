@@ -6,6 +6,7 @@ import type { Database } from '#store/tables';
 import { PROTECTED_GROUPS } from './rules.ts';
 import { primaryMembers, requireGroup, toGroupView } from './store.ts';
 import type { GroupView } from './types.ts';
+import type { GroupUndo } from './outcomes.ts';
 
 /**
  * E2: deletes a managed group that is neither protected (`wheel`, the service's own group) nor a user's
@@ -18,6 +19,7 @@ export async function deleteGroup(trx: Transaction<Database>, enqueue: Enqueue, 
   const users = await primaryMembers(trx, group.node_id, group.gid);
   if (users.length) throw conflict('group_referenced', `group ${group.name} is the primary group of ${users.join(', ')} and cannot be deleted`);
   await trx.updateTable('host_groups').set({ deleted_at: new Date(), updated_at: new Date() }).where('id', '=', group.id).execute();
-  await enqueue({ kind: 'group.delete', nodeId: group.node_id, resource: resourceKey.group(group.id), payload: { group: group.name } });
+  const undo: GroupUndo = { deleted: false };
+  await enqueue({ kind: 'group.delete', nodeId: group.node_id, resource: resourceKey.group(group.id), payload: { group: group.name }, undo });
   return toGroupView(group);
 }

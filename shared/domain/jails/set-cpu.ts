@@ -6,8 +6,10 @@ import { resourceKey } from '#shared/jobs/protocol';
 import { onlineSql } from '#store/presence';
 import { requireCapability } from '#domain/nodes/capabilities';
 import { leastUsedCpus } from './cpu.ts';
+import { MAX_HOST_CPUS, reportedCpus } from '#domain/inventory';
 import { jailConfigOf, requireJail, requireNoExclusiveTask, saveJailConfig } from './store.ts';
 import type { JailConfig, JailCpuLimit } from './types.ts';
+import type { JailUndo } from './outcomes.ts';
 
 export const cpuLimitRecord = (ctid: number, c: Pick<JailConfig, 'cores' | 'cpuSet' | 'memoryBytes'>): JailCpuLimit => ({
   cores: c.cores ?? 0,
@@ -30,11 +32,15 @@ export async function setCpuLimit(trx: Transaction<Database>, enqueue: Enqueue, 
   const jail = await requireJail(trx, ctid);
   const node = await trx
     .selectFrom('nodes')
-    .select(['id', sql<number | null>`(inventory->>'cpus')::int`.as('cpus'), onlineSql('nodes').as('online')])
+    .select(['id', sql<unknown>`inventory->'cpus'`.as('cpus'), onlineSql('nodes').as('online')])
     .where('id', '=', jail.node_id)
     .executeTakeFirstOrThrow();
-  const hostCpus = node.cpus ?? 0;
-  if (hostCpus < 1) throw unavailable('node_inventory_unavailable', `node ${node.id} has not reported its CPUs yet; retry when its agent is online`);
+  const hostCpus = reportedCpus(node.cpus) ?? 0;
+  if (hostCpus < 1)
+    throw unavailable(
+      'node_inventory_unavailable',
+      `node ${node.id} has not reported a usable CPU count (1–${MAX_HOST_CPUS}); retry when its agent has reported its inventory`,
+    );
   if (cores > hostCpus) throw new ValidationError([{ field: 'body.cores', problem: `must be <= ${hostCpus} (the CPUs of node ${node.id})` }]);
   await requireNoExclusiveTask(trx, ctid);
   if (jail.config.memoryBytes > 0) await requireCapability(trx, node.id, 'racct');
@@ -59,6 +65,7 @@ export async function setCpuLimit(trx: Transaction<Database>, enqueue: Enqueue, 
     nodeId: jail.node_id,
     resource: resourceKey.jail(ctid),
     payload: { ctid, name: jail.name, cpuSet, memoryBytes: next.memoryBytes, applyNow: running },
+    undo: { cores: jail.config.cores, cpuSet: jail.config.cpuSet } satisfies JailUndo,
   });
   return cpuLimitRecord(ctid, next);
 }

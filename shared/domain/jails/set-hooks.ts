@@ -5,6 +5,7 @@ import type { Enqueue } from '#shared/jobs/tasks';
 import { resourceKey } from '#shared/jobs/protocol';
 import { hookProblems, normalizeHooks, type JailHooks } from './hooks.ts';
 import { requireJail, requireNoExclusiveTask, saveJailConfig } from './store.ts';
+import type { JailUndo } from './outcomes.ts';
 
 interface HooksRecord {
   ctId: number;
@@ -34,6 +35,7 @@ export async function setLifecycleHooks(
     nodeId: jail.node_id,
     resource: resourceKey.jail(ctid),
     payload: { ctid, name: jail.name, hooks: next },
+    undo: { hooks: jail.config.hooks } satisfies JailUndo,
   });
   return { ctId: ctid, hooks: next, taskId: task.id };
 }

@@ -9,10 +9,11 @@ import { applyJailInventory } from '#domain/jails/projection';
  * agent endpoints run each inside the transaction that stores the inventory (registration and every changed
  * report). A capability whose section needs a table adds its projection here.
  */
-type InventoryProjection = (trx: Db, nodeId: string, inventory: Partial<HostInventory>) => Promise<void>;
+/** `settling`: resources whose reported state may predate a task's change (./settling.ts): their persisted state stays. */
+type InventoryProjection = (trx: Db, nodeId: string, inventory: Partial<HostInventory>, settling: ReadonlySet<string>) => Promise<void>;
 
 export const inventoryProjections: InventoryProjection[] = [
   applyInventory, // pools, vdevs, free disks, tunables
-  async (trx, nodeId, inventory) => void (await applyVmInventory(trx, nodeId, inventory.vms)), // VMs and their MAC objects
+  async (trx, nodeId, inventory, settling) => void (await applyVmInventory(trx, nodeId, inventory.vms, settling)), // VMs and their MAC objects
   async (trx, nodeId, inventory) => void (await applyJailInventory(trx, nodeId, inventory.jails)), // jails (guests of type jail)
 ];

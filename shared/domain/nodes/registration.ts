@@ -6,6 +6,7 @@ import type { NodeRow, Db } from '#store/tables';
 import { inventoryHash } from './inventory-hash.ts';
 import { inventoryProjections } from './inventory-projections.ts';
 import { touchNode } from './touch.ts';
+import { settlingResources } from './settling.ts';
 
 export interface Registration {
   /** the host's UUID */
@@ -19,8 +20,9 @@ export interface Registration {
   sshHostKeys?: string[];
 }
 
-async function project(trx: Db, nodeId: string, inventory: HostInventory) {
-  for (const p of inventoryProjections) await p(trx, nodeId, inventory);
+async function project(trx: Db, nodeId: string, inventory: HostInventory, asOf?: string) {
+  const settling = await settlingResources(trx, nodeId, asOf);
+  for (const p of inventoryProjections) await p(trx, nodeId, inventory, settling);
 }
 
 /**
@@ -65,8 +67,11 @@ export async function registerNode(trx: Db, r: Registration): Promise<{ node: No
   return { node, created: Boolean(inserted) };
 }
 
-/** A changed inventory: stored and projected. An unchanged one (same hash) only counts as a sign of life. */
-export async function reportInventory(trx: Db, nodeId: string, inventory: HostInventory): Promise<{ node: NodeRow; changed: boolean }> {
+/**
+ * A changed inventory: stored and projected. An unchanged one (same hash) only counts as a sign of life.
+ * `asOf`: the agent collected it after every task outcome the store had recorded up to then (./settling.ts).
+ */
+export async function reportInventory(trx: Db, nodeId: string, inventory: HostInventory, asOf?: string): Promise<{ node: NodeRow; changed: boolean }> {
   const current = await touchNode(trx, nodeId);
   const hash = inventoryHash(inventory);
   if (current.inventory_hash === hash) return { node: current, changed: false };
@@ -76,6 +81,6 @@ export async function reportInventory(trx: Db, nodeId: string, inventory: HostIn
     .where('id', '=', nodeId)
     .returningAll()
     .executeTakeFirstOrThrow();
-  await project(trx, nodeId, inventory);
+  await project(trx, nodeId, inventory, asOf);
   return { node, changed: true };
 }

@@ -11,11 +11,16 @@ import { reportsVncPassword, withoutVncPasswords } from '../vms/secrets.ts';
  * vdevs and GUIDs, free disks, tunables with types and writability, users and groups, routing tables per FIB) into their tables. The agent endpoints
  * call it inside the transaction that stores `nodes.inventory`, on registration and on every inventory report.
  */
-export async function applyInventory(trx: Db, nodeId: string, inventory: Partial<HostInventory>): Promise<void> {
+export async function applyInventory(trx: Db, nodeId: string, inventory: Partial<HostInventory>, settling: ReadonlySet<string> = new Set()): Promise<void> {
   await projectPools(trx, nodeId, inventory.pools, inventory.disks);
   await projectTunables(trx, nodeId, inventory.tunables);
-  await projectGroups(trx, nodeId, inventory.users, inventory.groups);
+  await projectGroups(trx, nodeId, inventory.users, inventory.groups, settling);
   await projectRoutes(trx, nodeId, inventory.routes);
   // a VNC password lives only in the host's domain XML: one an agent reports anyway is not kept
-  if (reportsVncPassword(inventory)) await trx.updateTable('nodes').set({ inventory: JSON.stringify(withoutVncPasswords(inventory)) }).where('id', '=', nodeId).execute();
+  if (reportsVncPassword(inventory))
+    await trx
+      .updateTable('nodes')
+      .set({ inventory: JSON.stringify(withoutVncPasswords(inventory)) })
+      .where('id', '=', nodeId)
+      .execute();
 }

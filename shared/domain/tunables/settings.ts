@@ -6,7 +6,7 @@ import type { Database, TunableSettingsTable, Db } from '#store/tables';
 import type { ReapplySource } from '#domain/reapply-item';
 import { targetNode } from '#domain/pools/target-node';
 import { checkTunableValue } from './value.ts';
-
+import type { TunableUndo } from './outcomes.ts';
 
 /** sysctl OIDs: dotted names of letters, digits, `_`, `-` and `%` (as in `dev.ix.0.%desc`). */
 export const tunableNameSchema = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_%-]+(\\.[A-Za-z0-9_%-]+)*$' } as const;
@@ -46,7 +46,11 @@ export async function setTunable(trx: Transaction<Database>, enqueue: Enqueue, r
   const check = checkTunableValue(tunable.type, req.value);
   if (!check.ok) throw invalid('invalid_tunable_value', `body.value: ${check.problem}`);
 
-  const task = await enqueue({ kind: 'tunable.apply', nodeId, resource: resourceKey.tunable(req.name), payload: { name: req.name, value: check.value } });
+  const before = await trx.selectFrom('tunable_settings').selectAll().where('node_id', '=', nodeId).where('name', '=', req.name).executeTakeFirst();
+  const undo: TunableUndo = {
+    setting: before ? { ...before, created_at: before.created_at.toISOString(), updated_at: before.updated_at.toISOString() } : null,
+  };
+  const task = await enqueue({ kind: 'tunable.apply', nodeId, resource: resourceKey.tunable(req.name), payload: { name: req.name, value: check.value }, undo });
   const fields = { value: check.value, type: tunable.type, previous_value: tunable.value, task_id: task.id, requested_by: requestedBy, updated_at: new Date() };
   const row = await trx
     .insertInto('tunable_settings')

@@ -5,6 +5,7 @@ import { resourceKey } from '#shared/jobs/protocol';
 import type { Database } from '#store/tables';
 import { lockVm, requireNodeOnline, vmConfigOf } from './guests.ts';
 import { macObjectsOf } from './mac-objects.ts';
+import type { VmUndo } from './outcomes.ts';
 
 /** The spec's Purge result (part 2), plus the task that removes the files on the host. */
 interface PurgeResult {
@@ -25,7 +26,10 @@ export async function purgeRegistration(trx: Transaction<Database>, enqueue: Enq
   const vm = await lockVm(trx, rid);
   await requireNodeOnline(trx, vm);
   if (vm.state !== 'orphaned') {
-    throw conflict('vm_still_defined', `vm ${rid} is still defined in libvirt on node ${vm.node_id} (state: ${vm.state}); only an orphaned registration can be purged`);
+    throw conflict(
+      'vm_still_defined',
+      `vm ${rid} is still defined in libvirt on node ${vm.node_id} (state: ${vm.state}); only an orphaned registration can be purged`,
+    );
   }
   const config = vmConfigOf(vm);
   const macs = await macObjectsOf(trx, rid);
@@ -34,9 +38,40 @@ export async function purgeRegistration(trx: Transaction<Database>, enqueue: Enq
   for (const m of macs) {
     if (deleteMacs && m.otherVmIds.length) warnings.push(`MAC object ${m.id} (${m.mac}) kept: also used by vm ${m.otherVmIds.join(', vm ')}`);
   }
-  if (deletable.length) await trx.deleteFrom('vm_mac_objects').where('id', 'in', deletable.map((m) => m.id)).execute();
+  const undo: VmUndo = {
+    guest: { ...vm, created_at: vm.created_at.toISOString(), updated_at: vm.updated_at.toISOString() },
+    macObjects: deletable.length
+      ? (
+          await trx
+            .selectFrom('vm_mac_objects')
+            .selectAll()
+            .where(
+              'id',
+              'in',
+              deletable.map((m) => m.id),
+            )
+            .execute()
+        ).map((m) => ({ ...m, created_at: m.created_at.toISOString() }))
+      : [],
+    bindings: macs.map((m) => m.id),
+  };
+  if (deletable.length)
+    await trx
+      .deleteFrom('vm_mac_objects')
+      .where(
+        'id',
+        'in',
+        deletable.map((m) => m.id),
+      )
+      .execute();
   await trx.deleteFrom('guests').where('id', '=', rid).execute();
-  const task = await enqueue({ kind: 'vm.purge-registration', nodeId: vm.node_id, resource: resourceKey.vm(rid), payload: { rid, domain: config.domain } });
+  const task = await enqueue({
+    kind: 'vm.purge-registration',
+    nodeId: vm.node_id,
+    resource: resourceKey.vm(rid),
+    payload: { rid, domain: config.domain },
+    undo,
+  });
   const deleted = new Set(deletable.map((m) => m.id));
   return {
     deletedMacObjectIds: [...deleted],

@@ -4,6 +4,7 @@ import { resourceKey } from '#shared/jobs/protocol';
 import type { Database } from '#store/tables';
 import { requireCapability } from '#domain/nodes/capabilities';
 import { lockShutOffVm, writeVmConfig } from './guests.ts';
+import type { VmUndo } from './outcomes.ts';
 
 /**
  * E5: persists the option and the task in the caller's one transaction; the agent re-checks
@@ -13,8 +14,9 @@ import { lockShutOffVm, writeVmConfig } from './guests.ts';
 export async function setGuestAgent(trx: Transaction<Database>, enqueue: Enqueue, rid: number, enabled: boolean) {
   const { vm, config } = await lockShutOffVm(trx, rid);
   if (enabled) await requireCapability(trx, vm.node_id, 'guest-agent-channel');
+  const undo: VmUndo = { options: { qemuGuestAgent: config.options.qemuGuestAgent } };
   config.options.qemuGuestAgent = enabled;
   await writeVmConfig(trx, rid, config);
-  const task = await enqueue({ kind: 'vm.guest-agent', nodeId: vm.node_id, resource: resourceKey.vm(rid), payload: { rid, domain: config.domain, enabled } });
+  const task = await enqueue({ kind: 'vm.guest-agent', nodeId: vm.node_id, resource: resourceKey.vm(rid), payload: { rid, domain: config.domain, enabled }, undo });
   return { rid, enabled, taskId: task.id };
 }

@@ -5,6 +5,7 @@ import { resourceKey } from '#shared/jobs/protocol';
 import type { Database } from '#store/tables';
 import { lockShutOffVm, vmConfigOf, writeVmConfig } from './guests.ts';
 import { checkVnc, type VncRequest } from './vnc-rules.ts';
+import type { VmUndo } from './outcomes.ts';
 import { FIRST_AUTO_VNC_PORT } from './types.ts';
 
 /**
@@ -33,6 +34,7 @@ export async function setVnc(trx: Transaction<Database>, enqueue: Enqueue, rid: 
   }
   // an omitted password keeps the current one; '' clears authentication
   const auth = body.vncPassword === undefined ? config.options.vnc.auth : body.vncPassword !== '';
+  const undo: VmUndo = { options: { vnc: config.options.vnc } };
   config.options.vnc = { enabled: body.vncEnabled, bind, port, resolution: body.vncResolution, wait: body.vncWait, auth };
   await writeVmConfig(trx, rid, config);
   const task = await enqueue({
@@ -40,6 +42,7 @@ export async function setVnc(trx: Transaction<Database>, enqueue: Enqueue, rid: 
     nodeId: vm.node_id,
     resource: resourceKey.vm(rid),
     payload: { rid, domain: config.domain, enabled: body.vncEnabled, bind, port, resolution: body.vncResolution, wait: body.vncWait, password: body.vncPassword },
+    undo,
   });
   return { rid, vncEnabled: body.vncEnabled, vncBind: bind, vncPort: port, vncResolution: body.vncResolution, vncWait: body.vncWait, vncAuth: auth, taskId: task.id };
 }

@@ -41,6 +41,17 @@ const taskIdOf = (response: APIGatewayProxyResultV2 | null | undefined): number 
   return m ? Number(m[1]) : null;
 };
 
+/** The answer says the store did not answer (unreachable, or a statement timed out): 503 cluster_consensus_unavailable. */
+function storeUnavailable(request: Req, status: number): boolean {
+  if (status !== 503) return false;
+  const body = (request.response as { body?: unknown } | undefined)?.body;
+  try {
+    return typeof body === 'string' && (JSON.parse(body) as { message?: string }).message === 'cluster_consensus_unavailable';
+  } catch {
+    return false;
+  }
+}
+
 async function finish(request: Req): Promise<void> {
   const scope = request.context.audit;
   const status = (request.response as { statusCode?: number } | undefined)?.statusCode;
@@ -55,15 +66,40 @@ async function finish(request: Req): Promise<void> {
   // when its token is valid; a refused credential (401, 429) is not looked up again, nor is anything after a 5xx
   // (a store that did not answer would only be waited for twice)
   if (scope.entry.tokenId === null && status >= 400 && status < 500 && status !== 401 && status !== 429) await nameTokenHolder(request, scope);
-  try {
-    if (scope.recordedId !== undefined) await completeAudit(getDb(), scope.recordedId, status, taskIdOf(request.response));
-    else await recordAudit(getDb(), { ...scope.entry, status, taskId: taskIdOf(request.response) });
-  } catch (e) {
-    // the answer stands (a committed change is not undone by a failed audit write); the failure is logged
+  const taskId = taskIdOf(request.response);
+  const write = async () => {
+    try {
+      if (scope.recordedId !== undefined) await completeAudit(getDb(), scope.recordedId, status, taskId);
+      else await recordAudit(getDb(), { ...scope.entry, status, taskId });
+    } catch (e) {
+      // the answer stands (a committed change is not undone by a failed audit write); the failure is logged
+      console.log(
+        JSON.stringify({ level: 'error', msg: 'audit write failed', requestId: scope.entry.requestId, route: scope.entry.route, cause: (e as Error)?.message }),
+      );
+    }
+  };
+  if (storeUnavailable(request, status)) {
+    // The store has just failed to answer within the query timeout: waiting for it again would double the time
+    // the caller waits for a 503. Nothing was committed; the row is written when the store answers (best effort),
+    // and the log line names the request meanwhile (identifiers only, as the row would).
+    const { requestId, route, method, resource, tokenId, sourceIp } = scope.entry;
     console.log(
-      JSON.stringify({ level: 'error', msg: 'audit write failed', requestId: scope.entry.requestId, route: scope.entry.route, cause: (e as Error)?.message }),
+      JSON.stringify({
+        level: 'warn',
+        msg: 'audit write not awaited: the store is unavailable',
+        requestId,
+        method,
+        route,
+        resource,
+        tokenId,
+        sourceIp,
+        status,
+      }),
     );
+    void write();
+    return;
   }
+  await write();
 }
 
 /**

@@ -35,6 +35,8 @@ import * as m0090 from './0090_cluster_key.ts';
 // notification delivery and task events
 import * as m0110 from './0110_notification_delivery.ts';
 import * as m0111 from './0111_node_offline_notified.ts';
+// what a queued task's request changed, put back when it is cancelled
+import * as m0113 from './0113_task_undo.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -81,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   // notification delivery and task events
   '0110_notification_delivery': m0110,
   '0111_node_offline_notified': m0111,
+  '0113_task_undo': m0113,
 };

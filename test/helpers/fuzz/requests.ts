@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { anyValue, validValue, MIB_STRING, nested, type Known, type Schema } from './values.ts';
+import { inventoryBodies } from './inventories.ts';
 
 /** One operation of the OpenAPI document, as the fuzzer needs it. */
 export interface Operation {
@@ -51,13 +52,27 @@ export function encode(s: string): string {
   }
 }
 
-const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+const asText = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
 
 /**
  * Ids in the spellings a server must not take for the canonical one (jail 101, which other tests' nodes hold), or
  * must refuse cleanly.
  */
-const ID_SPELLINGS = ['2147483647', '0', '-1', '00101', '0x65', '1e2', '101.0', '9'.repeat(30), 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', '00000000000000000000000000000000', '🐚', '%', 'a/b'];
+const ID_SPELLINGS = [
+  '2147483647',
+  '0',
+  '-1',
+  '00101',
+  '0x65',
+  '1e2',
+  '101.0',
+  '9'.repeat(30),
+  'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
+  '00000000000000000000000000000000',
+  '🐚',
+  '%',
+  'a/b',
+];
 
 // NUL and lone surrogates cannot reach a function in a path: the emulator's router refuses them itself (as API
 // Gateway does), in its own format; the in-process checks of the storable-input test cover that path
@@ -71,7 +86,15 @@ function paramText(p: Operation['params'][number], known: Known): fc.Arbitrary<s
   );
 }
 
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x', 'application/xml'];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/json; charset=utf-16',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+];
 
 /** Bodies no schema describes: empty, not JSON, not an object, polluting, deeply nested, over the limit. */
 const RAW_BODIES = [
@@ -91,13 +114,22 @@ const RAW_BODIES = [
   '{"x":"\\udfff"}',
   `${'['.repeat(20_000)}${']'.repeat(20_000)}`,
   JSON.stringify(nested(2000)),
+  // unstorable text just inside, at and past the nesting bound (64 levels)
+  JSON.stringify(nested(63, 'a\u0000b')),
+  JSON.stringify(nested(64, 'a\u0000b')),
+  JSON.stringify(nested(65, 'x\ud800')),
   JSON.stringify({ s: MIB_STRING }),
   `{"s":"${MIB_STRING}"`,
 ];
 
+/** Routes whose bodies get their own generator at the bounds besides the schema's: what agents report. */
+const AT_BOUNDS: Record<string, fc.Arbitrary<string>> = { 'PUT /api/agent/inventory': inventoryBodies };
+
 function bodyOf(op: Operation, known: Known): fc.Arbitrary<string | undefined> {
   if (!op.body) return fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: fc.constantFrom(...RAW_BODIES, '{}'), weight: 1 });
+  const bounds = AT_BOUNDS[`${op.method} ${op.path}`];
   return fc.oneof(
+    ...(bounds ? [{ arbitrary: bounds, weight: 8 }] : []),
     { arbitrary: anyValue(op.body, 'body', known).map((v) => JSON.stringify(v) ?? ''), weight: 10 },
     { arbitrary: fc.constant(undefined), weight: 1 },
     { arbitrary: fc.constantFrom(...RAW_BODIES), weight: 2 },
@@ -124,7 +156,14 @@ function cleanRequests(op: Operation, known: Known): fc.Arbitrary<FuzzRequest> {
     .tuple(...queryParams.map((p) => fc.tuple(fc.constant(p.name), p.required || known[p.name] ? text(p) : fc.option(text(p), { nil: undefined }))))
     .map((params) => params.flatMap(([name, value]) => (value === undefined ? [] : [`${encode(name)}=${encode(value)}`])).join('&'));
   const body = op.body && op.method !== 'GET' ? validValue(op.body, 'body', known, true).map((v) => JSON.stringify(v)) : fc.constant(undefined);
-  return fc.record({ path, query, body }).map(({ path: p, query: q, body: b }) => ({ method: op.method, url: q ? `${p}?${q}` : p, contentType: b === undefined ? undefined : 'application/json', body: b }));
+  return fc
+    .record({ path, query, body })
+    .map(({ path: p, query: q, body: b }) => ({
+      method: op.method,
+      url: q ? `${p}?${q}` : p,
+      contentType: b === undefined ? undefined : 'application/json',
+      body: b,
+    }));
 }
 
 /** Requests with any part hostile: path, query (absent, duplicated and unknown keys), content type, body. */
@@ -134,8 +173,18 @@ function wildRequests(op: Operation, known: Known): fc.Arbitrary<FuzzRequest> {
   const path = fc.tuple(...pathParams.map((p) => paramText(p, known).filter(pathSafe))).map((values) => fill(op, values));
   const query = fc
     .tuple(
-      fc.tuple(...queryParams.map((p) => fc.tuple(fc.constant(p.name), fc.option(paramText(p, known), { nil: undefined, freq: 3 }), fc.option(paramText(p, known), { nil: undefined, freq: 1 })))),
-      fc.option(fc.subarray(['__proto__=1', 'constructor[prototype]=x', 'unknown=1', 'x', '=', '&&', `deep${'[a]'.repeat(30)}=1`], { minLength: 1 }), { nil: [] }),
+      fc.tuple(
+        ...queryParams.map((p) =>
+          fc.tuple(
+            fc.constant(p.name),
+            fc.option(paramText(p, known), { nil: undefined, freq: 3 }),
+            fc.option(paramText(p, known), { nil: undefined, freq: 1 }),
+          ),
+        ),
+      ),
+      fc.option(fc.subarray(['__proto__=1', 'constructor[prototype]=x', 'unknown=1', 'x', '=', '&&', `deep${'[a]'.repeat(30)}=1`], { minLength: 1 }), {
+        nil: [],
+      }),
     )
     .map(([params, extras]) => {
       const parts: string[] = [];
@@ -146,7 +195,10 @@ function wildRequests(op: Operation, known: Known): fc.Arbitrary<FuzzRequest> {
       }
       return [...parts, ...extras].join('&');
     });
-  const contentType = fc.oneof({ arbitrary: fc.constant('application/json'), weight: 8 }, { arbitrary: fc.constantFrom(undefined, ...CONTENT_TYPES), weight: 2 });
+  const contentType = fc.oneof(
+    { arbitrary: fc.constant('application/json'), weight: 8 },
+    { arbitrary: fc.constantFrom(undefined, ...CONTENT_TYPES), weight: 2 },
+  );
   // fetch (like most clients) cannot send a GET with a body
   const body = op.method === 'GET' ? fc.constant(undefined) : bodyOf(op, known);
   return fc.record({ path, query, contentType, body }).map(({ path: p, query: q, contentType: ct, body: b }) => ({
@@ -159,7 +211,12 @@ function wildRequests(op: Operation, known: Known): fc.Arbitrary<FuzzRequest> {
 
 /** A request as one printable line (long bodies cut), for the failure report. */
 export function describeRequest(req: FuzzRequest): string {
-  const body = req.body === undefined ? '(no body)' : req.body.length > 600 ? `${JSON.stringify(req.body.slice(0, 600))}… (${req.body.length} chars)` : JSON.stringify(req.body);
+  const body =
+    req.body === undefined
+      ? '(no body)'
+      : req.body.length > 600
+        ? `${JSON.stringify(req.body.slice(0, 600))}… (${req.body.length} chars)`
+        : JSON.stringify(req.body);
   const url = req.url.length > 600 ? `${req.url.slice(0, 600)}… (${req.url.length} chars)` : req.url;
   return `${req.method} ${url} content-type=${req.contentType ?? '(none)'} body=${body}`;
 }

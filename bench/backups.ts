@@ -33,11 +33,22 @@ async function progressGaps(): Promise<{ maxGapMs: number; reports: number; send
   try {
     const pool = { name: 'tank', vdevs: [{ type: 'disk' as const, name: 'da0' }], allocatedBytes: 20 * GiB };
     const host = (datasets: Array<{ name: string; usedBytes: number; referencedBytes?: number }>) => ({
-      hostname: 'bench.example.org', cpus: 4, memoryBytes: 8 * GiB, disks: [{ name: 'da0', sizeBytes: 100 * GiB }], pools: [pool],
-      datasets: [{ name: 'tank', type: 'filesystem' as const, usedBytes: 20 * GiB, mountpoint: 'none' }, ...datasets.map((d) => ({ ...d, type: 'filesystem' as const, mountpoint: 'none' }))],
-      sysctls: [], arc: { sizeBytes: GiB, targetBytes: GiB, minBytes: GiB / 4, maxBytes: 2 * GiB },
+      hostname: 'bench.example.org',
+      cpus: 4,
+      memoryBytes: 8 * GiB,
+      disks: [{ name: 'da0', sizeBytes: 100 * GiB }],
+      pools: [pool],
+      datasets: [
+        { name: 'tank', type: 'filesystem' as const, usedBytes: 20 * GiB, mountpoint: 'none' },
+        ...datasets.map((d) => ({ ...d, type: 'filesystem' as const, mountpoint: 'none' })),
+      ],
+      sysctls: [],
+      arc: { sizeBytes: GiB, targetBytes: GiB, minBytes: GiB / 4, maxBytes: 2 * GiB },
     });
-    const source = new SimulatorExecutor({ statePath: join(dir, 'a.json'), seed: host([{ name: 'tank/data', usedBytes: 10 * GiB, referencedBytes: 10 * GiB }]) });
+    const source = new SimulatorExecutor({
+      statePath: join(dir, 'a.json'),
+      seed: host([{ name: 'tank/data', usedBytes: 10 * GiB, referencedBytes: 10 * GiB }]),
+    });
     const target = new SimulatorExecutor({ statePath: join(dir, 'b.json'), seed: host([{ name: 'tank/backups', usedBytes: 4096 }]) });
     const reports: Array<{ at: number; phase: string; percent: number }> = [];
     await backupRun(
@@ -71,15 +82,29 @@ async function schedulerCost(): Promise<{ idle: number[]; due: number[]; queued:
       const nodes = ['bench-runner-a', 'bench-runner-b', 'bench-target'];
       // the runners' queues, as their registration creates them
       for (const n of nodes.slice(0, 2)) await ensureNodeQueue(n);
-      await db.insertInto('nodes').values(nodes.map((id, i) => ({ id, name: id, ip: `127.0.0.${30 + i}`, status: 'member', inventory: '{}', last_seen_at: sql<Date>`now()` }))).execute();
+      await db
+        .insertInto('nodes')
+        .values(nodes.map((id, i) => ({ id, name: id, ip: `127.0.0.${30 + i}`, status: 'member', inventory: '{}', last_seen_at: sql<Date>`now()` })))
+        .execute();
       const far = new Date(Date.now() + 3600_000);
       for (let i = 0; i < JOBS; i += 1000) {
         await db
           .insertInto('backup_jobs')
-          .values(Array.from({ length: 1000 }, (_, k) => ({
-            name: `job-${i + k}`, node_id: nodes[(i + k) % 2], source_dataset: `tank/data/${i + k}`, target_endpoint: `bench-target:vault/${i + k}`,
-            mode: 'incremental', enabled: true, schedule: '0 * * * *', target_node_id: 'bench-target', target_dataset: `vault/${i + k}`, retention: 7, next_run_at: far,
-          })))
+          .values(
+            Array.from({ length: 1000 }, (_, k) => ({
+              name: `job-${i + k}`,
+              node_id: nodes[(i + k) % 2],
+              source_dataset: `tank/data/${i + k}`,
+              target_endpoint: `bench-target:vault/${i + k}`,
+              mode: 'incremental',
+              enabled: true,
+              schedule: '0 * * * *',
+              target_node_id: 'bench-target',
+              target_dataset: `vault/${i + k}`,
+              retention: 7,
+              next_run_at: far,
+            })),
+          )
           .execute();
       }
       await sql`ANALYZE backup_jobs`.execute(db);
@@ -94,7 +119,11 @@ async function schedulerCost(): Promise<{ idle: number[]; due: number[]; queued:
         await scheduleDueRuns(db);
         idle.push(performance.now() - t);
         const batch = ids.slice(p * DUE_PER_PASS, (p + 1) * DUE_PER_PASS);
-        await db.updateTable('backup_jobs').set({ next_run_at: new Date(Date.now() - 1000) }).where('id', 'in', batch).execute();
+        await db
+          .updateTable('backup_jobs')
+          .set({ next_run_at: new Date(Date.now() - 1000) })
+          .where('id', 'in', batch)
+          .execute();
         t = performance.now();
         const r = await scheduleDueRuns(db);
         due.push(performance.now() - t);
@@ -122,7 +151,12 @@ export const backups: Bench = {
       note: `simulated payload capped at 32 MiB, paced at 4 MiB/s; last reported ${p.lastPercent}% (bytes of the capped payload against the 10 GiB estimate)`,
     });
     const s = await withQuietLog(schedulerCost);
-    rows.push({ section, what: `schedule pass over ${JOBS} jobs, none due, p50 / p95`, value: `${fmtMs(percentile(s.idle, 50))} / ${fmtMs(percentile(s.idle, 95))}`, ok: null });
+    rows.push({
+      section,
+      what: `schedule pass over ${JOBS} jobs, none due, p50 / p95`,
+      value: `${fmtMs(percentile(s.idle, 50))} / ${fmtMs(percentile(s.idle, 95))}`,
+      ok: null,
+    });
     rows.push({
       section,
       what: `schedule pass over ${JOBS} jobs, ${DUE_PER_PASS} due, p50 / p95`,

@@ -24,16 +24,36 @@ export const bundles: Bench = {
       ok: f.bytes <= BUDGET,
     }));
     const over = fns.filter((f) => f.bytes > BUDGET).length;
-    rows.push({ section: 'bundle size', what: `all ${fns.length} functions`, value: `${over} over`, target: '0 over', ok: over === 0, note: `largest ${fns[0].module} ${fmtKB(fns[0].bytes)}, smallest ${fns.at(-1)!.module} ${fmtKB(fns.at(-1)!.bytes)}` });
+    rows.push({
+      section: 'bundle size',
+      what: `all ${fns.length} functions`,
+      value: `${over} over`,
+      target: '0 over',
+      ok: over === 0,
+      note: `largest ${fns[0].module} ${fmtKB(fns[0].bytes)}, smallest ${fns.at(-1)!.module} ${fmtKB(fns.at(-1)!.bytes)}`,
+    });
     const http = new Set(fns.map((f) => f.module));
     for (const area of readdirSync('functions', { withFileTypes: true }).filter((d) => d.isDirectory())) {
       for (const f of readdirSync(`functions/${area.name}`).filter((n) => n.endsWith('.trigger.ts'))) {
         const module = `functions/${area.name}/${f.replace(/\.trigger\.ts$/, '')}`;
-        if (!http.has(module) && existsSync(`dist/${module}.js`)) rows.push({ section: 'bundle size', what: `${module.replace(/^functions\//, '')} (scheduled)`, value: fmtKB(statSync(`dist/${module}.js`).size), ok: null });
+        if (!http.has(module) && existsSync(`dist/${module}.js`))
+          rows.push({
+            section: 'bundle size',
+            what: `${module.replace(/^functions\//, '')} (scheduled)`,
+            value: fmtKB(statSync(`dist/${module}.js`).size),
+            ok: null,
+          });
       }
     }
-    if (existsSync('dist/agent/agent.js')) rows.push({ section: 'bundle size', what: 'agent (not a Lambda)', value: fmtKB(statSync('dist/agent/agent.js').size), ok: null });
-    if (existsSync('dist/simulator/agent.js')) rows.push({ section: 'bundle size', what: 'agent + simulator (npm start, tests; not shipped)', value: fmtKB(statSync('dist/simulator/agent.js').size), ok: null });
+    if (existsSync('dist/agent/agent.js'))
+      rows.push({ section: 'bundle size', what: 'agent (not a Lambda)', value: fmtKB(statSync('dist/agent/agent.js').size), ok: null });
+    if (existsSync('dist/simulator/agent.js'))
+      rows.push({
+        section: 'bundle size',
+        what: 'agent + simulator (npm start, tests; not shipped)',
+        value: fmtKB(statSync('dist/simulator/agent.js').size),
+        ok: null,
+      });
     return rows;
   },
 };

@@ -133,7 +133,16 @@ export async function measureColdInit(kind: StoreKind, opts: { bundles?: number;
         }
         const wall = median(x.samples.map((s) => s.wallMs));
         if (x.args[0] === '-e') {
-          rows.push({ section, what: x.label, value: fmtMs(wall), ok: null, note: x.env === clean ? `median of ${runs} rounds; a round runs every line of this section once, each in a fresh process, with the function's environment only (DATABASE_URL, HM_DB_POOL_MAX)` : 'this shell\'s environment: node itself starts slower, which flatters every ratio measured against it' });
+          rows.push({
+            section,
+            what: x.label,
+            value: fmtMs(wall),
+            ok: null,
+            note:
+              x.env === clean
+                ? `median of ${runs} rounds; a round runs every line of this section once, each in a fresh process, with the function's environment only (DATABASE_URL, HM_DB_POOL_MAX)`
+                : "this shell's environment: node itself starts slower, which flatters every ratio measured against it",
+          });
           continue;
         }
         // each round's ratio to the bare node of the same round, then their median: a burst of load from
@@ -147,7 +156,9 @@ export async function measureColdInit(kind: StoreKind, opts: { bundles?: number;
           value: `${ratio.toFixed(2)}× (${fmtMs(wall)})`,
           target: x.fn && x.env === clean ? `≤ ${TARGET}×` : undefined,
           ok: x.fn && x.env === clean ? ratio <= TARGET : null,
-          note: x.fn ? `${split} → ${x.samples[0].status} ${x.samples[0].message} (${x.fn.route.method} ${x.fn.route.path})` : `${split}: node + ESM loader + this runner, no bundle`,
+          note: x.fn
+            ? `${split} → ${x.samples[0].status} ${x.samples[0].message} (${x.fn.route.method} ${x.fn.route.path})`
+            : `${split}: node + ESM loader + this runner, no bundle`,
         });
       }
       return rows;

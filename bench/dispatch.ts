@@ -45,10 +45,21 @@ export const dispatch: Bench = {
     let sendMod: typeof import('#shared/jobs/dispatch');
     try {
       [stackMod, agentMod, tasksMod, sendMod] = await Promise.all([
-        import('#scripts/stack/stack'), import('#scripts/stack/local-agent'), import('#shared/jobs/tasks'), import('#shared/jobs/dispatch'),
+        import('#scripts/stack/stack'),
+        import('#scripts/stack/local-agent'),
+        import('#shared/jobs/tasks'),
+        import('#shared/jobs/dispatch'),
       ]);
     } catch (err) {
-      return [{ section, what: 'enqueue → agent start', value: 'not available', ok: null, note: `the job system is not importable: ${(err as Error).message.split('\n')[0]}` }];
+      return [
+        {
+          section,
+          what: 'enqueue → agent start',
+          value: 'not available',
+          ok: null,
+          note: `the job system is not importable: ${(err as Error).message.split('\n')[0]}`,
+        },
+      ];
     }
     const n = Number(process.env.BENCH_DISPATCH_N ?? 30);
     const burst = Number(process.env.BENCH_DISPATCH_BURST ?? 40);
@@ -75,18 +86,31 @@ export const dispatch: Bench = {
         // the sweeper must not re-send the bench's tasks behind its back
         sweepEveryMs: 3_600_000,
       });
-      if (!stack.agent) return [{ section, what: 'enqueue → agent start', value: 'not available', ok: null, note: `the stack started no agent for the demo node (does the demo seed describe its simulated host yet?); logs: ${LOG_DIR}` }];
+      if (!stack.agent)
+        return [
+          {
+            section,
+            what: 'enqueue → agent start',
+            value: 'not available',
+            ok: null,
+            note: `the stack started no agent for the demo node (does the demo seed describe its simulated host yet?); logs: ${LOG_DIR}`,
+          },
+        ];
       db = createDb(stack.databaseUrl, 2);
       const store = db;
       const nodeId = agentMod.DEMO_NODE_ID;
       const newTask = (resource: string) =>
         tasksMod.createTask(store, { kind: 'host.probe', nodeId, resource, payload: { sysctls: [] }, requestedBy: 'bench' });
       const settled = (id: number) =>
-        until(`task ${id} to finish`, async () => {
-          const t = await store.selectFrom('tasks').select(['status', 'error', 'started_at', 'finished_at']).where('id', '=', id).executeTakeFirstOrThrow();
-          if (t.status === 'failed' || t.status === 'interrupted') throw new Error(`task ${id} ended ${t.status}: ${t.error}`);
-          return t.status === 'success' ? t : undefined;
-        }, 60_000);
+        until(
+          `task ${id} to finish`,
+          async () => {
+            const t = await store.selectFrom('tasks').select(['status', 'error', 'started_at', 'finished_at']).where('id', '=', id).executeTakeFirstOrThrow();
+            if (t.status === 'failed' || t.status === 'interrupted') throw new Error(`task ${id} ended ${t.status}: ${t.error}`);
+            return t.status === 'success' ? t : undefined;
+          },
+          60_000,
+        );
 
       // Warm-up: the agent registers (creating its queue), serverless-offline loads the agent functions.
       const started = Date.now();
@@ -116,13 +140,19 @@ export const dispatch: Bench = {
       const p50 = percentile(latencies, 50);
       return [
         {
-          section, what: 'enqueue → agent start', value: `p50 ${fmtMs(p50)} / p95 ${fmtMs(percentile(latencies, 95))}`,
-          target: `p50 ≤ ${TARGET_P50_MS} ms`, ok: p50 <= TARGET_P50_MS,
+          section,
+          what: 'enqueue → agent start',
+          value: `p50 ${fmtMs(p50)} / p95 ${fmtMs(percentile(latencies, 95))}`,
+          target: `p50 ≤ ${TARGET_P50_MS} ms`,
+          ok: p50 <= TARGET_P50_MS,
           note: `${n} host.probe tasks one after another on ${stack.storeKind}; from SendMessage to started_at; first task (agent registration + cold functions) took ${fmtMs(warmupMs)}`,
         },
         { section, what: '  start → finish (agent run + reports)', value: `p50 ${fmtMs(percentile(runs, 50))} / p95 ${fmtMs(percentile(runs, 95))}`, ok: null },
         {
-          section, what: 'tasks per second through the simulator', value: `${(burst / (spanMs / 1000)).toFixed(1)} /s`, ok: null,
+          section,
+          what: 'tasks per second through the simulator',
+          value: `${(burst / (spanMs / 1000)).toFixed(1)} /s`,
+          ok: null,
           note: `${burst} host.probe tasks on distinct resources sent at once, all finished ${fmtMs(spanMs)} after the first send`,
         },
       ];

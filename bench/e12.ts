@@ -48,7 +48,16 @@ async function sortFields(module: string): Promise<{ fieldKey: string; dirKey: s
 async function measureE12(kind: StoreKind, events: number, n: number): Promise<Row[]> {
   const section = `E12 (${kind}, ${events.toLocaleString('en')} events)`;
   const fn = builtFunctions().find((f) => f.route.path === ROUTE);
-  if (!fn) return [{ section, what: 'search + sort + page', value: 'not built yet', ok: null, note: `no function serves GET ${ROUTE} in .generated/functions.yml with a bundle in dist/` }];
+  if (!fn)
+    return [
+      {
+        section,
+        what: 'search + sort + page',
+        value: 'not built yet',
+        ok: null,
+        note: `no function serves GET ${ROUTE} in .generated/functions.yml with a bundle in dist/`,
+      },
+    ];
   const sort = await sortFields(fn.module);
   return withStore(kind, async (store) => {
     const seeded = performance.now();
@@ -60,12 +69,16 @@ async function measureE12(kind: StoreKind, events: number, n: number): Promise<R
     const fields = sort?.fields ?? [];
     // Every combination of search × sort field × direction × page × size, in a fixed shuffled order.
     const combos: Array<Record<string, string>> = [];
-    for (const search of SEARCHES) for (const field of fields.length ? fields : ['']) for (const dir of ['asc', 'desc']) for (const page of PAGES) for (const size of SIZES) {
-      const q: Record<string, string> = { page: String(page), size: String(size) };
-      if (search) q.search = search;
-      if (sort && field) Object.assign(q, { [sort.fieldKey]: field, [sort.dirKey]: dir });
-      combos.push(q);
-    }
+    for (const search of SEARCHES)
+      for (const field of fields.length ? fields : [''])
+        for (const dir of ['asc', 'desc'])
+          for (const page of PAGES)
+            for (const size of SIZES) {
+              const q: Record<string, string> = { page: String(page), size: String(size) };
+              if (search) q.search = search;
+              if (sort && field) Object.assign(q, { [sort.fieldKey]: field, [sort.dirKey]: dir });
+              combos.push(q);
+            }
     shuffle(combos);
     const queries = Array.from({ length: n }, (_, i) => combos[i % combos.length]);
     const all: number[] = [];
@@ -92,7 +105,9 @@ async function measureE12(kind: StoreKind, events: number, n: number): Promise<R
     const p95 = percentile(all, 95);
     const rows: Row[] = [
       {
-        section, what: 'all queries', value: `p50 ${fmtMs(percentile(all, 50))} / p95 ${fmtMs(p95)}`,
+        section,
+        what: 'all queries',
+        value: `p50 ${fmtMs(percentile(all, 50))} / p95 ${fmtMs(p95)}`,
         target: kind === 'postgres' ? `p95 ≤ ${TARGET_MS} ms` : undefined,
         ok: failure ? false : kind === 'postgres' ? p95 <= TARGET_MS : null,
         note: failure

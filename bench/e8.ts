@@ -28,10 +28,11 @@ async function localSource(): Promise<{ origin: string; close(): Promise<void> }
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://${HOST}:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -70,7 +71,13 @@ export const e8: Bench = {
         const all = [...byKind.direct, ...byKind.redirected];
         const row = (what: string, xs: number[]) => {
           const p50 = percentile(xs, 50);
-          return { section, what, value: `p50 ${fmtMs(p50)} / p95 ${fmtMs(percentile(xs, 95))}`, target: `p50 ≤ ${TARGET_MS} ms`, ok: !failure && p50 <= TARGET_MS };
+          return {
+            section,
+            what,
+            value: `p50 ${fmtMs(p50)} / p95 ${fmtMs(percentile(xs, 95))}`,
+            target: `p50 ≤ ${TARGET_MS} ms`,
+            ok: !failure && p50 <= TARGET_MS,
+          };
         };
         return [
           { ...row('all probes (PGlite auth)', all), note: failure ? `a request failed: ${failure}` : `${all.length} requests, HEAD to ${HOST}` },

@@ -30,7 +30,8 @@ const BODY_PREFERENCE = ['functions/cluster/notes-bulk-delete', 'functions/notif
 
 async function bodyFunction(fns: BuiltFunction[]): Promise<BuiltFunction | null> {
   const ordered = [...fns].sort((a, b) => {
-    const pa = BODY_PREFERENCE.indexOf(a.module), pb = BODY_PREFERENCE.indexOf(b.module);
+    const pa = BODY_PREFERENCE.indexOf(a.module),
+      pb = BODY_PREFERENCE.indexOf(b.module);
     return (pa < 0 ? 99 : pa) - (pb < 0 ? 99 : pb) || a.module.localeCompare(b.module);
   });
   for (const f of ordered) if (f.route.method !== '*' && (await compiledSpec(f.module))?.takesBody) return f;
@@ -53,7 +54,10 @@ interface Path {
 
 const invocation = (name: string, handler: Handler, ev: EventOptions, expect: number): Path => {
   const path: Path = {
-    name, expect, times: [], cpuUs: 0,
+    name,
+    expect,
+    times: [],
+    cpuUs: 0,
     next: () => {
       const event = apiEvent(ev);
       const context = lambdaContext();
@@ -106,14 +110,30 @@ export async function measurePipeline(kind: StoreKind, n = Number(process.env.BE
     const unauth = invocation('401 no token (pipeline + the audit row)', count, { method: 'GET', route: e25.route.path, token: null }, 401);
     const lookup: Path = { name: '  token lookup alone (verifyToken)', times: [], cpuUs: 0, next: () => () => verifyToken(store.db, store.adminToken) };
     const query: Path = { name: '  E25 query alone (countActive)', times: [], cpuUs: 0, next: () => () => countActive(store.db) };
-    const auditRow = { tokenId: null, tokenName: 'bench', role: 'admin', sourceIp: '127.0.0.1', method: 'POST', route: '/api/cluster/notes/bulk-delete', resource: '', status: 400, taskId: null, requestId: 'bench' };
+    const auditRow = {
+      tokenId: null,
+      tokenName: 'bench',
+      role: 'admin',
+      sourceIp: '127.0.0.1',
+      method: 'POST',
+      route: '/api/cluster/notes/bulk-delete',
+      resource: '',
+      status: 400,
+      taskId: null,
+      requestId: 'bench',
+    };
     const audit: Path = { name: '  audit row alone (recordAudit)', times: [], cpuUs: 0, next: () => () => recordAudit(store.db, auditRow) };
     const paths = [ok, lookup, query, audit, unauth];
     let bad: Path | undefined;
     if (withBody) {
       const post = await loadHandler(withBody.bundle, kind);
       // A JSON string where the schema wants an object: the validator's 400, after auth and JSON parsing.
-      bad = invocation(`400 bad body (${withBody.route.method} ${withBody.route.path})`, post, { method: withBody.route.method, route: withBody.route.path, token: store.adminToken, body: '"bench"' }, 400);
+      bad = invocation(
+        `400 bad body (${withBody.route.method} ${withBody.route.path})`,
+        post,
+        { method: withBody.route.method, route: withBody.route.path, token: store.adminToken, body: '"bench"' },
+        400,
+      );
       paths.push(bad);
     }
     await withQuietLog(() => alternatingBlocks(paths, n));
@@ -126,7 +146,9 @@ export async function measurePipeline(kind: StoreKind, n = Number(process.env.BE
       { section, what: lookup.name, value: v(lookup), ok: null },
       { section, what: query.name, value: v(query), ok: null },
       {
-        section, what: '  E25 pipeline overhead (E25 − lookup − query)', ok: null,
+        section,
+        what: '  E25 pipeline overhead (E25 − lookup − query)',
+        ok: null,
         value: `wall p50 ${fmtMs(p50(ok) - p50(lookup) - p50(query))}; CPU ${fmtMs(cpu(ok) - cpu(lookup) - cpu(query))}`,
       },
       { section, what: audit.name, value: v(audit), ok: null },
@@ -140,8 +162,11 @@ export async function measurePipeline(kind: StoreKind, n = Number(process.env.BE
     rows.push(
       { section, what: bad.name, value: v(bad), ...wrong(bad) },
       {
-        section, what: '  400 pipeline overhead (400 − token lookup − audit row)', value: `wall p50 ${fmtMs(overhead)}; CPU ${fmtMs(cpu(bad) - cpu(lookup) - cpu(audit))}`,
-        target: 'wall ≤ 100 µs', ok: !bad.wrong && overhead <= OVERHEAD_TARGET_MS,
+        section,
+        what: '  400 pipeline overhead (400 − token lookup − audit row)',
+        value: `wall p50 ${fmtMs(overhead)}; CPU ${fmtMs(cpu(bad) - cpu(lookup) - cpu(audit))}`,
+        target: 'wall ≤ 100 µs',
+        ok: !bad.wrong && overhead <= OVERHEAD_TARGET_MS,
         note: `log line, envelope, body limit, JSON parse, validation and error render on top of the store's two round trips (token lookup, audit row): difference of p50 latencies over ${n} requests per path (alternating blocks); CPU = process.cpuUsage mean difference (all threads, so GC included)`,
       },
     );

@@ -34,7 +34,11 @@ async function status() {
   const store = await openCliStore();
   try {
     const at = await clusterKeyRotatedAt(store.db);
-    console.log(at ? `a cluster key is set in ${store.where} (last rotated ${at.toISOString()})` : `no cluster key is set in ${store.where}; run npm run cluster -- key rotate`);
+    console.log(
+      at
+        ? `a cluster key is set in ${store.where} (last rotated ${at.toISOString()})`
+        : `no cluster key is set in ${store.where}; run npm run cluster -- key rotate`,
+    );
   } finally {
     await store.close();
   }

@@ -15,14 +15,25 @@ const file = 'package-lock.json';
 const lock = JSON.parse(readFileSync(file, 'utf8')) as { packages: Record<string, Entry> };
 
 const OS = ['darwin', 'linux', 'win32', 'freebsd', 'android', 'openharmony', 'openbsd', 'netbsd', 'sunos', 'aix'];
-const CPU: Record<string, string> = { x64: 'x64', arm64: 'arm64', arm: 'arm', ia32: 'ia32', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64', wasm32: 'wasm32' };
+const CPU: Record<string, string> = {
+  x64: 'x64',
+  arm64: 'arm64',
+  arm: 'arm',
+  ia32: 'ia32',
+  ppc64: 'ppc64',
+  s390x: 's390x',
+  riscv64: 'riscv64',
+  loong64: 'loong64',
+  wasm32: 'wasm32',
+};
 
 function platformOf(name: string): { os?: string[]; cpu?: string[]; libc?: string[] } | null {
   const parts = name.split('/').pop()!.split('-');
   const os = parts.find((p) => OS.includes(p));
   const cpu = parts.find((p) => p in CPU);
   if (!os || !cpu) return null;
-  const libc = parts.includes('musl') || parts.includes('musleabihf') ? ['musl'] : os === 'linux' && parts.some((p) => p.startsWith('gnu')) ? ['glibc'] : undefined;
+  const libc =
+    parts.includes('musl') || parts.includes('musleabihf') ? ['musl'] : os === 'linux' && parts.some((p) => p.startsWith('gnu')) ? ['glibc'] : undefined;
   return { os: [os], cpu: [CPU[cpu]], ...(libc ? { libc } : {}) };
 }
 

@@ -28,7 +28,10 @@ ${STORE_HELP}`;
 await runCli(async () => {
   let parsed;
   try {
-    parsed = parseArgs({ allowPositionals: true, options: { check: { type: 'boolean' }, 'write-schema': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: { check: { type: 'boolean' }, 'write-schema': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -47,7 +50,9 @@ await runCli(async () => {
     try {
       await migrateToLatest(store.db);
       const summary = await loadSeed(store.db, seed, file);
-      const parts = Object.entries(summary).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
+      const parts = Object.entries(summary)
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${k} ${n}`);
       console.log(`loaded ${file} into ${store.where}: ${parts.join(', ') || 'nothing to load'}`);
     } finally {
       await store.close();

@@ -43,8 +43,13 @@ const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000
 /** `30d` / `12h` / `90m` / `8w` from now, or an ISO date or date-time; must lie in the future. */
 export function parseExpiry(value: string, now = new Date()): Date {
   const rel = /^(\d{1,6})([mhdw])$/.exec(value);
-  const at = rel ? new Date(now.getTime() + Number(rel[1]) * UNIT_MS[rel[2]]) : /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? new Date(value) : null;
-  if (!at || Number.isNaN(at.getTime())) throw new UsageError(`--expires "${value}": expected a duration such as 30d, 12h, 90m, 8w or an ISO date such as 2026-01-31`);
+  const at = rel
+    ? new Date(now.getTime() + Number(rel[1]) * UNIT_MS[rel[2]])
+    : /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)
+      ? new Date(value)
+      : null;
+  if (!at || Number.isNaN(at.getTime()))
+    throw new UsageError(`--expires "${value}": expected a duration such as 30d, 12h, 90m, 8w or an ISO date such as 2026-01-31`);
   if (at <= now) throw new UsageError(`--expires "${value}" lies in the past`);
   return at;
 }
@@ -63,7 +68,9 @@ async function create(opts: { role?: string; name?: string; expires?: string; no
     const { id, token } = await createToken(store.db, { name, role: opts.role, expiresAt, nodeId: opts.node ?? null, secret: opts.secret }).catch((err) => {
       throw err instanceof TokenRevokedError ? new Error(`--secret: ${err.message}`) : err;
     });
-    console.log(`created token ${id} "${name}" (${opts.role}${opts.node ? ` for node ${opts.node}` : ''}, ${expiresAt ? `expires ${expiresAt.toISOString()}` : 'does not expire'}) in ${store.where}`);
+    console.log(
+      `created token ${id} "${name}" (${opts.role}${opts.node ? ` for node ${opts.node}` : ''}, ${expiresAt ? `expires ${expiresAt.toISOString()}` : 'does not expire'}) in ${store.where}`,
+    );
     // a secret the caller supplied is not echoed: they have it, and it should not reach a terminal log twice
     if (opts.secret !== undefined) return;
     console.log('secret — shown only now; store it safely:\n');
@@ -76,7 +83,11 @@ async function create(opts: { role?: string; name?: string; expires?: string; no
 async function list(json: boolean) {
   const store = await openCliStore();
   try {
-    const rows = await store.db.selectFrom('api_tokens').select(['id', 'name', 'role', 'node_id', 'created_at', 'expires_at', 'revoked_at', 'last_used_at']).orderBy('id').execute();
+    const rows = await store.db
+      .selectFrom('api_tokens')
+      .select(['id', 'name', 'role', 'node_id', 'created_at', 'expires_at', 'revoked_at', 'last_used_at'])
+      .orderBy('id')
+      .execute();
     const now = new Date();
     const out = rows.map((r) => ({
       id: r.id,
@@ -92,7 +103,11 @@ async function list(json: boolean) {
     if (!out.length) return console.log(`no tokens in ${store.where}`);
     const cols = ['id', 'name', 'role', 'node', 'created', 'expires', 'last_used', 'state'] as const;
     const width = Object.fromEntries(cols.map((c) => [c, Math.max(c.length, ...out.map((o) => String(o[c]).length))]));
-    const line = (o: Record<string, unknown>) => cols.map((c) => String(o[c]).padEnd(width[c])).join('  ').trimEnd();
+    const line = (o: Record<string, unknown>) =>
+      cols
+        .map((c) => String(o[c]).padEnd(width[c]))
+        .join('  ')
+        .trimEnd();
     console.log(line(Object.fromEntries(cols.map((c) => [c, c.toUpperCase()]))));
     for (const o of out) console.log(line(o));
   } finally {

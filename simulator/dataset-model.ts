@@ -8,7 +8,8 @@ import { poolAvailable } from './pool-model.ts';
  */
 
 export const poolOf = (name: string) => name.split(/[/@]/)[0];
-export const parentOf = (name: string) => (name.includes('@') ? name.slice(0, name.indexOf('@')) : name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null);
+export const parentOf = (name: string) =>
+  name.includes('@') ? name.slice(0, name.indexOf('@')) : name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null;
 
 /** zfs's order: a dataset, then its snapshots, then its children (each level by name). */
 export function compareDatasets(a: string, b: string): number {
@@ -25,7 +26,10 @@ export function compareDatasets(a: string, b: string): number {
 }
 
 export function sortedDatasets(host: SimHost): SimDataset[] {
-  return host.datasets.map((d, i) => ({ d, i })).sort((x, y) => compareDatasets(x.d.name, y.d.name) || x.i - y.i).map((x) => x.d);
+  return host.datasets
+    .map((d, i) => ({ d, i }))
+    .sort((x, y) => compareDatasets(x.d.name, y.d.name) || x.i - y.i)
+    .map((x) => x.d);
 }
 
 export function findDataset(host: SimHost, name: string): SimDataset | undefined {
@@ -112,14 +116,14 @@ export const DATASET_PROPS: Record<string, DatasetProp> = {
   used: { ...bytes((_h, d) => d.usedBytes), header: 'USED' },
   available: { ...bytes(available), header: 'AVAIL' },
   referenced: { ...bytes((_h, d) => d.referencedBytes ?? d.usedBytes), header: 'REFER' },
-  usedbysnapshots: { ...bytes((_h, d) => (d.type === 'snapshot' ? null : d.usedBySnapshotsBytes ?? 0)), header: 'USEDSNAP' },
+  usedbysnapshots: { ...bytes((_h, d) => (d.type === 'snapshot' ? null : (d.usedBySnapshotsBytes ?? 0))), header: 'USEDSNAP' },
   usedbychildren: { ...bytes((h, d) => (d.type === 'snapshot' ? null : usedByChildren(h, d))), header: 'USEDCHILD' },
   usedbydataset: {
     ...bytes((h, d) => (d.type === 'snapshot' ? null : Math.max(0, d.usedBytes - usedByChildren(h, d) - (d.usedBySnapshotsBytes ?? 0)))),
     header: 'USEDDS',
   },
   usedbyrefreservation: { ...bytes((_h, d) => (d.type === 'snapshot' ? null : 0)), header: 'USEDREFRESERV' },
-  volsize: { ...bytes((_h, d) => (d.type === 'volume' ? d.volsizeBytes ?? 0 : null)), header: 'VOLSIZE' },
+  volsize: { ...bytes((_h, d) => (d.type === 'volume' ? (d.volsizeBytes ?? 0) : null)), header: 'VOLSIZE' },
   mountpoint: {
     header: 'MOUNTPOINT',
     value: (h, d) => mountpointProperty(h, d)?.value ?? null,

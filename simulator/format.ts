@@ -145,7 +145,13 @@ export function phaseOf(name: string): number {
 /** `zfs get` / `zpool get` output: TAB-separated with -H, else a left-aligned table with an upper-case header. */
 export function propertyListing(fields: string[], rows: string[][], scripted: boolean): string {
   if (scripted) return rows.map((r) => r.join('\t') + '\n').join('');
-  return rows.length ? table(fields.map((f) => f.toUpperCase()), rows, fields.map(() => false)) : '';
+  return rows.length
+    ? table(
+        fields.map((f) => f.toUpperCase()),
+        rows,
+        fields.map(() => false),
+      )
+    : '';
 }
 
 /** libxo's output option, which FreeBSD tools take as `--libxo json`, `--libxo=json` or `--libxo:json`, apart from the other arguments. */

@@ -51,7 +51,10 @@ export function allOids(state: SimHost, now: number): Oid[] {
   const derived = providers.flatMap((p) => p.fn(state, now));
   const names = new Set(derived.map((o) => o.name));
   const all = [...seeded.filter((o) => !names.has(o.name)), ...derived];
-  return all.map((o, i) => ({ o, i })).sort((a, b) => rank(a.o.name) - rank(b.o.name) || a.i - b.i).map((x) => x.o);
+  return all
+    .map((o, i) => ({ o, i }))
+    .sort((a, b) => rank(a.o.name) - rank(b.o.name) || a.i - b.i)
+    .map((x) => x.o);
 }
 
 /** Integer types: bit width and signedness, and the strto* function sysctl(8) parses them with. */

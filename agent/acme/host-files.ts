@@ -11,4 +11,3 @@ const accountBase = (directoryUrl: string) => `${ACME_STATE_DIR}/account-${creat
 export const accountKeyPath = (directoryUrl: string) => `${accountBase(directoryUrl)}.key`;
 /** the account's URL at that directory, once registered (later orders reuse the account) */
 export const accountUrlPath = (directoryUrl: string) => `${accountBase(directoryUrl)}.url`;
-

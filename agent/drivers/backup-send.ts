@@ -25,7 +25,14 @@ import { streamFlags } from './zfs-send-flags.ts';
  * copy's root is skipped by `zfs mount -a`; zfs-receive(8): `-o` sets it on the root, a non-inheritable property
  * stays as sent on the descendants, which mount under the copy's own inherited path).
  */
-export const sendArgv = (source: string, snap: string, from: string | null, encrypted: boolean) => ['zfs', 'send', '-R', ...streamFlags(encrypted), ...(from ? ['-I', `@${from}`] : []), `${source}@${snap}`];
+export const sendArgv = (source: string, snap: string, from: string | null, encrypted: boolean) => [
+  'zfs',
+  'send',
+  '-R',
+  ...streamFlags(encrypted),
+  ...(from ? ['-I', `@${from}`] : []),
+  `${source}@${snap}`,
+];
 export const recvArgv = (target: string) => ['zfs', 'recv', '-u', '-x', 'mountpoint', '-o', 'canmount=noauto', '-v', target];
 
 /** Bytes the stream will carry, from `zfs send -nvP` (its `size` line). */

@@ -41,7 +41,10 @@ export function newestCommon(jobId: number, source: Snap[], target: Snap[]): str
 
 /** The job's snapshots beyond the newest `keep`, oldest first: what retention destroys. */
 export function beyondRetention(jobId: number, snaps: Snap[], keep: number): string[] {
-  const mine = jobSnapshotsOldestFirst(jobId, snaps.map((s) => s.name));
+  const mine = jobSnapshotsOldestFirst(
+    jobId,
+    snaps.map((s) => s.name),
+  );
   return mine.slice(0, Math.max(0, mine.length - keep));
 }
 

@@ -53,5 +53,10 @@ export async function installCertificate(exec: Executor, name: string, chainPem:
   const written = await readOrNull(exec, paths.crt);
   if (!written) throw new Error(`${paths.crt} is not on the host after installing it`);
   const leaf = new X509Certificate(leafOf(written));
-  return { fingerprint: leaf.fingerprint256, notBefore: new Date(leaf.validFrom).toISOString(), notAfter: new Date(leaf.validTo).toISOString(), path: paths.crt };
+  return {
+    fingerprint: leaf.fingerprint256,
+    notBefore: new Date(leaf.validFrom).toISOString(),
+    notAfter: new Date(leaf.validTo).toISOString(),
+    path: paths.crt,
+  };
 }

@@ -85,7 +85,9 @@ export async function migrationEncryption(exec: Executor, dataset: string): Prom
   const encroot = root.trim() && root.trim() !== '-' ? root.trim() : dataset;
   const keylocation = (await runChecked(exec, ['zfs', 'get', '-H', '-o', 'value', 'keylocation', encroot])).trim();
   if (!keylocation.startsWith('file://')) {
-    throw new Error(`${dataset} is encrypted (encryption root ${encroot}, keylocation ${keylocation}): the target could not unlock it; give ${encroot} a file:// keylocation whose key file is on both hosts`);
+    throw new Error(
+      `${dataset} is encrypted (encryption root ${encroot}, keylocation ${keylocation}): the target could not unlock it; give ${encroot} a file:// keylocation whose key file is on both hosts`,
+    );
   }
   return { keylocation };
 }

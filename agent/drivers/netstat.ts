@@ -22,7 +22,13 @@ export function parseNetstatRoutes(stdout: string): RouteEntry[] {
     // other families (link-layer, …) carry no IP routes
     if (!family) continue;
     for (const e of asList(fam['rt-entry'])) {
-      out.push({ family, destination: String(e.destination ?? ''), gateway: String(e.gateway ?? ''), flags: String(e.flags ?? ''), interface: String(e['interface-name'] ?? '') });
+      out.push({
+        family,
+        destination: String(e.destination ?? ''),
+        gateway: String(e.gateway ?? ''),
+        flags: String(e.flags ?? ''),
+        interface: String(e['interface-name'] ?? ''),
+      });
     }
   }
   return out;

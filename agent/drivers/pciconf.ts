@@ -17,7 +17,12 @@ export function parsePciconfList(stdout: string): PciDeviceInventory[] {
   for (const line of stdout.split('\n')) {
     const head = SELECTOR.exec(line);
     if (head) {
-      const fields = Object.fromEntries(head[7].trim().split(/\s+/).map((kv) => kv.split('=') as [string, string]));
+      const fields = Object.fromEntries(
+        head[7]
+          .trim()
+          .split(/\s+/)
+          .map((kv) => kv.split('=') as [string, string]),
+      );
       out.push({
         selector: line.split(/\s/)[0].replace(/:$/, ''),
         driver: head[1],

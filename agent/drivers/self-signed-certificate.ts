@@ -4,13 +4,21 @@ import * as x509 from '@peculiar/x509';
 // node:crypto's WebCrypto is what @peculiar/x509 signs with (its Crypto type is the DOM's, the same interface)
 x509.cryptoProvider.set(webcrypto as never);
 
-const pem = (label: string, der: ArrayBuffer) => `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
+const pem = (label: string, der: ArrayBuffer) =>
+  `-----BEGIN ${label}-----\n${Buffer.from(der)
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END ${label}-----\n`;
 
 /**
  * A new ECDSA P-256 key and a self-signed certificate for `domain` (subject CN and the only subjectAltName,
  * a TLS server certificate, not a CA), valid from now for `validityDays`: both PEM (the key PKCS#8).
  */
-export async function makeSelfSignedCertificate(domain: string, validityDays: number, now: Date = new Date()): Promise<{ certificatePem: string; keyPem: string }> {
+export async function makeSelfSignedCertificate(
+  domain: string,
+  validityDays: number,
+  now: Date = new Date(),
+): Promise<{ certificatePem: string; keyPem: string }> {
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
   const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const notBefore = new Date(Math.floor(now.getTime() / 1000) * 1000);

@@ -50,7 +50,20 @@ export function parseSysctlSet(stdout: string): SysctlChange[] {
 }
 
 /** Integer types as `sysctl -t` names them (sbin/sysctl ctl_typename). */
-const INTEGER_TYPES = new Set(['integer', 'unsigned integer', 'long integer', 'unsigned long', 'int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t', 'uint16_t', 'uint32_t', 'uint64_t']);
+const INTEGER_TYPES = new Set([
+  'integer',
+  'unsigned integer',
+  'long integer',
+  'unsigned long',
+  'int8_t',
+  'int16_t',
+  'int32_t',
+  'int64_t',
+  'uint8_t',
+  'uint16_t',
+  'uint32_t',
+  'uint64_t',
+]);
 
 interface SysctlValue {
   name: string;
@@ -93,7 +106,11 @@ export async function setSysctl(exec: Executor, name: string, value: string): Pr
 /** Read-only OIDs the inventory always carries, so that a request to set one is told it is read-only. */
 const CORE_READONLY = ['kern.ostype', 'kern.osrelease', 'kern.osreldate', 'hw.ncpu', 'hw.physmem', 'hw.pagesize', 'hw.model', 'hw.machine'];
 
-async function listing(exec: Executor, flags: string, names: string[] = []): Promise<{ values: Map<string, string>; meta: Map<string, { type: string; description: string }> }> {
+async function listing(
+  exec: Executor,
+  flags: string,
+  names: string[] = [],
+): Promise<{ values: Map<string, string>; meta: Map<string, { type: string; description: string }> }> {
   const valuesRes = await exec.run(['sysctl', ...(names.length ? ['-q', ...names] : [`-a${flags}`])]);
   const metaRes = await exec.run(['sysctl', ...(names.length ? ['-q', '-td', ...names] : [`-a${flags}td`])]);
   // -q with an unknown name exits 1 after printing the known ones; with -a any failure is real

@@ -40,7 +40,9 @@ export async function mountTree(exec: Executor, dataset: string): Promise<string
  * first. Returns what it mounted.
  */
 export async function mountForUse(exec: Executor, dataset: string): Promise<string[]> {
-  const pending = (await mountStates(exec, dataset)).filter((s) => !s.mounted && (s.canmount === 'on' || (s.name === dataset && s.canmount === 'noauto'))).map((s) => s.name);
+  const pending = (await mountStates(exec, dataset))
+    .filter((s) => !s.mounted && (s.canmount === 'on' || (s.name === dataset && s.canmount === 'noauto')))
+    .map((s) => s.name);
   for (const name of pending) await mount(exec, name);
   return pending;
 }

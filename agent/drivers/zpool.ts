@@ -9,11 +9,30 @@ import { parseLatency, parseNumber, parseSize } from './zfs-numbers.ts';
 // ---------------------------------------------------------------- zpool list
 
 /** `zpool list -Hp` without -o (OpenZFS 2.x). */
-export const ZPOOL_LIST_DEFAULT_COLUMNS = ['name', 'size', 'allocated', 'free', 'checkpoint', 'expandsize', 'fragmentation', 'capacity', 'dedupratio', 'health', 'altroot'];
+export const ZPOOL_LIST_DEFAULT_COLUMNS = [
+  'name',
+  'size',
+  'allocated',
+  'free',
+  'checkpoint',
+  'expandsize',
+  'fragmentation',
+  'capacity',
+  'dedupratio',
+  'health',
+  'altroot',
+];
 /** What the agent asks for. */
 const POOL_LIST_COLUMNS = ['name', 'guid', 'size', 'allocated', 'free', 'fragmentation', 'capacity', 'dedupratio', 'health'];
 
-const LIST_ALIASES: Record<string, string> = { alloc: 'allocated', frag: 'fragmentation', cap: 'capacity', dedup: 'dedupratio', ckpoint: 'checkpoint', expandsz: 'expandsize' };
+const LIST_ALIASES: Record<string, string> = {
+  alloc: 'allocated',
+  frag: 'fragmentation',
+  cap: 'capacity',
+  dedup: 'dedupratio',
+  ckpoint: 'checkpoint',
+  expandsz: 'expandsize',
+};
 
 interface PoolListRow {
   name: string;
@@ -136,9 +155,18 @@ function parseScan(text: string | undefined, key: string): ScanStatus {
   if ((m = /^(?:scrub|resilver) in progress since (.+)$/.exec(first))) {
     const toGo = /done, (.+?) to go/.exec(text);
     const processed = /(\S+) (?:resilvered|repaired), [\d.]+% done/.exec(text);
-    return { function: fn, state: 'in_progress', percentDone: percent ? Number(percent[1]) : null, at: m[1], processed: processed?.[1], toGo: toGo ? toGo[1] : null, text };
+    return {
+      function: fn,
+      state: 'in_progress',
+      percentDone: percent ? Number(percent[1]) : null,
+      at: m[1],
+      processed: processed?.[1],
+      toGo: toGo ? toGo[1] : null,
+      text,
+    };
   }
-  if ((m = /^(?:scrub|resilver) paused since (.+)$/.exec(first))) return { function: fn, state: 'paused', percentDone: percent ? Number(percent[1]) : null, at: m[1], text };
+  if ((m = /^(?:scrub|resilver) paused since (.+)$/.exec(first)))
+    return { function: fn, state: 'paused', percentDone: percent ? Number(percent[1]) : null, at: m[1], text };
   if ((m = /^(?:resilvered|scrub repaired) (\S+) in .+? with (\d+) errors on (.+)$/.exec(first)))
     return { function: fn, state: 'finished', percentDone: 100, processed: m[1], errors: Number(m[2]), at: m[3], text };
   if ((m = /^(?:scrub|resilver) canceled on (.+)$/.exec(first))) return { function: fn, state: 'canceled', percentDone: null, at: m[1], text };
@@ -223,7 +251,10 @@ export function parseZpoolStatus(stdout: string): ZpoolStatus[] {
       state: joined('state', ' ') ?? '',
       scan: parseScan(joined(scanKey, '\n'), scanKey),
       // a sample cut before its config table still tells state and scan
-      ...(parseConfig(config) ?? { root: { name: joined('pool', ' ')!, state: joined('state', ' ') ?? '', read: null, write: null, cksum: null, children: [] }, sections: {} }),
+      ...(parseConfig(config) ?? {
+        root: { name: joined('pool', ' ')!, state: joined('state', ' ') ?? '', read: null, write: null, cksum: null, children: [] },
+        sections: {},
+      }),
     };
     if (fields.status) status.status = joined('status', ' ');
     if (fields.action) status.action = joined('action', ' ');
@@ -276,7 +307,7 @@ export function resilverProgress(status: ZpoolStatus): ResilverProgress {
     percent: running ? scan.percentDone : finished && !replacing ? 100 : null,
     replacing,
     done: finished && !replacing,
-    errors: finished ? scan.errors ?? null : null,
+    errors: finished ? (scan.errors ?? null) : null,
   };
 }
 
@@ -318,7 +349,19 @@ interface PoolIostat {
   rebuildWait?: number | null;
 }
 
-const LATENCY_FIELDS = ['totalWaitRead', 'totalWaitWrite', 'diskWaitRead', 'diskWaitWrite', 'syncqWaitRead', 'syncqWaitWrite', 'asyncqWaitRead', 'asyncqWaitWrite', 'scrubWait', 'trimWait', 'rebuildWait'] as const;
+const LATENCY_FIELDS = [
+  'totalWaitRead',
+  'totalWaitWrite',
+  'diskWaitRead',
+  'diskWaitWrite',
+  'syncqWaitRead',
+  'syncqWaitWrite',
+  'asyncqWaitRead',
+  'asyncqWaitWrite',
+  'scrubWait',
+  'trimWait',
+  'rebuildWait',
+] as const;
 
 /**
  * Pool rows of `zpool iostat [-Hp] [-l]`: with -H TAB-separated, otherwise the column table (header and

@@ -40,7 +40,10 @@ export interface Executor {
 
 /** Raised by drivers when a command fails; the message is the command's own stderr, for the task's error. */
 export class CommandError extends Error {
-  constructor(readonly argv: string[], readonly result: RunResult) {
+  constructor(
+    readonly argv: string[],
+    readonly result: RunResult,
+  ) {
     super((result.stderr || result.stdout).trim() || `${argv[0]} exited with ${result.code}`);
     this.name = 'CommandError';
   }

@@ -52,7 +52,11 @@ interface Ssh2Client {
 }
 
 /** `SHA256:abc=` → `abc` (how ssh-keygen prints it → the bare base64 the verifier computes) */
-const bareFingerprint = (k: string) => k.trim().replace(/^SHA256:/, '').replace(/=+$/, '');
+const bareFingerprint = (k: string) =>
+  k
+    .trim()
+    .replace(/^SHA256:/, '')
+    .replace(/=+$/, '');
 
 const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, ABRT: 6, KILL: 9, SEGV: 11, PIPE: 13, ALRM: 14, TERM: 15 };
 
@@ -102,7 +106,9 @@ export class SshExecutor implements Executor {
       })
       .catch((err: Error) => {
         if (pinned && presented && !pinned.includes(presented)) {
-          throw new Error(`SSH host key mismatch for ${o.host}:${o.port ?? 22}: the server presented SHA256:${presented}, expected ${pinned.map((k) => `SHA256:${k}`).join(' or ')} (${err.message})`);
+          throw new Error(
+            `SSH host key mismatch for ${o.host}:${o.port ?? 22}: the server presented SHA256:${presented}, expected ${pinned.map((k) => `SHA256:${k}`).join(' or ')} (${err.message})`,
+          );
         }
         throw err;
       })

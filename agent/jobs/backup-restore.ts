@@ -20,7 +20,11 @@ import { bestEffort } from './best-effort.ts';
  */
 
 const NO_KEYFORMAT = new Set(['', '-', 'none']);
-const stampOf = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+const stampOf = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
 
 interface Origin {
   exec: Executor;
@@ -59,7 +63,8 @@ async function unlock(exec: Executor, dataset: string, p: BackupRestorePayload, 
     return;
   }
   if (p.encryptionKey === undefined) throw new Error(`the received ${dataset} is encrypted (keyformat ${format}): give encryptionKey and encryptionKeyFormat`);
-  if (p.encryptionKeyFormat !== format) throw new Error(`encryptionKeyFormat ${p.encryptionKeyFormat} does not match the keyformat of the received ${dataset} (${format})`);
+  if (p.encryptionKeyFormat !== format)
+    throw new Error(`encryptionKeyFormat ${p.encryptionKeyFormat} does not match the keyformat of the received ${dataset} (${format})`);
   if (props.keystatus?.value === 'available') return;
   await loadKey(exec, dataset, format === 'raw' ? Buffer.from(p.encryptionKey, 'base64') : `${p.encryptionKey}\n`);
 }
@@ -134,11 +139,21 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
         warnings.push(`the old dataset ${old} could not be destroyed: ${(e as Error).message}`);
       }
     }
-    return { jobId: p.jobId, dataset: p.dataset, snapshot: snap, from: origin.where, guid: got, guest: p.guest && guest.present ? { ...p.guest, state: wasRunning ? 'running' : 'stopped' } : null, warnings };
+    return {
+      jobId: p.jobId,
+      dataset: p.dataset,
+      snapshot: snap,
+      from: origin.where,
+      guid: got,
+      guest: p.guest && guest.present ? { ...p.guest, state: wasRunning ? 'running' : 'stopped' } : null,
+      warnings,
+    };
   } catch (err) {
     const problems = await undo(local, p.dataset, restoring, old, done, guest, wasRunning);
     const e = err as Error;
-    throw new Error(`${e.message}${problems.length ? `; undo incomplete: ${problems.join('; ')}` : `; undone: ${p.dataset} is the original${wasRunning ? ' and the guest runs again' : ''}`}`);
+    throw new Error(
+      `${e.message}${problems.length ? `; undo incomplete: ${problems.join('; ')}` : `; undone: ${p.dataset} is the original${wasRunning ? ' and the guest runs again' : ''}`}`,
+    );
   } finally {
     await remote.close?.().catch(() => undefined);
   }

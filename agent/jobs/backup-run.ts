@@ -34,9 +34,15 @@ export const backupRun: JobHandler<'backup.run'> = async (ctx, p) => {
     // an encrypted source is sent raw: libzfs refuses `-R` of an encrypted dataset without `-w`
     const encrypted = await isEncrypted(source, p.source);
     const estimate = await estimateStream(source, p.source, snap, from, encrypted);
-    await ctx.progress(`${mode} send`, 5, `mode: ${mode}\nsend ${from ? `@${from} → ` : ''}${p.source}@${snap} to ${p.target.label}, estimated ${human(estimate)} (${estimate} bytes)`);
+    await ctx.progress(
+      `${mode} send`,
+      5,
+      `mode: ${mode}\nsend ${from ? `@${from} → ` : ''}${p.source}@${snap} to ${p.target.label}, estimated ${human(estimate)} (${estimate} bytes)`,
+    );
 
-    const ticker = progressTicker(progressEveryMs(), (bytes) => ctx.progress(`${mode} send`, 5 + Math.min(85, Math.floor((bytes / Math.max(1, estimate)) * 85)), `sent ${human(bytes)} of ${human(estimate)}`));
+    const ticker = progressTicker(progressEveryMs(), (bytes) =>
+      ctx.progress(`${mode} send`, 5 + Math.min(85, Math.floor((bytes / Math.max(1, estimate)) * 85)), `sent ${human(bytes)} of ${human(estimate)}`),
+    );
     let sent: Awaited<ReturnType<typeof streamBackup>>;
     try {
       sent = await streamBackup(source, target, from, { dataset: p.source, snap, encrypted }, p.target.dataset, ticker.onBytes);
@@ -50,7 +56,11 @@ export const backupRun: JobHandler<'backup.run'> = async (ctx, p) => {
     const prunedTarget = beyondRetention(p.jobId, await listSnapshots(target, p.target.dataset), p.retention);
     await destroySnapshots(source, p.source, prunedSource);
     await destroySnapshots(target, p.target.dataset, prunedTarget);
-    await ctx.progress('done', 99, `retention ${p.retention}: pruned ${prunedSource.length} here (${prunedSource.join(', ') || '-'}), ${prunedTarget.length} on the target (${prunedTarget.join(', ') || '-'})`);
+    await ctx.progress(
+      'done',
+      99,
+      `retention ${p.retention}: pruned ${prunedSource.length} here (${prunedSource.join(', ') || '-'}), ${prunedTarget.length} on the target (${prunedTarget.join(', ') || '-'})`,
+    );
     return { mode, snapshot: snap, from, bytes: sent.bytes, estimate, pruned: { source: prunedSource, target: prunedTarget } };
   } finally {
     await target.close?.().catch(() => undefined);

@@ -11,7 +11,8 @@ export const certificateInstall: JobHandler<'certificate.install'> = async (ctx,
   if (!p.privateKeyPem) throw new Error(`certificate ${p.certificateId}: the task carries no private key (it was scrubbed; import the certificate again)`);
   await ctx.progress('installing', 50, `installing ${p.name}`);
   const installed = await installCertificate(ctx.exec, p.name, p.certificatePem, p.privateKeyPem);
-  if (installed.fingerprint !== p.fingerprint) throw new Error(`${installed.path} holds certificate ${installed.fingerprint}, not the imported ${p.fingerprint}`);
+  if (installed.fingerprint !== p.fingerprint)
+    throw new Error(`${installed.path} holds certificate ${installed.fingerprint}, not the imported ${p.fingerprint}`);
   await ctx.progress('installed', 100, `${installed.path}: ${installed.fingerprint}`);
   return installed;
 };

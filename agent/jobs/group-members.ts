@@ -36,5 +36,10 @@ export const groupSetMembers: JobHandler<'group.set-members'> = async (ctx, p) =
     applied.push(step);
   }
   await ctx.progress('applied', 100, `${p.group}: ${p.members.join(',')}`);
-  return { group: p.group, members: p.members, added: steps.filter((s) => s.op === 'add').map((s) => s.user), removed: steps.filter((s) => s.op === 'remove').map((s) => s.user) };
+  return {
+    group: p.group,
+    members: p.members,
+    added: steps.filter((s) => s.op === 'add').map((s) => s.user),
+    removed: steps.filter((s) => s.op === 'remove').map((s) => s.user),
+  };
 };

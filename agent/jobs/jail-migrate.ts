@@ -3,7 +3,18 @@ import type { JobHandler } from './job.ts';
 import { findJail, isRunning, startJail, stopJail } from '../drivers/jail.ts';
 import { readOrNull, removeFiles, removeTrees, writeFiles } from '../drivers/host-files.ts';
 import { HOST_HOOK_PHASES, jailFiles } from '../drivers/jail-layout.ts';
-import { datasetExists, destroyIfExists, estimateSend, loadKeyFromLocation, migrationEncryption, mountpointPath, sendTo, setMountpointTo, snapshot, type Stream } from '../drivers/jail-replication.ts';
+import {
+  datasetExists,
+  destroyIfExists,
+  estimateSend,
+  loadKeyFromLocation,
+  migrationEncryption,
+  mountpointPath,
+  sendTo,
+  setMountpointTo,
+  snapshot,
+  type Stream,
+} from '../drivers/jail-replication.ts';
 import { mountForUse } from '../drivers/zfs-mount.ts';
 import { removeJournal, writeJournal, type MigrationJournal, type MigrationPhase } from './jail-migration-journal.ts';
 import { bestEffort } from './best-effort.ts';
@@ -113,7 +124,8 @@ export const migrateJail: JobHandler<'jail.migrate'> = async (ctx, p) => {
     if (await datasetExists(target, p.dataset)) throw new Error(`the target already has a dataset ${p.dataset}`);
     // a full receive creates the dataset under its parent, which must exist there (libzfs: "cannot open '<parent>'")
     const parent = p.dataset.includes('/') ? p.dataset.slice(0, p.dataset.lastIndexOf('/')) : null;
-    if (parent && !(await datasetExists(target, parent))) throw new Error(`the target has no dataset ${parent} to receive ${p.dataset} into: create it there first`);
+    if (parent && !(await datasetExists(target, parent)))
+      throw new Error(`the target has no dataset ${parent} to receive ${p.dataset} into: create it there first`);
     const encryption = await migrationEncryption(source, p.dataset);
     // where the jail's files are here (normally the conf's path); the target mounts the copy at the same place
     const mountAt = await mountpointPath(source, p.dataset, jail.path);

@@ -96,12 +96,26 @@ export class Agent {
 
     this.every(this.cfg.heartbeatIntervalS * 1000, () => this.heartbeat());
     this.every(this.cfg.inventoryIntervalS * 1000, () => this.inventory.check());
-    const ctx = { exec: this.exec, api: this.api, finish: this.runner.finish.bind(this.runner), nodeId: this.nodeId, config: this.cfg, log: this.log, signal: this.hard.signal };
+    const ctx = {
+      exec: this.exec,
+      api: this.api,
+      finish: this.runner.finish.bind(this.runner),
+      nodeId: this.nodeId,
+      config: this.cfg,
+      log: this.log,
+      signal: this.hard.signal,
+    };
     for (const s of agentServices) {
       this.every(s.everyMs(this.cfg), () => s.run(ctx).catch((err: Error) => this.log('warn', `${s.name} failed`, { cause: err.message })), true);
     }
 
-    this.queue = new NodeQueue({ url: this.cfg.queueUrl ?? reg.queueUrl, endpoint: this.cfg.queueEndpoint, region: this.cfg.region, visibilityS: this.cfg.visibilityTimeoutS, waitS: this.cfg.pollWaitS });
+    this.queue = new NodeQueue({
+      url: this.cfg.queueUrl ?? reg.queueUrl,
+      endpoint: this.cfg.queueEndpoint,
+      region: this.cfg.region,
+      visibilityS: this.cfg.visibilityTimeoutS,
+      waitS: this.cfg.pollWaitS,
+    });
     this.consuming = true;
     // persisted configuration first, before any queued work can depend on it
     for (const item of reg.reapply) {
@@ -183,7 +197,8 @@ export class Agent {
         const wait = backoffMs(++failures, 500, 30_000);
         this.log('warn', 'queue receive failed; retrying', { cause: (err as Error).message, retryInMs: wait });
         // a queue that vanished (e.g. a restarted emulator) is created again by registering
-        if (/NonExistentQueue|QueueDoesNotExist|does not exist/i.test(`${(err as Error).name} ${(err as Error).message}`)) await this.register().catch(() => undefined);
+        if (/NonExistentQueue|QueueDoesNotExist|does not exist/i.test(`${(err as Error).name} ${(err as Error).message}`))
+          await this.register().catch(() => undefined);
         await sleep(wait, stop);
         continue;
       }
@@ -234,7 +249,11 @@ export class Agent {
         // shutdown came first: the next run gets the message again (and replays a spooled outcome before it)
         await Promise.all(h.receipts.map((r) => this.queue!.release(r).catch(() => undefined)));
       } else {
-        await Promise.all(h.receipts.map((r) => this.queue!.delete(r).catch((err: Error) => this.log('warn', 'could not delete message', { taskId: h.item.taskId, cause: err.message }))));
+        await Promise.all(
+          h.receipts.map((r) =>
+            this.queue!.delete(r).catch((err: Error) => this.log('warn', 'could not delete message', { taskId: h.item.taskId, cause: err.message })),
+          ),
+        );
       }
       if (outcome === 'done') this.inventory.checkSoon();
     } finally {

@@ -46,7 +46,8 @@ export class AgentApi {
         const retryable = !(err instanceof ApiError);
         if (!retryable || attempt >= retry.attempts || retry.signal?.aborted) throw err;
         const wait = backoffMs(attempt, retry.baseMs ?? 250, retry.maxMs ?? 15_000);
-        if (attempt === 1 || attempt % 10 === 0) this.log('warn', 'control plane call failed; retrying', { method, path, attempt, retryInMs: wait, cause: (err as Error).message });
+        if (attempt === 1 || attempt % 10 === 0)
+          this.log('warn', 'control plane call failed; retrying', { method, path, attempt, retryInMs: wait, cause: (err as Error).message });
         await sleep(wait, retry.signal);
         if (retry.signal?.aborted) throw err;
       }

@@ -39,7 +39,10 @@ export async function agentCli(argv: string[], extra: ExtraExecutors = {}): Prom
     await agent.run();
     return 0;
   } catch (err) {
-    log('error', err instanceof FatalAgentError ? err.message : 'agent failed', { cause: (err as Error).message, stack: err instanceof FatalAgentError ? undefined : (err as Error).stack });
+    log('error', err instanceof FatalAgentError ? err.message : 'agent failed', {
+      cause: (err as Error).message,
+      stack: err instanceof FatalAgentError ? undefined : (err as Error).stack,
+    });
     return 1;
   }
 }

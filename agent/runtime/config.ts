@@ -162,10 +162,18 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, readFile: (f
   if (!['local', 'ssh', 'simulator'].includes(executor)) throw new ConfigError(`${named('executor')}: must be local, ssh or simulator, got "${executor}"`);
   const hostKeys = (opt('ssh-host-key') ?? '').split(/[\s,]+/).filter(Boolean);
   for (const k of hostKeys) {
-    if (!/^SHA256:[A-Za-z0-9+/]{43}=?$/.test(k)) throw new ConfigError(`${named('ssh-host-key')}: must be SHA256:<43 base64 characters> as ssh-keygen -l prints it, got "${k}"`);
+    if (!/^SHA256:[A-Za-z0-9+/]{43}=?$/.test(k))
+      throw new ConfigError(`${named('ssh-host-key')}: must be SHA256:<43 base64 characters> as ssh-keygen -l prints it, got "${k}"`);
   }
   const insecureAcceptAnyHostKey = values['insecure-accept-any-host-key'] === true || /^(1|true|yes)$/i.test(env.HM_SSH_INSECURE_ACCEPT_ANY_HOST_KEY ?? '');
-  const ssh = { host: opt('ssh-host'), port: int('ssh-port', 22, 1, 65535), user: opt('ssh-user') ?? 'root', keyFile: opt('ssh-key'), hostKeys, insecureAcceptAnyHostKey };
+  const ssh = {
+    host: opt('ssh-host'),
+    port: int('ssh-port', 22, 1, 65535),
+    user: opt('ssh-user') ?? 'root',
+    keyFile: opt('ssh-key'),
+    hostKeys,
+    insecureAcceptAnyHostKey,
+  };
   if (executor === 'ssh' && !ssh.host) throw new ConfigError(`${named('ssh-host')} is required with --executor ssh`);
   // an unpinned SSH executor lets whoever answers at the address drive the agent's host work
   if (executor === 'ssh' && !hostKeys.length && !insecureAcceptAnyHostKey) {

@@ -22,6 +22,16 @@ export function executorFor(cfg: AgentConfig, extra: ExtraExecutors = {}): Execu
   return createExecutor({
     kind: cfg.executor,
     local: { path: cfg.programPath },
-    ssh: cfg.executor === 'ssh' ? { host: cfg.ssh.host!, port: cfg.ssh.port, username: cfg.ssh.user, privateKeyPath: cfg.ssh.keyFile, hostKeySha256: cfg.ssh.hostKeys, insecureAcceptAnyHostKey: cfg.ssh.insecureAcceptAnyHostKey } : undefined,
+    ssh:
+      cfg.executor === 'ssh'
+        ? {
+            host: cfg.ssh.host!,
+            port: cfg.ssh.port,
+            username: cfg.ssh.user,
+            privateKeyPath: cfg.ssh.keyFile,
+            hostKeySha256: cfg.ssh.hostKeys,
+            insecureAcceptAnyHostKey: cfg.ssh.insecureAcceptAnyHostKey,
+          }
+        : undefined,
   });
 }

@@ -1,10 +1,4 @@
-import {
-  ChangeMessageVisibilityCommand,
-  DeleteMessageCommand,
-  ReceiveMessageCommand,
-  SQSClient,
-  type Message,
-} from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 
 export interface ReceivedMessage {
   body: string;
@@ -36,7 +30,10 @@ export class NodeQueue {
     this.sqs = new SQSClient({
       region,
       ...(o.endpoint
-        ? { endpoint: o.endpoint, credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local' } }
+        ? {
+            endpoint: o.endpoint,
+            credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local' },
+          }
         : {}),
     });
   }

@@ -114,7 +114,12 @@ export class TaskRunner {
       cancelled: cancel.signal,
       progress: async (phase, percent, output) => {
         pendingOutput = tail(pendingOutput + (output ? (output.endsWith('\n') ? output : `${output}\n`) : ''));
-        const body = { attempt, phase: phase.slice(0, 200), progress: Math.max(0, Math.min(100, Math.round(percent))), ...(pendingOutput ? { output: pendingOutput } : {}) };
+        const body = {
+          attempt,
+          phase: phase.slice(0, 200),
+          progress: Math.max(0, Math.min(100, Math.round(percent))),
+          ...(pendingOutput ? { output: pendingOutput } : {}),
+        };
         try {
           const view = await this.api.progress(taskId, body, { attempts: 3, baseMs: 200, maxMs: 1000, signal: this.hardSignal });
           pendingOutput = '';
@@ -151,7 +156,11 @@ export class TaskRunner {
    * Reports an outcome, spooled first so that it survives a restart; true when it landed (or was refused for
    * good), false when retrying stopped (by default: only on hard stop) and the spool keeps it for the next start.
    */
-  async finish(taskId: number, body: FinishReport, retry: RetryPolicy = { attempts: Infinity, baseMs: 250, maxMs: 10_000, signal: this.hardSignal }): Promise<boolean> {
+  async finish(
+    taskId: number,
+    body: FinishReport,
+    retry: RetryPolicy = { attempts: Infinity, baseMs: 250, maxMs: 10_000, signal: this.hardSignal },
+  ): Promise<boolean> {
     this.spool.put({ taskId, body });
     try {
       await this.api.finish(taskId, body, retry);

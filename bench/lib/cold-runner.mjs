@@ -10,11 +10,18 @@ const [bundle, eventFile] = process.argv.slice(2);
 const event = JSON.parse(readFileSync(eventFile, 'utf8'));
 const deadline = Date.now() + 28_000;
 const context = {
-  callbackWaitsForEmptyEventLoop: true, functionName: 'bench', functionVersion: '$LATEST', memoryLimitInMB: '256',
-  invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:bench', awsRequestId: `bench-${process.pid}`,
-  logGroupName: '/aws/lambda/bench', logStreamName: 'bench', getRemainingTimeInMillis: () => deadline - Date.now(),
+  callbackWaitsForEmptyEventLoop: true,
+  functionName: 'bench',
+  functionVersion: '$LATEST',
+  memoryLimitInMB: '256',
+  invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:bench',
+  awsRequestId: `bench-${process.pid}`,
+  logGroupName: '/aws/lambda/bench',
+  logStreamName: 'bench',
+  getRemainingTimeInMillis: () => deadline - Date.now(),
 };
-let status = 0, message = '';
+let status = 0,
+  message = '';
 try {
   const t0 = performance.now();
   const mod = await import(pathToFileURL(bundle).href);
@@ -22,7 +29,11 @@ try {
   const res = await mod.handler(event, context);
   const t2 = performance.now();
   status = res?.statusCode ?? 0;
-  try { message = JSON.parse(res.body).message; } catch { message = ''; }
+  try {
+    message = JSON.parse(res.body).message;
+  } catch {
+    message = '';
+  }
   process.stderr.write(`@@bench ${JSON.stringify({ boot: t0, importMs: t1 - t0, invokeMs: t2 - t1, total: t2, started, status, message })}\n`);
   process.exit(0);
 } catch (err) {

@@ -16,9 +16,8 @@ export interface EventOptions {
 /** An API Gateway HTTP API (payload 2.0) event as Lambda delivers it. */
 export function apiEvent(o: EventOptions): APIGatewayProxyEventV2 {
   const params: Record<string, string> = {};
-  const rawPath = o.route === '*'
-    ? '/api/bench/no-such-route'
-    : o.route.replace(/\{([^}+]+)\+?\}/g, (_, name: string) => (params[name] = o.pathParameters?.[name] ?? '1'));
+  const rawPath =
+    o.route === '*' ? '/api/bench/no-such-route' : o.route.replace(/\{([^}+]+)\+?\}/g, (_, name: string) => (params[name] = o.pathParameters?.[name] ?? '1'));
   const headers: Record<string, string> = { host: 'bench.local', 'user-agent': 'hm-bench' };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
   if (o.body !== undefined) headers['content-type'] = o.contentType ?? 'application/json';

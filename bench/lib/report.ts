@@ -24,7 +24,11 @@ export function table(rows: Row[]): string {
   const head = ['section', 'measurement', 'value', 'target', ''];
   const cells = rows.map((r) => [r.section, r.what, r.value, r.target ?? '', mark(r.ok)]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c: string[]) => c.map((x, i) => (i === 2 ? x.padStart(widths[i]) : x.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((x, i) => (i === 2 ? x.padStart(widths[i]) : x.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   const out = [line(head), widths.map((w) => '-'.repeat(w)).join('  ')];
   let last = '';
   for (const c of cells) {

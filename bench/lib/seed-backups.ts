@@ -10,7 +10,10 @@ export const BENCH_NODES = ['bench-node-a', 'bench-node-b', 'bench-node-c', 'ben
  * one event every 37 s going back in time. Written set-based (one INSERT … SELECT), then ANALYZEd.
  */
 export async function seedBackupEvents(db: Kysely<Database>, events: number): Promise<void> {
-  await db.insertInto('nodes').values(BENCH_NODES.map((id, i) => ({ id, name: `host${i + 1}`, ip: `10.0.0.${i + 11}`, status: 'member', inventory: '{}' }))).execute();
+  await db
+    .insertInto('nodes')
+    .values(BENCH_NODES.map((id, i) => ({ id, name: `host${i + 1}`, ip: `10.0.0.${i + 11}`, status: 'member', inventory: '{}' })))
+    .execute();
   await sql`
     INSERT INTO backup_jobs (name, node_id, mode, source_dataset, target_endpoint, schedule)
     SELECT 'job-' || j,

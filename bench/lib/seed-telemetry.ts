@@ -23,14 +23,31 @@ export const totalRows = (l: TelemetryLayout) => l.samples * l.nodes * (l.poolsP
  */
 export async function seedTelemetry(db: Kysely<Database>, l: TelemetryLayout): Promise<void> {
   const nodes = Array.from({ length: l.nodes }, (_, n) => ({
-    id: e14NodeId(n), name: `e14-host-${n}`, ip: `10.1.0.${n + 10}`, status: 'member', inventory: '{}',
+    id: e14NodeId(n),
+    name: `e14-host-${n}`,
+    ip: `10.1.0.${n + 10}`,
+    status: 'member',
+    inventory: '{}',
     created_at: new Date(Date.UTC(2024, 0, 1) + n * 60_000),
   }));
   await db.insertInto('nodes').values(nodes).execute();
-  await db.insertInto('pools').values(nodes.flatMap((node, n) => Array.from({ length: l.poolsPerNode }, (_, p) => ({
-    guid: e14PoolGuid(n, p), node_id: node.id, name: p === 0 ? 'zroot' : `tank${p}`, health: 'ONLINE',
-    size: 4_000_000_000_000, allocated: 1_500_000_000_000, free: 2_500_000_000_000, vdevs: '[]',
-  })))).execute();
+  await db
+    .insertInto('pools')
+    .values(
+      nodes.flatMap((node, n) =>
+        Array.from({ length: l.poolsPerNode }, (_, p) => ({
+          guid: e14PoolGuid(n, p),
+          node_id: node.id,
+          name: p === 0 ? 'zroot' : `tank${p}`,
+          health: 'ONLINE',
+          size: 4_000_000_000_000,
+          allocated: 1_500_000_000_000,
+          free: 2_500_000_000_000,
+          vdevs: '[]',
+        })),
+      ),
+    )
+    .execute();
   const { nodes: N, poolsPerNode: P, samples: S } = l;
   await sql`
     INSERT INTO pool_telemetry (id, node_id, pool_guid, pool_name, time, interval_seconds, sample_count, size, allocated, free,

@@ -5,7 +5,8 @@ import { agentContract, type AgentData } from '#shared/agent-api/contract';
 const { method, route, path } = agentContract.start;
 
 export const schema = {
-  summary: 'Agent: claim a task before running it; answers the kind and payload to run (the queue message is only a pointer). `run: false` for a task already started or finished, or superseded by a newer one of its resource: ack its message, do not run it',
+  summary:
+    'Agent: claim a task before running it; answers the kind and payload to run (the queue message is only a pointer). `run: false` for a task already started or finished, or superseded by a newer one of its resource: ack its message, do not run it',
   role: 'agent',
   method,
   route,

@@ -12,6 +12,8 @@ export const handler = endpoint<Input>(spec, async ({ body }, { db, principal })
   const nodeId = boundNode(principal);
   const stored = await ingestTelemetry(db, nodeId, body.samples as TelemetrySample[]);
   // housekeeping must not fail an ingest that has committed: a failed run is simply retried a minute later
-  await maintainTelemetry(db, nodeId).catch((err) => console.log(JSON.stringify({ level: 'warn', msg: 'telemetry maintenance failed', nodeId, cause: (err as Error).message })));
+  await maintainTelemetry(db, nodeId).catch((err) =>
+    console.log(JSON.stringify({ level: 'warn', msg: 'telemetry maintenance failed', nodeId, cause: (err as Error).message })),
+  );
   return ok('telemetry_stored', stored);
 });

@@ -6,4 +6,6 @@ import { deleteGroup } from '#domain/groups/delete';
 import type { Input } from './group-delete.schema.ts';
 
 /** E2: 200 `{id, name}`; the agent runs `pw groupdel` (agent/jobs/group-delete.ts). */
-export const handler = endpoint<Input>(spec, async ({ path }, ctx) => ok('group_deleted', await withTasks(ctx, (trx, enqueue) => deleteGroup(trx, enqueue, path.groupId))));
+export const handler = endpoint<Input>(spec, async ({ path }, ctx) =>
+  ok('group_deleted', await withTasks(ctx, (trx, enqueue) => deleteGroup(trx, enqueue, path.groupId))),
+);

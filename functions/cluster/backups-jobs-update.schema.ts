@@ -8,7 +8,12 @@ export const schema = {
   route: '/api/cluster/backups/jobs/{id}',
   path: pathId('id'),
   body: backupJobBody,
-  responses: { 200: 'backup_job_updated', 400: 'validation_failed', 404: 'backup_job_not_found / cluster_node_not_found / jail_not_found / vm_not_found', 409: 'node_not_member' },
+  responses: {
+    200: 'backup_job_updated',
+    400: 'validation_failed',
+    404: 'backup_job_not_found / cluster_node_not_found / jail_not_found / vm_not_found',
+    409: 'node_not_member',
+  },
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

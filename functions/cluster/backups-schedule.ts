@@ -7,6 +7,8 @@ import { scheduleDueRuns } from '#domain/backups/scheduler';
  */
 export const handler = async () => {
   const r = await scheduleDueRuns(getDb());
-  console.log(JSON.stringify({ level: 'info', msg: 'backup schedule', queued: r.queued.length, busy: r.busy.length, refused: r.refused.length, settled: r.settled }));
+  console.log(
+    JSON.stringify({ level: 'info', msg: 'backup schedule', queued: r.queued.length, busy: r.busy.length, refused: r.refused.length, settled: r.settled }),
+  );
   return r;
 };

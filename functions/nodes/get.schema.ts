@@ -2,7 +2,8 @@ import type { EndpointInput, EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
 
 export const schema = {
-  summary: 'One cluster node with its online state, its host capabilities (release, __FreeBSD_version, RACCT, OpenZFS and libvirt versions; null until reported) and last reported inventory',
+  summary:
+    'One cluster node with its online state, its host capabilities (release, __FreeBSD_version, RACCT, OpenZFS and libvirt versions; null until reported) and last reported inventory',
   role: 'viewer',
   method: 'GET',
   route: '/api/cluster/nodes/{nodeId}',

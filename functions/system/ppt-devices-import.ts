@@ -10,6 +10,8 @@ import type { Input } from './ppt-devices-import.schema.ts';
  * /boot/loader.conf's pptdevs (agent/jobs/ppt-import.ts).
  */
 export const handler = endpoint<Input>(spec, async ({ query, body }, ctx) => {
-  const r = await withTasks(ctx, (trx, enqueue) => importPptDevice(trx, enqueue, { nodeId: query.nodeId, deviceID: body.deviceID, domain: body.domain }, ctx.principal.name));
+  const r = await withTasks(ctx, (trx, enqueue) =>
+    importPptDevice(trx, enqueue, { nodeId: query.nodeId, deviceID: body.deviceID, domain: body.domain }, ctx.principal.name),
+  );
   return r.created ? created('ppt_device_imported', r.device) : ok('ppt_device_already_managed', r.device);
 });

@@ -7,5 +7,8 @@ import type { Input } from './tunables-set.schema.ts';
 
 /** E11: 200 with the persisted setting; the agent applies it with `sysctl name=value` (agent/jobs/tunable-apply.ts). */
 export const handler = endpoint<Input>(spec, async ({ query, body }, ctx) =>
-  ok('tunable_set', await withTasks(ctx, (trx, enqueue) => setTunable(trx, enqueue, { nodeId: query.nodeId, name: body.name, value: body.value }, ctx.principal.name))),
+  ok(
+    'tunable_set',
+    await withTasks(ctx, (trx, enqueue) => setTunable(trx, enqueue, { nodeId: query.nodeId, name: body.name, value: body.value }, ctx.principal.name)),
+  ),
 );

@@ -3,7 +3,7 @@ import { pathId } from '#http/spec';
 
 export const schema = {
   summary:
-    "Cancel a task: a queued one ends `cancelled` at once (200); a running one is signalled to its agent, which stops the command, undoes what the job can undo and reports `cancelled` (202, follow the task)",
+    'Cancel a task: a queued one ends `cancelled` at once (200); a running one is signalled to its agent, which stops the command, undoes what the job can undo and reports `cancelled` (202, follow the task)',
   role: 'operator',
   method: 'POST',
   route: '/api/tasks/{id}/cancel',

@@ -25,7 +25,13 @@ export const schema = {
     required: ['vncEnabled', 'vncResolution', 'vncWait'],
     additionalProperties: false,
   },
-  responses: { 200: 'vm_vnc_updated', 400: 'validation_failed', 404: 'vm_not_found', 409: 'vm_not_shut_off / vm_orphaned / vnc_port_in_use', 503: 'node_offline' },
+  responses: {
+    200: 'vm_vnc_updated',
+    400: 'validation_failed',
+    404: 'vm_not_found',
+    409: 'vm_not_shut_off / vm_orphaned / vnc_port_in_use',
+    503: 'node_offline',
+  },
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

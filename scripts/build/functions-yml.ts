@@ -15,8 +15,8 @@ function entry(fn: FunctionDef, role?: string): Record<string, unknown> {
       : trigger && 'pages' in trigger
         ? trigger.pages.map((path) => ({ httpApi: { method: 'GET', path } }))
         : // HM_SCHEDULES_ENABLED=false: `npm start` and the tests run the schedules in-process at their own pace
-        // (scripts/stack/periodic.ts), so serverless-offline, which would also invoke them every minute, must not
-        [{ schedule: { rate: [trigger!.schedule], enabled: SCHEDULES_ENABLED } }];
+          // (scripts/stack/periodic.ts), so serverless-offline, which would also invoke them every minute, must not
+          [{ schedule: { rate: [trigger!.schedule], enabled: SCHEDULES_ENABLED } }];
   return {
     handler: `dist/${fn.module}.handler`,
     // the function's IAM role (a logical id in serverless.yml's resources), once the bundles say which it needs

@@ -13,10 +13,15 @@ export const kyselyNoSchema: esbuild.Plugin = {
     let seen = false;
     build.onLoad({ filter: /[\\/]kysely[\\/]dist[\\/]schema[\\/]schema-module\.js$/ }, () => {
       seen = true;
-      return { contents: "export class SchemaModule { constructor() { throw new Error('db.schema is left out of function bundles (scripts/build/kysely-no-schema.ts)'); } }", loader: 'js' };
+      return {
+        contents:
+          "export class SchemaModule { constructor() { throw new Error('db.schema is left out of function bundles (scripts/build/kysely-no-schema.ts)'); } }",
+        loader: 'js',
+      };
     });
     build.onEnd((result) => {
-      if (!seen && result.errors.length === 0) console.warn('kysely-no-schema: kysely/dist/schema/schema-module.js was not bundled; the schema builder is no longer left out');
+      if (!seen && result.errors.length === 0)
+        console.warn('kysely-no-schema: kysely/dist/schema/schema-module.js was not bundled; the schema builder is no longer left out');
     });
   },
 };

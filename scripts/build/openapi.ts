@@ -2,9 +2,19 @@ import type { EndpointSchema } from '#http/spec';
 import type { RouteDef } from './routes.ts';
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted (a task was queued; see Location)', 400: 'Bad Request', 401: 'Unauthorized',
-  403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large', 500: 'Internal Server Error',
-  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted (a task was queued; see Location)',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 const envelope = {
@@ -37,7 +47,13 @@ export function openapi(routes: RouteDef[], schemas: Map<string, EndpointSchema 
     const codes = { ...(s.responses ?? { 200: 'success' }), 400: 'validation_failed', 401: 'unauthorized', 403: 'forbidden', 500: 'internal_error' };
     if (s.body) Object.assign(codes, { 413: 'payload_too_large' });
     const responses = Object.fromEntries(
-      Object.entries(codes).map(([code, message]) => [code, { description: `${STATUS_TEXT[Number(code)] ?? ''}: ${message}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } }]),
+      Object.entries(codes).map(([code, message]) => [
+        code,
+        {
+          description: `${STATUS_TEXT[Number(code)] ?? ''}: ${message}`,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } },
+        },
+      ]),
     );
     paths[r.path] ??= {};
     paths[r.path][r.method.toLowerCase()] = {
@@ -51,7 +67,11 @@ export function openapi(routes: RouteDef[], schemas: Map<string, EndpointSchema 
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Host management control plane', version, description: 'Every response is the envelope {status, message, error, data}. Authenticate with `Authorization: Bearer <token>`.' },
+    info: {
+      title: 'Host management control plane',
+      version,
+      description: 'Every response is the envelope {status, message, error, data}. Authenticate with `Authorization: Bearer <token>`.',
+    },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, schemas: { Envelope: envelope } },

@@ -53,7 +53,9 @@ export async function declaredFunctions(root = process.cwd()): Promise<FunctionD
   const routeKeys = new Map<string, string>();
   for (const area of readdirSync(join(root, 'functions')).sort()) {
     const dir = join(root, 'functions', area);
-    const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .sort();
     const ops = new Set(files.map((f) => f.replace(/(\.schema|\.trigger)?\.ts$/, '')));
     for (const op of ops) {
       const file = (suffix: string) => join(dir, `${op}${suffix}`);
@@ -76,7 +78,8 @@ export async function declaredFunctions(root = process.cwd()): Promise<FunctionD
       } else {
         const t = (fn.trigger = await exported<Trigger>(file('.trigger.ts'), 'trigger'));
         if ('route' in t) key = t.route;
-        else if (!('schedule' in t) && !('pages' in t)) throw new Error(`${file('.trigger.ts')} must declare \`route: '$default'\`, \`pages\` or a \`schedule\``);
+        else if (!('schedule' in t) && !('pages' in t))
+          throw new Error(`${file('.trigger.ts')} must declare \`route: '$default'\`, \`pages\` or a \`schedule\``);
       }
       const keys = fn.trigger && 'pages' in fn.trigger ? fn.trigger.pages.map((p) => `GET ${p}`) : key ? [key] : [];
       for (const k of keys) {
@@ -93,7 +96,10 @@ export async function declaredFunctions(root = process.cwd()): Promise<FunctionD
 export function readRoutes(root = process.cwd()): RouteDef[] {
   const file = join(root, FUNCTIONS_YML);
   if (!existsSync(file)) throw new Error(`${FUNCTIONS_YML} is missing: run \`npm run build\` first`);
-  const doc = YAML.parse(readFileSync(file, 'utf8')) as Record<string, { handler: string; events?: Array<{ httpApi?: { method: string; path: string } | string }> }>;
+  const doc = YAML.parse(readFileSync(file, 'utf8')) as Record<
+    string,
+    { handler: string; events?: Array<{ httpApi?: { method: string; path: string } | string }> }
+  >;
   return Object.entries(doc).flatMap(([name, fn]) =>
     (fn.events ?? []).flatMap((ev) => {
       if (!ev.httpApi) return [];

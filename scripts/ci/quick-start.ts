@@ -52,7 +52,11 @@ async function until<T>(what: string, ms: number, probe: () => Promise<T | undef
 }
 
 async function call(method: string, path: string, token: string, body?: unknown) {
-  const res = await fetch(`${api}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${api}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: res.status, body: (await res.json()) as { status: string; message: string; error: string; data: any } };
 }
 
@@ -76,7 +80,8 @@ function leftovers(): string[] {
     try {
       // the stack is node processes (npm, tsx, serverless-offline, agents) and tsx's esbuild service
       const comm = readFileSync(`/proc/${d}/comm`, 'utf8').trim();
-      if ((comm === 'node' || comm === 'npm' || comm === 'esbuild') && pgidOf(d) !== ownGroup && readlinkSync(`/proc/${d}/cwd`) === root) left.push(`pid ${d}: ${readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ').slice(0, 160)}`);
+      if ((comm === 'node' || comm === 'npm' || comm === 'esbuild') && pgidOf(d) !== ownGroup && readlinkSync(`/proc/${d}/cwd`) === root)
+        left.push(`pid ${d}: ${readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ').slice(0, 160)}`);
     } catch {
       /* gone, or not ours to read */
     }

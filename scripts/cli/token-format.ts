@@ -1,7 +1,8 @@
 import { isWellFormedToken } from '#shared/auth/tokens';
 
 /** How a token looks, and how to get one: the text of every refusal of a malformed secret. */
-export const TOKEN_FORMAT_HELP = 'a token is "hm_" followed by 43 base64url characters (A–Z, a–z, 0–9, "-", "_"), 46 in all; generate one with: npm run token -- generate';
+export const TOKEN_FORMAT_HELP =
+  'a token is "hm_" followed by 43 base64url characters (A–Z, a–z, 0–9, "-", "_"), 46 in all; generate one with: npm run token -- generate';
 
 /**
  * Why `value` (named `what` in the message) is not a well-formed token, or null when it is. The message

@@ -49,7 +49,19 @@ export function startAgentProcess(o: AgentProcessOptions): AgentProcess {
   const log = createWriteStream(o.logFile, { flags: 'a' });
   const child = spawn(
     process.execPath,
-    [...LEASH, ...agentCommand(), '--executor', 'simulator', '--simulator-state', o.simulatorState, '--node-id', o.nodeId, '--state-dir', o.stateDir, ...(o.args ?? [])],
+    [
+      ...LEASH,
+      ...agentCommand(),
+      '--executor',
+      'simulator',
+      '--simulator-state',
+      o.simulatorState,
+      '--node-id',
+      o.nodeId,
+      '--state-dir',
+      o.stateDir,
+      ...(o.args ?? []),
+    ],
     {
       env: {
         ...process.env,

@@ -15,7 +15,15 @@ export const STAMP = 'dist/.build-inputs.sha256';
 const INPUT_DIRS = ['functions', 'shared', 'agent', 'simulator', 'cli', 'scripts/build'];
 const INPUT_FILES = ['scripts/build.ts', 'serverless.yml', 'package.json', 'package-lock.json', 'tsconfig.json'];
 /** What a start needs from a build: a function bundle, the agent (production and simulator builds), the generated specs. */
-const OUTPUTS = ['dist/package.json', 'dist/agent/agent.js', 'dist/simulator/agent.js', 'dist/cli/hostmgr.js', 'dist/functions', '.generated/openapi.json', '.generated/functions.yml'];
+const OUTPUTS = [
+  'dist/package.json',
+  'dist/agent/agent.js',
+  'dist/simulator/agent.js',
+  'dist/cli/hostmgr.js',
+  'dist/functions',
+  '.generated/openapi.json',
+  '.generated/functions.yml',
+];
 
 function listFiles(dir: string, out: string[]): string[] {
   if (!existsSync(dir)) return out;
@@ -58,7 +66,10 @@ export function buildIfStale(log: (line: string) => void = console.log): 'built'
   // the hash is taken before the build: a file edited during the build makes the next start build again
   const hash = inputsHash();
   const res = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { stdio: 'inherit' });
-  if (res.status !== 0) throw new BuildFailed(`the build failed (${res.error?.message ?? `exit ${res.status ?? res.signal}`}); fix the error above and run npm start again (or npm run build to see it alone)`);
+  if (res.status !== 0)
+    throw new BuildFailed(
+      `the build failed (${res.error?.message ?? `exit ${res.status ?? res.signal}`}); fix the error above and run npm start again (or npm run build to see it alone)`,
+    );
   writeFileSync(STAMP, `${hash}\n`);
   return 'built';
 }

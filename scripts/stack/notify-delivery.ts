@@ -12,14 +12,22 @@ const PRUNE_EVERY_MS = 60_000;
  */
 export function startDeliveryLoop(db: Kysely<Database>, everyMs: number, log: (line: string) => void): () => Promise<void> {
   let prunedAt = Date.now();
-  return startPeriodic('delivery', everyMs, async () => {
-    const r = await deliveryPass(db, Date.now() + 10_000);
-    const lines = r.delivered.length + r.retrying.length + r.gaveUp.length ? [`delivered ${r.delivered.join(',') || '-'}; retrying ${r.retrying.join(',') || '-'}; gave up ${r.gaveUp.join(',') || '-'}`] : [];
-    if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
-      prunedAt = Date.now();
-      const pruned = await pruneDeliveries(db);
-      if (pruned) lines.push(`pruned ${pruned} ended events`);
-    }
-    return lines.length ? lines.join('; ') : null;
-  }, log);
+  return startPeriodic(
+    'delivery',
+    everyMs,
+    async () => {
+      const r = await deliveryPass(db, Date.now() + 10_000);
+      const lines =
+        r.delivered.length + r.retrying.length + r.gaveUp.length
+          ? [`delivered ${r.delivered.join(',') || '-'}; retrying ${r.retrying.join(',') || '-'}; gave up ${r.gaveUp.join(',') || '-'}`]
+          : [];
+      if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
+        prunedAt = Date.now();
+        const pruned = await pruneDeliveries(db);
+        if (pruned) lines.push(`pruned ${pruned} ended events`);
+      }
+      return lines.length ? lines.join('; ') : null;
+    },
+    log,
+  );
 }

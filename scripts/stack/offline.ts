@@ -15,10 +15,14 @@ export interface Offline {
  * to this process (it ends when this process dies, however).
  */
 export async function startOffline(opts: { httpPort: number; lambdaPort: number; env: NodeJS.ProcessEnv; logFile?: string }): Promise<Offline> {
-  const child = spawn(process.execPath, [...LEASH, 'node_modules/serverless/bin/serverless.js', 'offline', 'start', '--httpPort', String(opts.httpPort), '--lambdaPort', String(opts.lambdaPort)], {
-    env: { ...process.env, ...opts.env, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...LEASH, 'node_modules/serverless/bin/serverless.js', 'offline', 'start', '--httpPort', String(opts.httpPort), '--lambdaPort', String(opts.lambdaPort)],
+    {
+      env: { ...process.env, ...opts.env, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   if (opts.logFile) {
     const log = createWriteStream(opts.logFile, { flags: 'a' });
     child.stdout!.pipe(log);
@@ -30,11 +34,15 @@ export async function startOffline(opts: { httpPort: number; lambdaPort: number;
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? -1));
   const url = `http://127.0.0.1:${opts.httpPort}`;
-  await waitFor('serverless offline', async () => {
-    if (exited !== null) throw new Error(`serverless offline exited with ${exited}${opts.logFile ? `; see ${opts.logFile}` : ''}`);
-    const res = await fetch(`${url}/api/notifications/count`);
-    return res.status > 0;
-  }, 90_000);
+  await waitFor(
+    'serverless offline',
+    async () => {
+      if (exited !== null) throw new Error(`serverless offline exited with ${exited}${opts.logFile ? `; see ${opts.logFile}` : ''}`);
+      const res = await fetch(`${url}/api/notifications/count`);
+      return res.status > 0;
+    },
+    90_000,
+  );
   return {
     url,
     child,
@@ -46,7 +54,10 @@ export async function startOffline(opts: { httpPort: number; lambdaPort: number;
           child.kill('SIGKILL');
           r(null);
         }, 3000);
-        child.once('exit', () => { clearTimeout(t); r(null); });
+        child.once('exit', () => {
+          clearTimeout(t);
+          r(null);
+        });
       });
     },
   };

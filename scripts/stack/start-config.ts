@@ -46,9 +46,18 @@ export function startConfig(env: NodeJS.ProcessEnv): StartConfig {
   const seedFile = env.HM_SEED || undefined;
   if (seedFile && !existsSync(seedFile)) problems.push(`HM_SEED=${seedFile}: no such file (a seed file is JSON, see shared/seed/README.md)`);
   const agentNode = env.HM_AGENT_NODE?.trim();
-  const agents = !agentNode || agentNode === 'all' ? 'all' : agentNode === 'none' ? 'none' : agentNode.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const agents =
+    !agentNode || agentNode === 'all'
+      ? 'all'
+      : agentNode === 'none'
+        ? 'none'
+        : agentNode
+            .split(',')
+            .map((s) => s.trim().toLowerCase())
+            .filter(Boolean);
   const advertisedIp = env.HM_ADVERTISED_IP?.trim() || undefined;
-  if (advertisedIp && !isIpLiteral(advertisedIp)) problems.push(`HM_ADVERTISED_IP="${advertisedIp}" is not an IP address literal (e.g. 192.0.2.10 or 2001:db8::10); or unset it to advertise 127.0.0.1`);
+  if (advertisedIp && !isIpLiteral(advertisedIp))
+    problems.push(`HM_ADVERTISED_IP="${advertisedIp}" is not an IP address literal (e.g. 192.0.2.10 or 2001:db8::10); or unset it to advertise 127.0.0.1`);
   const cfg: StartConfig = {
     databaseUrl: env.DATABASE_URL || undefined,
     adminToken,

@@ -62,9 +62,7 @@ export async function createToken(db: Kysely<Database>, spec: NewToken): Promise
 
 export async function revokeToken(db: Kysely<Database>, idOrName: string): Promise<number> {
   const q = db.updateTable('api_tokens').set({ revoked_at: new Date() }).where('revoked_at', 'is', null);
-  const res = /^\d+$/.test(idOrName)
-    ? await q.where('id', '=', Number(idOrName)).executeTakeFirst()
-    : await q.where('name', '=', idOrName).executeTakeFirst();
+  const res = /^\d+$/.test(idOrName) ? await q.where('id', '=', Number(idOrName)).executeTakeFirst() : await q.where('name', '=', idOrName).executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
 

@@ -11,7 +11,6 @@ import { applyCertificateTaskOutcome } from './certificates/outcomes.ts';
 import { applyTunableTaskOutcome } from './tunables/outcomes.ts';
 import { applyJailTaskOutcome } from './jails/outcomes.ts';
 
-
 /**
  * What the store learns from a task's outcome, in the transaction that records it (finishTask, cancelTask, …):
  * e.g. a successful jail migration (E20) moves the guest to its target node. A capability adds its effect here.

@@ -33,7 +33,13 @@ export function successResponse(reply: Reply): APIGatewayProxyResultV2 {
   return { statusCode: reply.statusCode ?? 200, headers: { ...JSON_HEADERS, ...reply.headers }, body: JSON.stringify(body) };
 }
 
-export function errorResponse(statusCode: number, code: string, detail: string, data: unknown = null, headers: Record<string, string> = {}): APIGatewayProxyResultV2 {
+export function errorResponse(
+  statusCode: number,
+  code: string,
+  detail: string,
+  data: unknown = null,
+  headers: Record<string, string> = {},
+): APIGatewayProxyResultV2 {
   const body: Envelope = { status: 'error', message: code, error: detail, data };
   return { statusCode, headers: { ...headers, ...JSON_HEADERS }, body: JSON.stringify(body) };
 }

@@ -13,7 +13,10 @@ interface RawEvent {
 
 /** `/path/ctid` → `path.ctid`, `/body/ids/0` → `body.ids[0]`. */
 function fieldName(pointer: string, extra?: unknown): string {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra !== undefined) parts.push(String(extra));
   let out = '';
   for (const p of parts) out += /^\d+$/.test(p) ? `[${p}]` : out ? `.${p}` : p;

@@ -67,7 +67,15 @@ export async function dispatchTask(task: Dispatchable, db: Kysely<Database> = ge
     await sendTask(task, db);
     return true;
   } catch (err) {
-    console.log(JSON.stringify({ level: 'warn', msg: 'task dispatch failed; the sweeper will re-send it', taskId: task.id, nodeId: task.node_id, cause: (err as Error).message }));
+    console.log(
+      JSON.stringify({
+        level: 'warn',
+        msg: 'task dispatch failed; the sweeper will re-send it',
+        taskId: task.id,
+        nodeId: task.node_id,
+        cause: (err as Error).message,
+      }),
+    );
     return false;
   }
 }

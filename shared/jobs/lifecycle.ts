@@ -33,8 +33,7 @@ export async function afterTaskEnded(trx: Db, task: TaskRow, applyOutcome: TaskO
 
 /** Output kept per task: the tail, so a chatty command cannot grow a row without bound. */
 export const OUTPUT_TAIL_CHARS = 64 * 1024;
-const appendOutput = (text: string | undefined) =>
-  text ? sql<string>`right(output || ${text}, ${OUTPUT_TAIL_CHARS})` : sql<string>`output`;
+const appendOutput = (text: string | undefined) => (text ? sql<string>`right(output || ${text}, ${OUTPUT_TAIL_CHARS})` : sql<string>`output`);
 
 /** The task, if it belongs to the agent's node: a token for node X can never touch node Y's tasks. */
 export async function nodeTask(db: Db, nodeId: string, taskId: number): Promise<TaskRow> {
@@ -56,7 +55,13 @@ export async function reportProgress(trx: Db, nodeId: string, taskId: number, r:
     .executeTakeFirstOrThrow();
 }
 
-export async function finishTask(trx: Db, nodeId: string, taskId: number, r: FinishReport, applyOutcome: TaskOutcome): Promise<{ task: TaskRow; changed: boolean }> {
+export async function finishTask(
+  trx: Db,
+  nodeId: string,
+  taskId: number,
+  r: FinishReport,
+  applyOutcome: TaskOutcome,
+): Promise<{ task: TaskRow; changed: boolean }> {
   const task = await nodeTask(trx, nodeId, taskId);
   if (task.status === 'queued') throw conflict('task_not_started', `task ${taskId} has not been started; call start first`);
   if (task.attempts !== r.attempt) {
@@ -70,7 +75,11 @@ export async function finishTask(trx: Db, nodeId: string, taskId: number, r: Fin
     throw conflict('task_not_cancelling', `task ${taskId} was not asked to cancel; report success or failed`);
   }
   const error =
-    r.status === 'failed' ? r.error?.trim() || 'the task failed without a message' : r.status === 'cancelled' ? r.error?.trim() || `cancelled by ${task.cancel_requested_by}` : '';
+    r.status === 'failed'
+      ? r.error?.trim() || 'the task failed without a message'
+      : r.status === 'cancelled'
+        ? r.error?.trim() || `cancelled by ${task.cancel_requested_by}`
+        : '';
   const done = await trx
     .updateTable('tasks')
     .set({
@@ -110,5 +119,10 @@ export async function interruptTasks(trx: Db, ids: number[], reason: string, app
  */
 export async function interruptStaleTasks(trx: Db, nodeId: string, applyOutcome: TaskOutcome): Promise<number[]> {
   const stale = await trx.selectFrom('tasks').select('id').where('node_id', '=', nodeId).where('status', '=', 'running').execute();
-  return interruptTasks(trx, stale.map((r) => r.id), 'interrupted: the agent restarted while the task was running', applyOutcome);
+  return interruptTasks(
+    trx,
+    stale.map((r) => r.id),
+    'interrupted: the agent restarted while the task was running',
+    applyOutcome,
+  );
 }

@@ -49,12 +49,18 @@ export async function queueDeliveries(trx: Db, e: DeliveryEvent): Promise<number
   if (rules.length === 0) return 0;
   const event = await trx
     .insertInto('notification_events')
-    .values({ type: e.type, title: e.title, body: e.body, severity: e.severity, node_id: e.nodeId, target_key: targetKey, subject: JSON.stringify(e.subject ?? {}) })
+    .values({
+      type: e.type,
+      title: e.title,
+      body: e.body,
+      severity: e.severity,
+      node_id: e.nodeId,
+      target_key: targetKey,
+      subject: JSON.stringify(e.subject ?? {}),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const rows = rules.flatMap((r) =>
-    DELIVERY_CHANNELS.filter((c) => r[`${c}_enabled`]).map((channel) => ({ event_id: event.id, rule_id: r.id, channel })),
-  );
+  const rows = rules.flatMap((r) => DELIVERY_CHANNELS.filter((c) => r[`${c}_enabled`]).map((channel) => ({ event_id: event.id, rule_id: r.id, channel })));
   await trx.insertInto('notification_deliveries').values(rows).execute();
   return rows.length;
 }

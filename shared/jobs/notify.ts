@@ -27,7 +27,15 @@ export async function raiseNotification(trx: Db, n: RaisedNotification): Promise
     .insertInto('notifications')
     .values({ kind: n.kind, title: n.title, body: n.body, severity: n.severity, scope: n.scope, node_id: n.nodeId })
     .execute();
-  await queueDeliveries(trx, { type: n.kind, title: n.title, body: n.body, severity: n.severity, nodeId: n.nodeId, targetKey: n.targetKey, subject: n.subject });
+  await queueDeliveries(trx, {
+    type: n.kind,
+    title: n.title,
+    body: n.body,
+    severity: n.severity,
+    nodeId: n.nodeId,
+    targetKey: n.targetKey,
+    subject: n.subject,
+  });
 }
 
 /**

@@ -126,7 +126,12 @@ export async function sweepTasks(db: Kysely<Database>, options: SweepOptions): P
     .limit(o.limit)
     .execute();
   if (silent.length) {
-    out.interrupted = await interruptTasks(db, silent.map((r) => r.id), 'interrupted: the node stopped reporting while the task was running', o.applyOutcome);
+    out.interrupted = await interruptTasks(
+      db,
+      silent.map((r) => r.id),
+      'interrupted: the node stopped reporting while the task was running',
+      o.applyOutcome,
+    );
   }
   return out;
 }

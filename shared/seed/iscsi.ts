@@ -22,7 +22,11 @@ export async function upsertIscsi(trx: Transaction<Database>, seed: IscsiSeed | 
 
   for (const g of seed.portalGroups ?? []) {
     const fields = { discovery_auth_group: g.discoveryAuthGroup ?? 'no-authentication', listen: JSON.stringify(g.listen) };
-    await trx.insertInto('iscsi_portal_groups').values({ node_id: g.nodeId, name: g.name, ...fields }).onConflict((oc) => oc.columns(['node_id', 'name']).doUpdateSet(fields)).execute();
+    await trx
+      .insertInto('iscsi_portal_groups')
+      .values({ node_id: g.nodeId, name: g.name, ...fields })
+      .onConflict((oc) => oc.columns(['node_id', 'name']).doUpdateSet(fields))
+      .execute();
   }
   for (const [i, t] of (seed.targets ?? []).entries()) {
     const group = await trx.selectFrom('iscsi_portal_groups').select('id').where('node_id', '=', t.nodeId).where('name', '=', t.portalGroup).executeTakeFirst();
@@ -35,7 +39,11 @@ export async function upsertIscsi(trx: Transaction<Database>, seed: IscsiSeed | 
       .returning('id')
       .executeTakeFirstOrThrow();
     for (const l of t.luns ?? []) {
-      await trx.insertInto('iscsi_luns').values({ target_id: target.id, node_id: t.nodeId, lun_number: l.lunNumber, zvol: l.zvol }).onConflict((oc) => oc.doNothing()).execute();
+      await trx
+        .insertInto('iscsi_luns')
+        .values({ target_id: target.id, node_id: t.nodeId, lun_number: l.lunNumber, zvol: l.zvol })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     }
   }
 }

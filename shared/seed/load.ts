@@ -105,10 +105,12 @@ export async function loadSeed(db: Kysely<Database>, seed: Seed, source: string,
     });
     seed.backupJobs?.forEach((j, i) => {
       if (!refs.nodes.has(j.nodeId)) problems.push(`backupJobs[${i}].nodeId: node ${j.nodeId} is neither in this seed nor in the store`);
-      if (j.target?.nodeId !== undefined && !refs.nodes.has(j.target.nodeId)) problems.push(`backupJobs[${i}].target.nodeId: node ${j.target.nodeId} is neither in this seed nor in the store`);
+      if (j.target?.nodeId !== undefined && !refs.nodes.has(j.target.nodeId))
+        problems.push(`backupJobs[${i}].target.nodeId: node ${j.target.nodeId} is neither in this seed nor in the store`);
       for (const p of j.target ? checkTargetInput(j.target, j.nodeId).problems : []) problems.push(`backupJobs[${i}].${p.field}: ${p.problem}`);
       if (j.target && j.schedule && scheduleProblem(j.schedule)) problems.push(`backupJobs[${i}].schedule: ${scheduleProblem(j.schedule)}`);
-      if ((refs.storeJobs.get(j.name)?.length ?? 0) > 1) problems.push(`backupJobs[${i}].name: the store has several jobs named "${j.name}"; rename them first`);
+      if ((refs.storeJobs.get(j.name)?.length ?? 0) > 1)
+        problems.push(`backupJobs[${i}].name: the store has several jobs named "${j.name}"; rename them first`);
     });
     seed.backupEvents?.forEach((e, i) => {
       if (!refs.jobs.has(e.job)) problems.push(`backupEvents[${i}].job: no backup job named "${e.job}" in this seed or the store`);
@@ -116,20 +118,38 @@ export async function loadSeed(db: Kysely<Database>, seed: Seed, source: string,
     seed.notificationRules?.forEach((r, i) => {
       const type = refs.templates.get(r.templateKey)?.targetType;
       if (type === undefined) problems.push(`notificationRules[${i}].templateKey: no template "${r.templateKey}" in this seed or the store`);
-      else if (!refs.targets.has(`${type}\u0000${r.targetKey}`)) problems.push(`notificationRules[${i}].targetKey: no ${type} target "${r.targetKey}" in this seed or the store`);
+      else if (!refs.targets.has(`${type}\u0000${r.targetKey}`))
+        problems.push(`notificationRules[${i}].targetKey: no ${type} target "${r.targetKey}" in this seed or the store`);
     });
     // timestamps are checked before anything is written
     const times = {
       nodes: seed.nodes?.map((n, i) => time(`nodes[${i}].lastSeenAt`, n.lastSeenAt)),
       notes: seed.clusterNotes?.map((n, i) => time(`clusterNotes[${i}].createdAt`, n.createdAt)),
-      notifications: seed.notifications?.map((n, i) => [time(`notifications[${i}].createdAt`, n.createdAt), time(`notifications[${i}].dismissedAt`, n.dismissedAt)] as const),
-      events: seed.backupEvents?.map((e, i) => [time(`backupEvents[${i}].createdAt`, e.createdAt), time(`backupEvents[${i}].startedAt`, e.startedAt), time(`backupEvents[${i}].completedAt`, e.completedAt)] as const),
+      notifications: seed.notifications?.map(
+        (n, i) => [time(`notifications[${i}].createdAt`, n.createdAt), time(`notifications[${i}].dismissedAt`, n.dismissedAt)] as const,
+      ),
+      events: seed.backupEvents?.map(
+        (e, i) =>
+          [
+            time(`backupEvents[${i}].createdAt`, e.createdAt),
+            time(`backupEvents[${i}].startedAt`, e.startedAt),
+            time(`backupEvents[${i}].completedAt`, e.completedAt),
+          ] as const,
+      ),
     };
     if (problems.length) throw new SeedError(source, problems);
 
     const summary: SeedSummary = {
-      nodes: 0, clusterNotes: 0, notifications: 0, notificationTemplates: 0, notificationTargets: 0, notificationRules: 0,
-      rulesSynchronised: 0, backupJobs: 0, backupEvents: 0, backupEventsSkipped: 0,
+      nodes: 0,
+      clusterNotes: 0,
+      notifications: 0,
+      notificationTemplates: 0,
+      notificationTargets: 0,
+      notificationRules: 0,
+      rulesSynchronised: 0,
+      backupJobs: 0,
+      backupEvents: 0,
+      backupEventsSkipped: 0,
     };
     summary.nodes = await upsertNodes(trx, seed.nodes ?? [], times.nodes ?? [], now);
     Object.assign(summary, await upsertNat(trx, seed, now));
@@ -188,7 +208,13 @@ function guestClashes(seed: Seed): string[] {
 async function claimSeededGuests(trx: Trx, seed: Seed, now: Date): Promise<void> {
   const pending = pendingHosts(seed);
   for (const g of seededGuests(seed).filter((x) => !pending.has(x.nodeId))) {
-    await trx.updateTable('guests').set({ node_id: g.nodeId, updated_at: now }).where('id', '=', g.id).where('type', '=', g.type).where('node_id', '!=', g.nodeId).execute();
+    await trx
+      .updateTable('guests')
+      .set({ node_id: g.nodeId, updated_at: now })
+      .where('id', '=', g.id)
+      .where('type', '=', g.type)
+      .where('node_id', '!=', g.nodeId)
+      .execute();
   }
 }
 
@@ -204,11 +230,14 @@ interface References {
 /** What the seed's references may point at: its own items plus what the store already holds. */
 async function references(trx: Trx, seed: Seed): Promise<References> {
   const nodes = new Set((seed.nodes ?? []).map((n) => n.id));
-  const wantedNodes = [...(seed.notifications ?? []).map((n) => n.nodeId), ...(seed.backupJobs ?? []).map((j) => j.nodeId), ...natNodeIds(seed)].filter((id): id is string => !!id && !nodes.has(id));
+  const wantedNodes = [...(seed.notifications ?? []).map((n) => n.nodeId), ...(seed.backupJobs ?? []).map((j) => j.nodeId), ...natNodeIds(seed)].filter(
+    (id): id is string => !!id && !nodes.has(id),
+  );
   if (wantedNodes.length) for (const r of await trx.selectFrom('nodes').select('id').where('id', 'in', wantedNodes).execute()) nodes.add(r.id);
 
   const templates = new Map<string, { targetType: string; defaultConfig: string }>();
-  for (const t of await trx.selectFrom('notification_templates').select(['key', 'target_type', 'default_config']).execute()) templates.set(t.key, { targetType: t.target_type, defaultConfig: t.default_config });
+  for (const t of await trx.selectFrom('notification_templates').select(['key', 'target_type', 'default_config']).execute())
+    templates.set(t.key, { targetType: t.target_type, defaultConfig: t.default_config });
   for (const t of seed.notificationTemplates ?? []) templates.set(t.key, { targetType: t.targetType, defaultConfig: configText(t.defaultConfig) });
   const targets = new Set((seed.notificationTargets ?? []).map((t) => `${t.targetType}\u0000${t.key}`));
   for (const t of await trx.selectFrom('notification_targets').select(['target_type', 'key']).execute()) targets.add(`${t.target_type}\u0000${t.key}`);
@@ -216,7 +245,8 @@ async function references(trx: Trx, seed: Seed): Promise<References> {
   const names = [...new Set([...(seed.backupJobs ?? []).map((j) => j.name), ...(seed.backupEvents ?? []).map((e) => e.job)])];
   const storeJobs = new Map<string, number[]>();
   if (names.length) {
-    for (const j of await trx.selectFrom('backup_jobs').select(['id', 'name']).where('name', 'in', names).orderBy('id').execute()) storeJobs.set(j.name, [...(storeJobs.get(j.name) ?? []), j.id]);
+    for (const j of await trx.selectFrom('backup_jobs').select(['id', 'name']).where('name', 'in', names).orderBy('id').execute())
+      storeJobs.set(j.name, [...(storeJobs.get(j.name) ?? []), j.id]);
   }
   const jobs = new Set([...(seed.backupJobs ?? []).map((j) => j.name), ...[...storeJobs].filter(([, ids]) => ids.length === 1).map(([n]) => n)]);
   return { nodes, templates, targets, jobs, storeJobs };
@@ -228,7 +258,9 @@ async function upsertNodes(trx: Trx, nodes: Item<'nodes'>[], seen: Array<Date | 
     await trx
       .insertInto('nodes')
       .values({ id: n.id, name: n.name, ip: n.ip, status: n.status, last_seen_at: lastSeen, inventory: {} })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ name: n.name, ip: n.ip, status: n.status, updated_at: now, ...(lastSeen ? { last_seen_at: lastSeen } : {}) }))
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({ name: n.name, ip: n.ip, status: n.status, updated_at: now, ...(lastSeen ? { last_seen_at: lastSeen } : {}) }),
+      )
       .execute();
   }
   return nodes.length;
@@ -237,7 +269,11 @@ async function upsertNodes(trx: Trx, nodes: Item<'nodes'>[], seen: Array<Date | 
 async function upsertTemplates(trx: Trx, templates: Item<'notificationTemplates'>[]): Promise<number> {
   for (const t of templates) {
     const row = { label: t.label, description: t.description, target_type: t.targetType, default_config: configText(t.defaultConfig) };
-    await trx.insertInto('notification_templates').values({ key: t.key, ...row }).onConflict((oc) => oc.column('key').doUpdateSet(row)).execute();
+    await trx
+      .insertInto('notification_templates')
+      .values({ key: t.key, ...row })
+      .onConflict((oc) => oc.column('key').doUpdateSet(row))
+      .execute();
   }
   return templates.length;
 }
@@ -257,15 +293,34 @@ async function upsertRules(trx: Trx, rules: Item<'notificationRules'>[], templat
   for (const r of rules) {
     const config = r.config === undefined ? templates.get(r.templateKey)!.defaultConfig : configText(r.config);
     const values = {
-      active: r.active, ui_enabled: r.uiEnabled, email_enabled: r.emailEnabled, discord_enabled: r.discordEnabled,
-      ntfy_enabled: r.ntfyEnabled, pushover_enabled: r.pushoverEnabled, config,
+      active: r.active,
+      ui_enabled: r.uiEnabled,
+      email_enabled: r.emailEnabled,
+      discord_enabled: r.discordEnabled,
+      ntfy_enabled: r.ntfyEnabled,
+      pushover_enabled: r.pushoverEnabled,
+      config,
     };
-    let existing = trx.selectFrom('notification_rules').select(['id', 'deleted_at']).where('template_key', '=', r.templateKey).where('target_key', '=', r.targetKey).where('kind', '=', r.kind);
+    let existing = trx
+      .selectFrom('notification_rules')
+      .select(['id', 'deleted_at'])
+      .where('template_key', '=', r.templateKey)
+      .where('target_key', '=', r.targetKey)
+      .where('kind', '=', r.kind);
     if (r.kind === 'custom') existing = existing.where('config', '=', config);
     const found = await existing.orderBy('id').executeTakeFirst();
     const deletedAt = r.deleted ? (found?.deleted_at ?? now) : null;
-    if (found) await trx.updateTable('notification_rules').set({ ...values, deleted_at: deletedAt, updated_at: now }).where('id', '=', found.id).execute();
-    else await trx.insertInto('notification_rules').values({ template_key: r.templateKey, target_key: r.targetKey, kind: r.kind, ...values, deleted_at: deletedAt }).execute();
+    if (found)
+      await trx
+        .updateTable('notification_rules')
+        .set({ ...values, deleted_at: deletedAt, updated_at: now })
+        .where('id', '=', found.id)
+        .execute();
+    else
+      await trx
+        .insertInto('notification_rules')
+        .values({ template_key: r.templateKey, target_key: r.targetKey, kind: r.kind, ...values, deleted_at: deletedAt })
+        .execute();
   }
   return rules.length;
 }
@@ -274,12 +329,21 @@ async function upsertNotes(trx: Trx, notes: Item<'clusterNotes'>[], created: Arr
   for (const [i, n] of notes.entries()) {
     const found = await trx.selectFrom('cluster_notes').select('id').where('title', '=', n.title).orderBy('id').executeTakeFirst();
     if (found) await trx.updateTable('cluster_notes').set({ content: n.content, updated_at: now }).where('id', '=', found.id).execute();
-    else await trx.insertInto('cluster_notes').values({ title: n.title, content: n.content, created_at: created[i] ?? now, updated_at: created[i] ?? now }).execute();
+    else
+      await trx
+        .insertInto('cluster_notes')
+        .values({ title: n.title, content: n.content, created_at: created[i] ?? now, updated_at: created[i] ?? now })
+        .execute();
   }
   return notes.length;
 }
 
-async function upsertNotifications(trx: Trx, list: Item<'notifications'>[], times: Array<readonly [Date | undefined, Date | undefined]>, now: Date): Promise<number> {
+async function upsertNotifications(
+  trx: Trx,
+  list: Item<'notifications'>[],
+  times: Array<readonly [Date | undefined, Date | undefined]>,
+  now: Date,
+): Promise<number> {
   for (const [i, n] of list.entries()) {
     const [createdAt, dismissedAt] = times[i];
     const values = { body: n.body, severity: n.severity, scope: n.scope, dismissed_at: dismissedAt ?? null };
@@ -292,7 +356,11 @@ async function upsertNotifications(trx: Trx, list: Item<'notifications'>[], time
       .orderBy('id')
       .executeTakeFirst();
     if (found) await trx.updateTable('notifications').set(values).where('id', '=', found.id).execute();
-    else await trx.insertInto('notifications').values({ kind: n.kind, title: n.title, node_id: n.nodeId ?? null, ...values, created_at: createdAt ?? now }).execute();
+    else
+      await trx
+        .insertInto('notifications')
+        .values({ kind: n.kind, title: n.title, node_id: n.nodeId ?? null, ...values, created_at: createdAt ?? now })
+        .execute();
   }
   return list.length;
 }
@@ -301,10 +369,31 @@ async function upsertNotifications(trx: Trx, list: Item<'notifications'>[], time
 async function upsertJobs(trx: Trx, jobs: Item<'backupJobs'>[], now: Date): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (const j of jobs) {
-    const values = { node_id: j.nodeId, mode: j.mode, source_dataset: j.sourceDataset, target_endpoint: j.targetEndpoint, schedule: j.schedule, enabled: j.enabled, ...runnableJobColumns(j, now) };
+    const values = {
+      node_id: j.nodeId,
+      mode: j.mode,
+      source_dataset: j.sourceDataset,
+      target_endpoint: j.targetEndpoint,
+      schedule: j.schedule,
+      enabled: j.enabled,
+      ...runnableJobColumns(j, now),
+    };
     const found = await trx.selectFrom('backup_jobs').select('id').where('name', '=', j.name).executeTakeFirst();
-    if (found) await trx.updateTable('backup_jobs').set({ ...values, updated_at: now }).where('id', '=', found.id).execute();
-    const id = found?.id ?? (await trx.insertInto('backup_jobs').values({ name: j.name, ...values }).returning('id').executeTakeFirstOrThrow()).id;
+    if (found)
+      await trx
+        .updateTable('backup_jobs')
+        .set({ ...values, updated_at: now })
+        .where('id', '=', found.id)
+        .execute();
+    const id =
+      found?.id ??
+      (
+        await trx
+          .insertInto('backup_jobs')
+          .values({ name: j.name, ...values })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     ids.set(j.name, id);
   }
   return ids;
@@ -353,7 +442,11 @@ async function addEvents(trx: Trx, events: Item<'backupEvents'>[], times: EventT
       updated_at: completed ?? started ?? created,
     });
   }
-  for (let i = 0; i < rows.length; i += 500) await trx.insertInto('backup_events').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await trx
+      .insertInto('backup_events')
+      .values(rows.slice(i, i + 500))
+      .execute();
   return [rows.length, skipped];
 }
 
@@ -366,7 +459,15 @@ export async function seedFromFile(db: Kysely<Database>, file: string): Promise<
 export async function seedDemoIfEmpty(db: Kysely<Database>, file = resolve(DEMO_SEED)): Promise<boolean> {
   const tables = ['nodes', 'cluster_notes', 'notifications', 'notification_templates', 'backup_jobs'] as const;
   for (const t of tables) {
-    if (await db.selectFrom(t).select(db.fn.countAll<number>().as('n')).limit(1).executeTakeFirst().then((r) => Number(r?.n) > 0)) return false;
+    if (
+      await db
+        .selectFrom(t)
+        .select(db.fn.countAll<number>().as('n'))
+        .limit(1)
+        .executeTakeFirst()
+        .then((r) => Number(r?.n) > 0)
+    )
+      return false;
   }
   await seedFromFile(db, file);
   return true;

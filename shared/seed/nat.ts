@@ -32,7 +32,8 @@ export async function natProblems(trx: Trx, seed: Seed, nodes: Set<string>): Pro
   if (missing.length) for (const o of await trx.selectFrom('network_objects').select('name').where('name', 'in', missing).execute()) objects.add(o.name);
   seed.natRules?.forEach((r, i) => {
     if (!nodes.has(r.nodeId)) out.push(`natRules[${i}].nodeId: node ${r.nodeId} is neither in this seed nor in the store`);
-    if (r.sourceObject && !objects.has(r.sourceObject)) out.push(`natRules[${i}].sourceObject: no network object named "${r.sourceObject}" in this seed or the store`);
+    if (r.sourceObject && !objects.has(r.sourceObject))
+      out.push(`natRules[${i}].sourceObject: no network object named "${r.sourceObject}" in this seed or the store`);
     const fam = isAddressOrCidr(r.source) ? familyOf(r.source) : null;
     if (r.source && !fam) out.push(`natRules[${i}].source: "${r.source}" is not an IP address or CIDR`);
     else if (fam && r.family !== 'any' && fam !== r.family) out.push(`natRules[${i}].source: "${r.source}" is not of the rule's family ${r.family}`);
@@ -58,17 +59,30 @@ export async function upsertNat(trx: Trx, seed: Seed, now: Date): Promise<NatSee
   if (seed.networkObjects) {
     for (const o of seed.networkObjects) {
       const values = { description: o.description, entries: o.entries, resolutions: o.resolutions };
-      await trx.insertInto('network_objects').values({ name: o.name, ...values }).onConflict((oc) => oc.column('name').doUpdateSet({ ...values, updated_at: now })).execute();
+      await trx
+        .insertInto('network_objects')
+        .values({ name: o.name, ...values })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ ...values, updated_at: now }))
+        .execute();
     }
     out.networkObjects = seed.networkObjects.length;
   }
   if (seed.natRules) {
     const names = [...new Set(seed.natRules.flatMap((r) => (r.sourceObject ? [r.sourceObject] : [])))];
-    const ids = new Map(names.length ? (await trx.selectFrom('network_objects').select(['id', 'name']).where('name', 'in', names).execute()).map((o) => [o.name, o.id]) : []);
+    const ids = new Map(
+      names.length ? (await trx.selectFrom('network_objects').select(['id', 'name']).where('name', 'in', names).execute()).map((o) => [o.name, o.id]) : [],
+    );
     for (const r of seed.natRules) {
       const values = {
-        description: r.description, enabled: r.enabled, type: r.type, family: r.family, source: r.source,
-        source_object_id: r.sourceObject ? ids.get(r.sourceObject)! : null, egress_interfaces: r.egressInterfaces, policy_routing: r.policyRouting, translate_to: r.translateTo,
+        description: r.description,
+        enabled: r.enabled,
+        type: r.type,
+        family: r.family,
+        source: r.source,
+        source_object_id: r.sourceObject ? ids.get(r.sourceObject)! : null,
+        egress_interfaces: r.egressInterfaces,
+        policy_routing: r.policyRouting,
+        translate_to: r.translateTo,
       };
       await trx
         .insertInto('firewall_nat_rules')

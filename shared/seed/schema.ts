@@ -119,7 +119,8 @@ export const seedSchema = {
       },
     },
     notificationRules: {
-      description: 'rules; auto ones upserted by (templateKey, targetKey), custom ones by (templateKey, targetKey, config). Synchronisation then adds auto rules for pairs that have none.',
+      description:
+        'rules; auto ones upserted by (templateKey, targetKey), custom ones by (templateKey, targetKey, config). Synchronisation then adds auto rules for pairs that have none.',
       type: 'array',
       items: {
         type: 'object',
@@ -158,7 +159,8 @@ export const seedSchema = {
           // backup jobs that run: a job with a target and a schedule is run by the scheduler
           target: {
             ...backupTargetSchema,
-            description: "where the job's snapshots are received: another member node's dataset (nodeId) or an SSH endpoint with its pinned host key (ssh); without one the job is display-only",
+            description:
+              "where the job's snapshots are received: another member node's dataset (nodeId) or an SSH endpoint with its pinned host key (ssh); without one the job is display-only",
             properties: { ...backupTargetSchema.properties, nodeId: { ...nodeId, description: 'a member node other than the runner' } },
           },
           retention: { type: 'integer', minimum: RETENTION_MIN, maximum: RETENTION_MAX, default: 7, description: 'job snapshots kept on each side' },
@@ -201,13 +203,25 @@ export const seedSchema = {
         properties: {
           name: { type: 'string', minLength: 1, maxLength: 200 },
           description: { type: 'string', maxLength: 2000, default: '' },
-          entries: { type: 'array', maxItems: 4096, items: { type: 'string', minLength: 1, maxLength: 253 }, default: [], description: 'IP addresses, CIDRs or host names' },
-          resolutions: { type: 'array', maxItems: 4096, items: { type: 'string', minLength: 1, maxLength: 64 }, default: [], description: 'the addresses the host names among entries last resolved to' },
+          entries: {
+            type: 'array',
+            maxItems: 4096,
+            items: { type: 'string', minLength: 1, maxLength: 253 },
+            default: [],
+            description: 'IP addresses, CIDRs or host names',
+          },
+          resolutions: {
+            type: 'array',
+            maxItems: 4096,
+            items: { type: 'string', minLength: 1, maxLength: 64 },
+            default: [],
+            description: 'the addresses the host names among entries last resolved to',
+          },
         },
       },
     },
     natRules: {
-      description: "firewall NAT rules of the nodes, upserted by (nodeId, name)",
+      description: 'firewall NAT rules of the nodes, upserted by (nodeId, name)',
       type: 'array',
       items: {
         type: 'object',
@@ -229,7 +243,7 @@ export const seedSchema = {
       },
     },
     wireguardClients: {
-      description: 'WireGuard clients of the nodes (an egress interface routes in its client\'s FIB), upserted by (nodeId, interface)',
+      description: "WireGuard clients of the nodes (an egress interface routes in its client's FIB), upserted by (nodeId, interface)",
       type: 'array',
       items: {
         type: 'object',

@@ -16,7 +16,10 @@ let compiled: ValidateFunction | undefined;
 
 /** `/backupEvents/3/status` → `backupEvents[3].status`. */
 export function seedPath(pointer: string, extra?: string): string {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra !== undefined) parts.push(extra);
   return parts.reduce((out, p) => (/^\d+$/.test(p) ? `${out}[${p}]` : out ? `${out}.${p}` : p), '') || '(top level)';
 }

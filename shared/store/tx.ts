@@ -5,7 +5,20 @@ import { auditCommitted, auditInTransaction, beginAuditAttempt } from '#store/au
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
 // 57014: a server-side statement_timeout (or cancel) — like a client-side query timeout, the store did not answer in time
-const CONNECTION_CODES = new Set(['57014', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '08000', '08001', '08003', '08006']);
+const CONNECTION_CODES = new Set([
+  '57014',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
 
 const codeOf = (err: unknown): string | undefined => (err as { code?: string })?.code;
 

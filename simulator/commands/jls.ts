@@ -25,7 +25,9 @@ function jls(ctx: CommandContext) {
     const items = jails.map(o.flags.has('v') ? verboseJson : plainJson).join(', ');
     return { stdout: `{"__version": "2", "jail-information": {"jail": [${items}]}}\n` };
   }
-  const rows = jails.map((j) => `${String(j.jid).padStart(6)}  ${(j.ip4 ?? '-').padEnd(15).slice(0, 15)} ${(j.hostname ?? j.name).padEnd(29).slice(0, 29)} ${j.path ?? ''}\n`);
+  const rows = jails.map(
+    (j) => `${String(j.jid).padStart(6)}  ${(j.ip4 ?? '-').padEnd(15).slice(0, 15)} ${(j.hostname ?? j.name).padEnd(29).slice(0, 29)} ${j.path ?? ''}\n`,
+  );
   return { stdout: `   JID  IP Address      Hostname                      Path\n${rows.join('')}` };
 }
 

@@ -13,8 +13,18 @@ import type { SimHost } from '#shared/seed/host/schema';
 type SimRoute = NonNullable<SimHost['routing']>['routes'][number];
 
 const FLAG_NAMES: Record<string, string> = {
-  U: 'up', G: 'gateway', H: 'host', S: 'static', B: 'blackhole', R: 'reject', D: 'dynamic', M: 'modified',
-  '1': 'proto1', '2': 'proto2', '3': 'proto3', b: 'broadcast',
+  U: 'up',
+  G: 'gateway',
+  H: 'host',
+  S: 'static',
+  B: 'blackhole',
+  R: 'reject',
+  D: 'dynamic',
+  M: 'modified',
+  '1': 'proto1',
+  '2': 'proto2',
+  '3': 'proto3',
+  b: 'broadcast',
 };
 const FAMILY_NAMES = { inet: 'Internet', inet6: 'Internet6' } as const;
 
@@ -43,7 +53,11 @@ const str = JSON.stringify;
 
 function jsonEntry(r: SimRoute, kidx: number): string {
   const flags = flagsOf(r);
-  const pretty = [...flags].map((f) => FLAG_NAMES[f]).filter(Boolean).map((f) => str(f)).join(',');
+  const pretty = [...flags]
+    .map((f) => FLAG_NAMES[f])
+    .filter(Boolean)
+    .map((f) => str(f))
+    .join(',');
   return `{"destination":${str(r.destination)},"gateway":${str(r.gateway)},"flags":${str(flags)}, "flags_pretty": [${pretty}],"weight":1,"nhop-kidx":${kidx},"interface-name":${str(r.interface)}}`;
 }
 
@@ -62,7 +76,9 @@ function netstat(ctx: CommandContext) {
   const byFamily = families.map((f) => ({ f, routes: routes.filter((r) => r.family === f).sort(compare) }));
   if (libxo !== null && libxo.split(',').includes('json')) {
     let kidx = 0;
-    const parts = byFamily.map(({ f, routes: rs }) => `{"address-family":"${FAMILY_NAMES[f]}", "rt-entry": [\n${rs.map((r) => jsonEntry(r, ++kidx)).join(',\n')}\n]}`);
+    const parts = byFamily.map(
+      ({ f, routes: rs }) => `{"address-family":"${FAMILY_NAMES[f]}", "rt-entry": [\n${rs.map((r) => jsonEntry(r, ++kidx)).join(',\n')}\n]}`,
+    );
     return { stdout: `{"statistics": {"route-information": {"route-table": {"rt-family": [\n${parts.join(',\n')}]}}}}\n` };
   }
   const blocks = byFamily.map(({ f, routes: rs }) => {
@@ -76,4 +92,6 @@ function netstat(ctx: CommandContext) {
 registerCommand('netstat', withUsage(netstat, '\tnetstat -r [-46AnW] [-F fibnum] [-f protocol-family]'));
 
 // the kernel's number of FIBs (a loader tunable)
-registerSysctlProvider('net-fibs', (state) => [{ name: 'net.fibs', type: 'integer', value: String(fibCount(state)), writable: false, tunable: true, description: 'Number of available FIBs' }]);
+registerSysctlProvider('net-fibs', (state) => [
+  { name: 'net.fibs', type: 'integer', value: String(fibCount(state)), writable: false, tunable: true, description: 'Number of available FIBs' },
+]);

@@ -43,18 +43,15 @@ function matches(d: SimPciDevice, operand: string): boolean {
 
 registerCommand(
   'pciconf',
-  withUsage(
-    (ctx) => {
-      const o = getopt(ctx.args, 'aBbcDehlrVvwx');
-      if (!o.flags.has('l')) return fail(`usage:\n${USAGE}`);
-      const [operand] = o.operands;
-      let devices = pciDevicesOf(ctx);
-      if (operand !== undefined) {
-        devices = devices.filter((d) => matches(d, operand));
-        if (!devices.length) return fail(`pciconf: ${operand}: No such file or directory`);
-      }
-      return { stdout: devices.map((d) => line(d) + (o.flags.has('v') ? verbose(d) : '')).join('') };
-    },
-    USAGE,
-  ),
+  withUsage((ctx) => {
+    const o = getopt(ctx.args, 'aBbcDehlrVvwx');
+    if (!o.flags.has('l')) return fail(`usage:\n${USAGE}`);
+    const [operand] = o.operands;
+    let devices = pciDevicesOf(ctx);
+    if (operand !== undefined) {
+      devices = devices.filter((d) => matches(d, operand));
+      if (!devices.length) return fail(`pciconf: ${operand}: No such file or directory`);
+    }
+    return { stdout: devices.map((d) => line(d) + (o.flags.has('v') ? verbose(d) : '')).join('') };
+  }, USAGE),
 );

@@ -95,7 +95,8 @@ const userdel: CommandHandler = (ctx) => {
   return {};
 };
 
-const USAGE = '\tpw usershow|groupshow [name|-n name|-u uid|-g gid|-a]\n\tpw groupmod name [-m users] [-d users] [-M users]\n\tpw groupdel name\n\tpw userdel name';
+const USAGE =
+  '\tpw usershow|groupshow [name|-n name|-u uid|-g gid|-a]\n\tpw groupmod name [-m users] [-d users] [-M users]\n\tpw groupdel name\n\tpw userdel name';
 registerSubcommand('pw', 'usershow', withUsage(usershow, USAGE));
 registerSubcommand('pw', 'groupshow', withUsage(groupshow, USAGE));
 registerSubcommand('pw', 'groupmod', withUsage(groupmod, USAGE));

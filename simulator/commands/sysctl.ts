@@ -18,7 +18,16 @@ registerSysctlProvider('host', (state) => [
       st.hostname = v;
     },
   },
-  { name: 'kern.disks', type: 'string', value: state.disks.map((d) => d.name).reverse().join(' '), writable: false, description: 'names of available disks' },
+  {
+    name: 'kern.disks',
+    type: 'string',
+    value: state.disks
+      .map((d) => d.name)
+      .reverse()
+      .join(' '),
+    writable: false,
+    description: 'names of available disks',
+  },
   { name: 'hw.ncpu', type: 'integer', value: String(state.cpus), writable: false, description: 'Number of active CPUs' },
   { name: 'hw.physmem', type: 'unsigned long', value: String(state.memoryBytes), writable: false, description: 'Amount of physical memory (in bytes)' },
 ]);
@@ -48,7 +57,8 @@ function run(ctx: CommandContext): CommandOutput {
   const quiet = o.flags.has('q');
   const ignoreUnknown = o.flags.has('i');
   const oids = allOids(ctx.state, ctx.now);
-  const wanted = (x: Oid) => (!o.flags.has('W') || (x.writable && !x.stats)) && (!o.flags.has('T') || Boolean(x.tunable)) && (o.flags.has('o') || x.type !== 'opaque');
+  const wanted = (x: Oid) =>
+    (!o.flags.has('W') || (x.writable && !x.stats)) && (!o.flags.has('T') || Boolean(x.tunable)) && (o.flags.has('o') || x.type !== 'opaque');
   let stdout = '';
   let stderr = '';
   let failures = 0;

@@ -39,7 +39,9 @@ function unmount(ctx: CommandContext): CommandOutput {
   const o = getopt(ctx.args, 'fau');
   const [target] = o.operands;
   if (!target) return fail('missing filesystem argument', 2);
-  const d = target.startsWith('/') ? ctx.state.datasets.find((x) => isMounted(ctx.state, x) && mountpointOf(ctx.state, x) === target) : findDataset(ctx.state, target);
+  const d = target.startsWith('/')
+    ? ctx.state.datasets.find((x) => isMounted(ctx.state, x) && mountpointOf(ctx.state, x) === target)
+    : findDataset(ctx.state, target);
   if (!d) return fail(target.startsWith('/') ? `cannot unmount '${target}': not a mountpoint` : `cannot open '${target}': dataset does not exist`);
   if (!isMounted(ctx.state, d)) return fail(`cannot unmount '${target}': not currently mounted`);
   const busy = o.flags.has('f') ? null : busyError(ctx.state, d);

@@ -40,5 +40,8 @@ function rename(ctx: CommandContext): CommandOutput {
 registerSubcommand(
   'zfs',
   'rename',
-  withUsage(rename, '\trename [-f] <filesystem|volume|snapshot> <filesystem|volume|snapshot>\n\trename -p [-f] <filesystem|volume> <filesystem|volume>\n\trename -u [-f] <filesystem> <filesystem>\n\trename -r <snapshot> <snapshot>'),
+  withUsage(
+    rename,
+    '\trename [-f] <filesystem|volume|snapshot> <filesystem|volume|snapshot>\n\trename -p [-f] <filesystem|volume> <filesystem|volume>\n\trename -u [-f] <filesystem> <filesystem>\n\trename -r <snapshot> <snapshot>',
+  ),
 );

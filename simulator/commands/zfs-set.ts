@@ -7,7 +7,15 @@ import { busyError, mountFs, mountpointOf, remount, unmountFs } from './zfs-moun
  * refused while it is busy) and leaves one that is not mounted unmounted; other settable properties are kept as `zfs get` shows them. Read-only ones
  * (used, guid, keystatus, keyformat, encryption …) are refused in zfs's words.
  */
-const READ_ONLY = new Set([...Object.keys(DATASET_PROPS).filter((p) => p !== 'mountpoint' && p !== 'canmount' && p !== 'overlay'), 'keystatus', 'keyformat', 'encryption', 'encryptionroot', 'origin', 'mounted']);
+const READ_ONLY = new Set([
+  ...Object.keys(DATASET_PROPS).filter((p) => p !== 'mountpoint' && p !== 'canmount' && p !== 'overlay'),
+  'keystatus',
+  'keyformat',
+  'encryption',
+  'encryptionroot',
+  'origin',
+  'mounted',
+]);
 
 function set(ctx: CommandContext): CommandOutput {
   const assignments = ctx.args.filter((a) => a.includes('='));
@@ -25,7 +33,8 @@ function set(ctx: CommandContext): CommandOutput {
       if (READ_ONLY.has(prop)) return fail(`cannot set property for '${name}': '${prop}' is readonly`);
       if (prop === 'mountpoint') {
         if (d.type !== 'filesystem') return fail(`cannot set property for '${name}': 'mountpoint' does not apply to datasets of this type`);
-        if (value !== 'none' && value !== 'legacy' && !value.startsWith('/')) return fail(`cannot set property for '${name}': 'mountpoint' must be an absolute path, 'none', or 'legacy'`);
+        if (value !== 'none' && value !== 'legacy' && !value.startsWith('/'))
+          return fail(`cannot set property for '${name}': 'mountpoint' must be an absolute path, 'none', or 'legacy'`);
         const busy = busyError(ctx.state, d);
         if (busy) return fail(busy);
         // zfsprops(7): remounted at the new place if it was mounted, or if the old value was none or legacy

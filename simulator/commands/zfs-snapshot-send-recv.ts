@@ -55,7 +55,8 @@ const snapDir = (snap: string) => `.zfs/snapshot/${snap}/`;
 /** Files of a filesystem's content without its snapshots' directories. */
 const live = (content: Record<string, SimFile>) => Object.fromEntries(Object.entries(content).filter(([rel]) => !rel.startsWith('.zfs/')));
 /** The files under `prefix` of a content, relative to it. */
-const filesUnder = (content: Record<string, SimFile>, prefix: string) => Object.fromEntries(Object.entries(content).flatMap(([rel, f]) => (rel.startsWith(prefix) ? [[rel.slice(prefix.length), f]] : [])));
+const filesUnder = (content: Record<string, SimFile>, prefix: string) =>
+  Object.fromEntries(Object.entries(content).flatMap(([rel, f]) => (rel.startsWith(prefix) ? [[rel.slice(prefix.length), f]] : [])));
 /** Files placed under `prefix` (a snapshot's directory). */
 const under = (prefix: string, files: Record<string, SimFile>) => Object.fromEntries(Object.entries(files).map(([rel, f]) => [`${prefix}${rel}`, f]));
 /** What a snapshot holds: its recorded files, else (a snapshot of an empty tree, or of an older state) the live ones. */
@@ -82,7 +83,14 @@ function snapshot(ctx: CommandContext): CommandOutput {
     const taken = all.find((d) => findDataset(ctx.state, `${d.name}@${snap}`));
     if (taken) return fail(`cannot create snapshot '${taken.name}@${snap}': dataset already exists`);
     for (const d of all) {
-      ctx.state.datasets.push({ name: `${d.name}@${snap}`, type: 'snapshot', guid: newGuid(), usedBytes: 0, referencedBytes: d.referencedBytes ?? d.usedBytes, creation: Math.floor(ctx.now / 1000) });
+      ctx.state.datasets.push({
+        name: `${d.name}@${snap}`,
+        type: 'snapshot',
+        guid: newGuid(),
+        usedBytes: 0,
+        referencedBytes: d.referencedBytes ?? d.usedBytes,
+        creation: Math.floor(ctx.now / 1000),
+      });
       const content = contentOf(ctx.state, d);
       if (d.type === 'filesystem') setContent(ctx.state, d, { ...content, ...under(snapDir(snap), live(content)) });
     }
@@ -169,11 +177,21 @@ function send(ctx: CommandContext): CommandOutput {
       referencedBytes: d.referencedBytes,
       // properties travel with -R or -p only; a raw stream carries the encryption it is made of
       ...(withProps ? { mountpoint: d.mountpoint, properties: d.properties } : o.flags.has('w') ? { properties: intrinsic(d) } : {}),
-      snapshots: carried(d).map((s) => ({ name: s.name.split('@')[1], guid: s.guid ?? newGuid(), usedBytes: s.usedBytes, referencedBytes: s.referencedBytes, creation: s.creation })),
+      snapshots: carried(d).map((s) => ({
+        name: s.name.split('@')[1],
+        guid: s.guid ?? newGuid(),
+        usedBytes: s.usedBytes,
+        referencedBytes: s.referencedBytes,
+        creation: s.creation,
+      })),
     })),
     files: snapshotContent(content, snap),
     // the files of each snapshot the stream carries (the root dataset's)
-    snapshotFiles: Object.fromEntries(carried(root).map((x) => x.name.split('@')[1]).map((n) => [n, snapshotContent(content, n)])),
+    snapshotFiles: Object.fromEntries(
+      carried(root)
+        .map((x) => x.name.split('@')[1])
+        .map((n) => [n, snapshotContent(content, n)]),
+    ),
     ...(o.flags.has('w') ? { raw: true } : {}),
   };
   const parts = streamParts(
@@ -246,14 +264,19 @@ function recv(ctx: CommandContext): CommandOutput {
   const cmdProps = parseRecvProps(ctx.args);
   if ('error' in cmdProps) return fail(cmdProps.error);
   const h = parseStream(ctx.stdin);
-  if (!h) return fail(ctx.stdin.length ? 'cannot receive new filesystem stream: checksum mismatch or incomplete stream' : 'cannot receive: failed to read from stream');
+  if (!h)
+    return fail(
+      ctx.stdin.length ? 'cannot receive new filesystem stream: checksum mismatch or incomplete stream' : 'cannot receive: failed to read from stream',
+    );
   if (!ctx.state.pools.some((p) => p.name === poolOf(fs))) return notExist(poolOf(fs));
   const existing = findDataset(ctx.state, fs);
   const errbuf = h.kind === 'full' ? 'cannot receive new filesystem stream' : 'cannot receive incremental stream';
   if (h.kind === 'full') {
     if (existing && !o.flags.has('F')) return fail(`cannot receive new filesystem stream: destination '${fs}' exists\nmust specify -F to overwrite it`);
     if (existing && snapshotsOf(ctx.state, fs).length) {
-      return fail(`cannot receive new filesystem stream: destination has snapshots (eg. ${snapshotsOf(ctx.state, fs)[0].name})\nmust destroy them to overwrite it`);
+      return fail(
+        `cannot receive new filesystem stream: destination has snapshots (eg. ${snapshotsOf(ctx.state, fs)[0].name})\nmust destroy them to overwrite it`,
+      );
     }
     const parent = parentOf(fs);
     if (!existing && parent) {
@@ -265,7 +288,8 @@ function recv(ctx: CommandContext): CommandOutput {
   } else {
     const latest = existing ? snapshotsOf(ctx.state, fs).at(-1) : undefined;
     if (!existing) return fail(`cannot receive incremental stream: destination '${fs}' does not exist`);
-    if (!latest || latest.name !== `${fs}@${h.from}`) return fail(`cannot receive incremental stream: most recent snapshot of ${fs} does not\nmatch incremental source`);
+    if (!latest || latest.name !== `${fs}@${h.from}`)
+      return fail(`cannot receive incremental stream: most recent snapshot of ${fs} does not\nmatch incremental source`);
     if (!o.flags.has('F')) {
       const changed = h.datasets.map((sd) => findDataset(ctx.state, `${fs}${sd.rel}`)).find((d) => d && modifiedSinceSnapshot(ctx.state, d));
       if (changed) return fail(`cannot receive incremental stream: destination ${changed.name} has been modified\nsince most recent snapshot`);
@@ -280,7 +304,14 @@ function recv(ctx: CommandContext): CommandOutput {
     const isNew = !d;
     if (!d) {
       // `-u`: a filesystem the receive creates is not mounted (its files are not visible at its mountpoint)
-      d = { name, type: sd.type, guid: newGuid(), usedBytes: 0, creation: Math.floor(ctx.now / 1000), ...(sd.type === 'filesystem' && o.flags.has('u') ? { mounted: false } : {}) };
+      d = {
+        name,
+        type: sd.type,
+        guid: newGuid(),
+        usedBytes: 0,
+        creation: Math.floor(ctx.now / 1000),
+        ...(sd.type === 'filesystem' && o.flags.has('u') ? { mounted: false } : {}),
+      };
       ctx.state.datasets.push(d);
     }
     d.usedBytes = sd.usedBytes;
@@ -295,7 +326,15 @@ function recv(ctx: CommandContext): CommandOutput {
       if (isNew && h.raw && sd.rel === '') d.properties.keylocation = cmdProps.set.get('keylocation') ?? 'prompt';
     }
     for (const s of sd.snapshots) {
-      if (!findDataset(ctx.state, `${name}@${s.name}`)) ctx.state.datasets.push({ name: `${name}@${s.name}`, type: 'snapshot', guid: s.guid, usedBytes: s.usedBytes, referencedBytes: s.referencedBytes, creation: s.creation });
+      if (!findDataset(ctx.state, `${name}@${s.name}`))
+        ctx.state.datasets.push({
+          name: `${name}@${s.name}`,
+          type: 'snapshot',
+          guid: s.guid,
+          usedBytes: s.usedBytes,
+          referencedBytes: s.referencedBytes,
+          creation: s.creation,
+        });
     }
   }
   const root = findDataset(ctx.state, fs)!;
@@ -322,7 +361,8 @@ function destroy(ctx: CommandContext): CommandOutput {
     for (const x of gone) {
       const [owner, n] = x.name.split('@');
       const ds = findDataset(ctx.state, owner);
-      if (ds?.type === 'filesystem') setContent(ctx.state, ds, Object.fromEntries(Object.entries(contentOf(ctx.state, ds)).filter(([rel]) => !rel.startsWith(snapDir(n)))));
+      if (ds?.type === 'filesystem')
+        setContent(ctx.state, ds, Object.fromEntries(Object.entries(contentOf(ctx.state, ds)).filter(([rel]) => !rel.startsWith(snapDir(n)))));
     }
     ctx.state.datasets = ctx.state.datasets.filter((x) => !gone.includes(x));
     return {};
@@ -348,4 +388,8 @@ const RECV_USAGE =
   '\treceive [-vMnsFhu] [-o <property>=<value>] ... [-x <property>] ...\n\t    <filesystem|volume|snapshot>\n\treceive [-vMnsFhu] [-o <property>=<value>] ... [-x <property>] ... \n\t    [-d | -e] <filesystem>\n\treceive -A <filesystem|volume>';
 registerSubcommand('zfs', 'recv', withUsage(recv, RECV_USAGE));
 registerSubcommand('zfs', 'receive', withUsage(recv, RECV_USAGE));
-registerSubcommand('zfs', 'destroy', withUsage(destroy, '\tdestroy [-fnpRrv] <filesystem|volume>\n\tdestroy [-dnpRrv] <filesystem|volume>@<snap>[%<snap>][,...]'));
+registerSubcommand(
+  'zfs',
+  'destroy',
+  withUsage(destroy, '\tdestroy [-fnpRrv] <filesystem|volume>\n\tdestroy [-dnpRrv] <filesystem|volume>@<snap>[%<snap>][,...]'),
+);

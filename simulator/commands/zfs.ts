@@ -38,7 +38,13 @@ const depthBelow = (root: string, name: string) => {
 };
 
 /** The datasets a list/get addresses: operands (each existing), optionally recursive to a depth, filtered by type. */
-function select(host: SimHost, operands: string[], recursive: boolean, maxDepth: number, typeSet: Set<SimDataset['type']>): { rows: SimDataset[]; errors: string } {
+function select(
+  host: SimHost,
+  operands: string[],
+  recursive: boolean,
+  maxDepth: number,
+  typeSet: Set<SimDataset['type']>,
+): { rows: SimDataset[]; errors: string } {
   const all = sortedDatasets(host);
   if (!operands.length) return { rows: all.filter((d) => typeSet.has(d.type)), errors: '' };
   let errors = '';
@@ -132,7 +138,8 @@ function get(ctx: CommandContext): CommandOutput {
   const parsable = o.flags.has('p');
   const out: string[][] = [];
   for (const d of rows) {
-    const list = propSpec === 'all' ? [...new Set([...Object.keys(DATASET_PROPS).filter((p) => p !== 'name'), ...Object.keys(d.properties ?? {})])] : props(propSpec, []);
+    const list =
+      propSpec === 'all' ? [...new Set([...Object.keys(DATASET_PROPS).filter((p) => p !== 'name'), ...Object.keys(d.properties ?? {})])] : props(propSpec, []);
     for (const p of list) {
       const cell = { name: d.name, property: p, value: datasetValue(ctx.state, d, p, parsable), received: '-', source: datasetSource(ctx.state, d, p) };
       out.push(fields.map((f) => cell[f as keyof typeof cell]));
@@ -150,5 +157,8 @@ registerSubcommand(
 registerSubcommand(
   'zfs',
   'get',
-  withUsage(get, '\tget [-rHp] [-d max] [-o "all" | field[,...]]\n\t    [-t type[,...]] [-s source[,...]]\n\t    <"all" | property[,...]> [filesystem|volume|snapshot|bookmark] ...'),
+  withUsage(
+    get,
+    '\tget [-rHp] [-d max] [-o "all" | field[,...]]\n\t    [-t type[,...]] [-s source[,...]]\n\t    <"all" | property[,...]> [filesystem|volume|snapshot|bookmark] ...',
+  ),
 );

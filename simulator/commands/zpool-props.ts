@@ -15,7 +15,10 @@ export interface PoolProp {
 }
 
 const none = () => '-';
-const fixed = (v: string): PoolProp['raw'] => () => v;
+const fixed =
+  (v: string): PoolProp['raw'] =>
+  () =>
+    v;
 const capacity = (h: SimHost, p: SimPool) => {
   const size = poolSize(h, p);
   return size ? Math.floor((p.allocatedBytes * 100) / size) : 0;

@@ -16,7 +16,6 @@ export interface StatusOptions {
   parsable?: boolean;
 }
 
-
 /** Leaves outside a replacing vdev (problems inside one are being repaired, so zpool does not call them out). */
 function problemLeaves(pool: SimPool): VNode[] {
   return [...walk(pool)].filter((l) => isLeaf(l.node) && l.parent?.type !== 'replacing').map((l) => l.node);
@@ -31,7 +30,8 @@ export function statusReason(pool: SimPool): Reason {
   const has = (pred: (v: VNode) => boolean) => leaves.some(pred);
   if (has((v) => v.state === 'FAULTED'))
     return {
-      status: 'One or more devices are faulted in response to persistent errors.\n\tSufficient replicas exist for the pool to continue functioning in a\n\tdegraded state.',
+      status:
+        'One or more devices are faulted in response to persistent errors.\n\tSufficient replicas exist for the pool to continue functioning in a\n\tdegraded state.',
       action: "Replace the faulted device, or use 'zpool clear' to mark the device\n\trepaired.",
     };
   if (has((v) => v.state === 'UNAVAIL' || v.state === 'REMOVED'))
@@ -48,7 +48,8 @@ export function statusReason(pool: SimPool): Reason {
     };
   if (has((v) => v.state === 'OFFLINE'))
     return {
-      status: 'One or more devices has been taken offline by the administrator.\n\tSufficient replicas exist for the pool to continue functioning in a\n\tdegraded state.',
+      status:
+        'One or more devices has been taken offline by the administrator.\n\tSufficient replicas exist for the pool to continue functioning in a\n\tdegraded state.',
       action: "Online the device using 'zpool online' or replace the device with\n\t'zpool replace'.",
     };
   if (pool.scan?.function === 'resilver' && pool.scan.state === 'scanning')
@@ -64,7 +65,10 @@ export function isHealthy(pool: SimPool): boolean {
 }
 
 /** Progress of a running scan at `now`: issued bytes grow linearly from start to the planned end. */
-export function scanProgress(pool: SimPool, now: number): { fraction: number; issued: number; scanned: number; total: number; elapsedS: number; leftS: number } {
+export function scanProgress(
+  pool: SimPool,
+  now: number,
+): { fraction: number; issued: number; scanned: number; total: number; elapsedS: number; leftS: number } {
   const scan = pool.scan!;
   const total = scan.totalBytes ?? pool.allocatedBytes;
   const span = Math.max(1, (scan.endMs ?? scan.startMs) - scan.startMs);
@@ -128,7 +132,7 @@ function rowFor(pool: SimPool, loc: Located, opts: StatusOptions): Row {
 
 function configLines(pool: SimPool, opts: StatusOptions): string {
   const locs = [...walk(pool)];
-  const root: Row = { depth: 0, name: opts.guids ? pool.guid ?? pool.name : pool.name, state: poolState(pool), counts: ['0', '0', '0'], note: '' };
+  const root: Row = { depth: 0, name: opts.guids ? (pool.guid ?? pool.name) : pool.name, state: poolState(pool), counts: ['0', '0', '0'], note: '' };
   const sections = { data: [] as Row[], logs: [] as Row[], cache: [] as Row[] };
   for (const loc of locs) sections[loc.section].push(rowFor(pool, loc, opts));
   const all = [root, ...sections.data, ...sections.logs, ...sections.cache];

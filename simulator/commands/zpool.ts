@@ -108,7 +108,8 @@ function replace(ctx: CommandContext): CommandOutput {
   const disk = host.disks.find((d) => d.name === newName);
   const owner = deviceOwner(host, newName);
   if (!disk && !owner) return fail(`cannot open '${newArg}': no such device in /dev\nmust be a full path or shorthand device name`);
-  if (owner?.exact) return fail(`invalid vdev specification\nuse '-f' to override the following errors:\n/dev/${newName} is part of active pool '${owner.pool.name}'`);
+  if (owner?.exact)
+    return fail(`invalid vdev specification\nuse '-f' to override the following errors:\n/dev/${newName} is part of active pool '${owner.pool.name}'`);
 
   const cannot = `cannot replace ${oldArg} with ${newArg}`;
   const old = findLeaf(pool, oldArg);
@@ -165,7 +166,15 @@ function detach(ctx: CommandContext): CommandOutput {
 /** (Re)starts the pool's resilver: it scans what the pool holds per data vdev and writes its share of it. */
 function startResilver(pool: SimPool, now: number, durationMs: number, share: number): void {
   const totalBytes = Math.floor(pool.allocatedBytes / Math.max(1, pool.vdevs.length));
-  pool.scan = { function: 'resilver', state: 'scanning', startMs: now, endMs: now + durationMs, totalBytes, processedBytes: Math.floor(totalBytes / share), errors: 0 };
+  pool.scan = {
+    function: 'resilver',
+    state: 'scanning',
+    startMs: now,
+    endMs: now + durationMs,
+    totalBytes,
+    processedBytes: Math.floor(totalBytes / share),
+    errors: 0,
+  };
 }
 
 /** Finishes scans whose time is up; after a resilver each replacing vdev collapses to its new device. */
@@ -186,7 +195,7 @@ registerTicker('zpool-scan', (host, now) => {
         };
         resolve(sectionVdevs(pool, section));
       }
-    pool.scan = { ...scan, state: 'finished', processedBytes: scan.function === 'resilver' ? scan.processedBytes ?? 0 : 0 };
+    pool.scan = { ...scan, state: 'finished', processedBytes: scan.function === 'resilver' ? (scan.processedBytes ?? 0) : 0 };
   }
 });
 
@@ -285,7 +294,16 @@ function iostatTable(rows: string[][], latency: boolean): string {
   }
   const line2 = 'pool'.padEnd(nameWidth) + labels.map((l) => '  ' + l.padStart(5)).join('');
   const dashes = '-'.repeat(nameWidth) + labels.map(() => '  -----').join('');
-  const body = rows.map((r) => r[0].padEnd(nameWidth) + r.slice(1).map((c) => '  ' + c.padStart(5)).join('')).join('\n');
+  const body = rows
+    .map(
+      (r) =>
+        r[0].padEnd(nameWidth) +
+        r
+          .slice(1)
+          .map((c) => '  ' + c.padStart(5))
+          .join(''),
+    )
+    .join('\n');
   return `${top.trimEnd()}\n${line2}\n${dashes}\n${body}\n${dashes}\n`;
 }
 

@@ -4,7 +4,18 @@
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
-import { getTaskRow, insertNode, probeTask, queueTask, stackQueue, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
+import {
+  getTaskRow,
+  insertNode,
+  probeTask,
+  queueTask,
+  stackQueue,
+  startTestAgent,
+  testHost,
+  waitForTask,
+  waitUntil,
+  type TestAgent,
+} from '../helpers/agent.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { LOGIN_PATH } from '#simulator/profiles';
 import { findSimJail } from '#simulator/commands/jail-model';
@@ -51,7 +62,10 @@ beforeAll(async () => {
   await agent.ready();
   sim = new HostSimulator({ statePath: agent.statePath, path: LOGIN_PATH });
   await testDb().updateTable('nodes').set({ status: 'member' }).where('id', '=', agent.nodeId).execute();
-  await waitUntil('the jail and the VM in the store', async () => (await testDb().selectFrom('guests').select('id').where('id', 'in', [ctid, rid]).execute()).length === 2);
+  await waitUntil(
+    'the jail and the VM in the store',
+    async () => (await testDb().selectFrom('guests').select('id').where('id', 'in', [ctid, rid]).execute()).length === 2,
+  );
 }, 90_000);
 
 afterAll(async () => {
@@ -63,7 +77,14 @@ describe('a queue message is a pointer, not an order', () => {
   test('a forged message naming another kind and payload runs nothing of it: the task runs what the store holds', async () => {
     const t = await probeTask(agent.nodeId, { sysctls: ['kern.ostype'], dispatch: false });
     const forged = JSON.stringify({ taskId: t.id, kind: 'tunable.apply', payload: { name: 'kern.maxfiles', value: '4242' } });
-    await sqs.send(new SendMessageCommand({ QueueUrl: await nodeQueueUrl(agent.nodeId), MessageBody: forged, MessageGroupId: t.resource, MessageDeduplicationId: `forged-${t.id}` }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: await nodeQueueUrl(agent.nodeId),
+        MessageBody: forged,
+        MessageGroupId: t.resource,
+        MessageDeduplicationId: `forged-${t.id}`,
+      }),
+    );
     const done = await waitForTask(t.id, ['success', 'failed', 'interrupted']);
     expect(done).toMatchObject({ kind: 'host.probe', status: 'success', result: { values: { 'kern.ostype': 'FreeBSD' } } });
     expect(await sysctl('kern.maxfiles')).toBe('32768');
@@ -76,7 +97,14 @@ describe('a queue message is a pointer, not an order', () => {
     const queued = await probeTask(agent.nodeId, { resource, dispatch: false });
     // the right pointer under a group id of the sender's choosing: the queue would hand it out at once
     const body = JSON.stringify({ taskId: queued.id });
-    await sqs.send(new SendMessageCommand({ QueueUrl: await nodeQueueUrl(agent.nodeId), MessageBody: body, MessageGroupId: 'forged-group', MessageDeduplicationId: `forged-group-${queued.id}` }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: await nodeQueueUrl(agent.nodeId),
+        MessageBody: body,
+        MessageGroupId: 'forged-group',
+        MessageDeduplicationId: `forged-group-${queued.id}`,
+      }),
+    );
     const first = await waitForTask(running.id, ['success', 'failed', 'interrupted']);
     const second = await waitForTask(queued.id, ['success', 'failed', 'interrupted']);
     expect([first.status, second.status]).toEqual(['success', 'success']);
@@ -88,8 +116,20 @@ describe('a queue message is a pointer, not an order', () => {
 describe('an older configuration task never overtakes a newer one of its resource', () => {
   test('out-of-order delivery (N+1, then N): N ends failed "superseded by task N+1", the host keeps N+1\'s value', async () => {
     const resource = 'tunable:kern.maxfiles';
-    const older = await queueTask({ kind: 'tunable.apply', nodeId: agent.nodeId, resource, payload: { name: 'kern.maxfiles', value: '50000' }, dispatch: false });
-    const newer = await queueTask({ kind: 'tunable.apply', nodeId: agent.nodeId, resource, payload: { name: 'kern.maxfiles', value: '60000' }, dispatch: false });
+    const older = await queueTask({
+      kind: 'tunable.apply',
+      nodeId: agent.nodeId,
+      resource,
+      payload: { name: 'kern.maxfiles', value: '50000' },
+      dispatch: false,
+    });
+    const newer = await queueTask({
+      kind: 'tunable.apply',
+      nodeId: agent.nodeId,
+      resource,
+      payload: { name: 'kern.maxfiles', value: '60000' },
+      dispatch: false,
+    });
     await sendTask(newer, testDb());
     expect((await waitForTask(newer.id, ['success', 'failed'])).status).toBe('success');
     // the late re-send of the older one (the sweeper may also send it: either way it arrives after)
@@ -117,7 +157,10 @@ describe('characters SQS refuses never travel in the queue', () => {
 
   test.each(POISON)('E3 hook script with %s reaches the host', async (_name, ch) => {
     const script = `echo pre ${ch}`;
-    const res = await call('PUT', `/jail/${ctid}/options/lifecycle-hooks`, { token: operator, body: { hooks: { ...noHooks(), prestart: { enabled: true, script } } } });
+    const res = await call('PUT', `/jail/${ctid}/options/lifecycle-hooks`, {
+      token: operator,
+      body: { hooks: { ...noHooks(), prestart: { enabled: true, script } } },
+    });
     expectEnvelope(res, 200, 'jail_hooks_updated');
     expect(await ended(res)).toMatchObject({ status: 'success', error: '' });
     expect(await sim.state((s) => readFile(s, `/usr/local/etc/hostmgr/jails/${ctid}/hooks/prestart.sh`))).toContain(script);
@@ -150,7 +193,10 @@ describe('characters SQS refuses never travel in the queue', () => {
 
   test.each(POISON)('E19 vncPassword with %s reaches the host', async (_name, ch) => {
     const password = `pw${ch}x`;
-    const res = await call('PUT', `/vm/${rid}/hardware/vnc`, { token: operator, body: { vncEnabled: true, vncResolution: '1280x720', vncWait: false, vncPort: 5907, vncBind: '127.0.0.1', vncPassword: password } });
+    const res = await call('PUT', `/vm/${rid}/hardware/vnc`, {
+      token: operator,
+      body: { vncEnabled: true, vncResolution: '1280x720', vncWait: false, vncPort: 5907, vncBind: '127.0.0.1', vncPassword: password },
+    });
     expectEnvelope(res, 200, 'vm_vnc_updated');
     expect(await ended(res)).toMatchObject({ status: 'success', error: '' });
     const xml = DomainXml.parse((await sim.run(['virsh', 'dumpxml', '--security-info', String(rid)])).stdout);

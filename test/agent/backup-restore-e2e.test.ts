@@ -38,7 +38,19 @@ const snap = (job: number, n: number) => `hm-backup-${job}-2026030${n}T120000Z`;
 async function job(ctid: number, name: string): Promise<number> {
   const row = await testDb()
     .insertInto('backup_jobs')
-    .values({ name: `e2e-${T}-${name}`, node_id: runner.nodeId, mode: 'incremental', schedule: '', enabled: true, source_dataset: '', target_endpoint: `target:zroot/backups/${name}`, guest_type: 'jail', guest_id: ctid, target_node_id: target.nodeId, target_dataset: `zroot/backups/${name}` })
+    .values({
+      name: `e2e-${T}-${name}`,
+      node_id: runner.nodeId,
+      mode: 'incremental',
+      schedule: '',
+      enabled: true,
+      source_dataset: '',
+      target_endpoint: `target:zroot/backups/${name}`,
+      guest_type: 'jail',
+      guest_id: ctid,
+      target_node_id: target.nodeId,
+      target_dataset: `zroot/backups/${name}`,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -81,7 +93,14 @@ beforeAll(async () => {
     host: runnerHost,
     args: ['--node-ip', '127.0.0.1', ...peerViaSshd(sshd, target.statePath)],
   });
-  toTarget = new SshExecutor({ host: '127.0.0.1', port: sshd.port, username: sshd.username, privateKey: sshd.privateKey, hostKeySha256: sshd.hostKeySha256, prefix });
+  toTarget = new SshExecutor({
+    host: '127.0.0.1',
+    port: sshd.port,
+    username: sshd.username,
+    privateKey: sshd.privateKey,
+    hostKeySha256: sshd.hostKeySha256,
+    prefix,
+  });
   await Promise.all([runner.ready(), target.ready()]);
   await Promise.all([admitAsMember(runner), admitAsMember(target)]);
   await waitUntil('the jails projected', () => testDb().selectFrom('guests').select('id').where('id', '=', ids.db).executeTakeFirst());
@@ -105,7 +124,14 @@ test("E15: the jail's dataset is restored from the second snapshot while the jai
   const task = await waitForTask(res.body.data.taskId, ['success', 'failed', 'interrupted'], 45_000);
   expect(task.error).toBe('');
   expect(task.status).toBe('success');
-  expect(task.result).toMatchObject({ jobId, dataset: 'zroot/jails/app', snapshot: snap(jobId, 2), from: 'target', guest: { type: 'jail', id: ids.app, state: 'running' }, warnings: [] });
+  expect(task.result).toMatchObject({
+    jobId,
+    dataset: 'zroot/jails/app',
+    snapshot: snap(jobId, 2),
+    from: 'target',
+    guest: { type: 'jail', id: ids.app, state: 'running' },
+    warnings: [],
+  });
   expect(task.output).toContain(`receiving zroot/backups/app@${snap(jobId, 2)} from the target into zroot/jails/app.restoring`);
   expect(task.output).toContain(`stopping jail ${ids.app}`);
 
@@ -157,13 +183,20 @@ test("E15 with an inherited mountpoint: the restored dataset, received unmounted
   const task = await waitForTask(res.body.data.taskId, ['success', 'failed', 'interrupted'], 45_000);
   expect(task.error).toBe('');
   expect(task.status).toBe('success');
-  expect(task.result).toMatchObject({ dataset: 'zroot/jails/web', snapshot: snap(jobId, 1), guest: { type: 'jail', id: ids.web, state: 'running' }, warnings: [] });
+  expect(task.result).toMatchObject({
+    dataset: 'zroot/jails/web',
+    snapshot: snap(jobId, 1),
+    guest: { type: 'jail', id: ids.web, state: 'running' },
+    warnings: [],
+  });
 
   // the first snapshot's data at the jail's path, the dataset mounted there, the jail running on it
   expect(await readOn(runner, '/jails/web/srv/data.txt')).toBe('web v1');
   const web = (await jailOn(runner, 'web'))!;
   expect({ state: web.state, path: web.path }).toEqual({ state: 'running', path: '/jails/web' });
   const here = new SimulatorExecutor({ statePath: runner.statePath });
-  expect((await here.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint,mounted', 'zroot/jails/web'])).stdout).toBe('/jails/web\tinherited from zroot/jails\nyes\t-\n');
+  expect((await here.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint,mounted', 'zroot/jails/web'])).stdout).toBe(
+    '/jails/web\tinherited from zroot/jails\nyes\t-\n',
+  );
   expect(await datasetsOf(runner, 'zroot/jails/web')).toEqual(['zroot/jails/web', `zroot/jails/web@${snap(jobId, 1)}`]);
 });

@@ -94,7 +94,7 @@ const payload = (over: Partial<BackupRestorePayload> = {}): BackupRestorePayload
   ...over,
 });
 
-test("restores the second snapshot while the jail runs: received, verified, jail stopped, datasets swapped, jail started, old one gone", async () => {
+test('restores the second snapshot while the jail runs: received, verified, jail stopped, datasets swapped, jail started, old one gone', async () => {
   const { a, b } = await arrange();
   const phases: string[] = [];
   const c = ctx(a, b, phases);
@@ -106,12 +106,35 @@ test("restores the second snapshot while the jail runs: received, verified, jail
     return report(phase, pct, out);
   };
   const result = await restoreBackup(c, payload());
-  expect(result).toMatchObject({ jobId: JOB, dataset: DS, snapshot: snap(2), from: 'target', guest: { type: 'jail', id: 301, state: 'running' }, warnings: [] });
-  expect(phases).toEqual(['receiving', 'verifying', 'stopping the guest', 'swapping the datasets', 'mounting the restored dataset', 'starting the guest', 'removing the old dataset']);
+  expect(result).toMatchObject({
+    jobId: JOB,
+    dataset: DS,
+    snapshot: snap(2),
+    from: 'target',
+    guest: { type: 'jail', id: 301, state: 'running' },
+    warnings: [],
+  });
+  expect(phases).toEqual([
+    'receiving',
+    'verifying',
+    'stopping the guest',
+    'swapping the datasets',
+    'mounting the restored dataset',
+    'starting the guest',
+    'removing the old dataset',
+  ]);
 
   // the data of the second snapshot, at the jail's path, in a running jail that was restarted
   expect(await read(a, DATA)).toBe('v2');
-  expect(runningAt).toEqual({ receiving: true, verifying: true, 'stopping the guest': true, 'swapping the datasets': false, 'mounting the restored dataset': false, 'starting the guest': false, 'removing the old dataset': true });
+  expect(runningAt).toEqual({
+    receiving: true,
+    verifying: true,
+    'stopping the guest': true,
+    'swapping the datasets': false,
+    'mounting the restored dataset': false,
+    'starting the guest': false,
+    'removing the old dataset': true,
+  });
   expect(await isRunning(a, 'web')).toBe(true);
   expect(await a.simulator.state((s) => findSimJail(s, 'web')!.path)).toBe(`/${DS}`);
   // one dataset, with the received snapshots up to the restored one; nothing left beside it
@@ -166,28 +189,35 @@ test('an inherited mountpoint: the restored dataset, received unmounted and rena
   expect(await names(a, 'zroot/jails/web')).toEqual([DS, `${DS}@${snap(1)}`, `${DS}@${snap(2)}`]);
 });
 
-test.each([false, true])('a failure at the mount step (the mountpoint directory not empty) puts the original back, mounted with its data, and starts the jail again (inherited mountpoint: %s)', async (inherited) => {
-  const { a, b } = await arrange([], inherited);
-  const data = inherited ? INHERITED_DATA : DATA;
-  const dir = data.slice(0, data.indexOf('/srv/'));
-  const phases: string[] = [];
-  const c = ctx(a, b, phases);
-  const report = c.progress;
-  // something writes into the jail's empty directory while nothing is mounted there: with overlay mounts off
-  // (OpenZFS mounts over it by default), zfs mount refuses it
-  await run(a, ['zfs', 'set', 'overlay=off', 'zroot']);
-  c.progress = async (phase, pct, out) => {
-    if (phase === 'mounting the restored dataset') await write(a, `${dir}/stray`, 'x');
-    return report(phase, pct, out);
-  };
-  await expect(restoreBackup(c, payload())).rejects.toThrow(`cannot mount '${dir}': directory is not empty; undone: ${DS} is the original and the guest runs again`);
-  expect(phases).not.toContain('starting the guest');
-  expect(await read(a, data)).toBe('v4');
-  expect(await isRunning(a, 'web')).toBe(true);
-  expect((await a.run(['zfs', 'get', '-H', '-o', 'value', 'mounted', DS])).stdout).toBe('yes\n');
-  expect(await names(a, 'zroot/jails/web')).toEqual([DS, ...[1, 2, 3].map((n) => `${DS}@${snap(n)}`)]);
-  expect((await a.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint', DS])).stdout).toBe(inherited ? '/jails/web\tinherited from zroot/jails\n' : `/${DS}\tlocal\n`);
-});
+test.each([false, true])(
+  'a failure at the mount step (the mountpoint directory not empty) puts the original back, mounted with its data, and starts the jail again (inherited mountpoint: %s)',
+  async (inherited) => {
+    const { a, b } = await arrange([], inherited);
+    const data = inherited ? INHERITED_DATA : DATA;
+    const dir = data.slice(0, data.indexOf('/srv/'));
+    const phases: string[] = [];
+    const c = ctx(a, b, phases);
+    const report = c.progress;
+    // something writes into the jail's empty directory while nothing is mounted there: with overlay mounts off
+    // (OpenZFS mounts over it by default), zfs mount refuses it
+    await run(a, ['zfs', 'set', 'overlay=off', 'zroot']);
+    c.progress = async (phase, pct, out) => {
+      if (phase === 'mounting the restored dataset') await write(a, `${dir}/stray`, 'x');
+      return report(phase, pct, out);
+    };
+    await expect(restoreBackup(c, payload())).rejects.toThrow(
+      `cannot mount '${dir}': directory is not empty; undone: ${DS} is the original and the guest runs again`,
+    );
+    expect(phases).not.toContain('starting the guest');
+    expect(await read(a, data)).toBe('v4');
+    expect(await isRunning(a, 'web')).toBe(true);
+    expect((await a.run(['zfs', 'get', '-H', '-o', 'value', 'mounted', DS])).stdout).toBe('yes\n');
+    expect(await names(a, 'zroot/jails/web')).toEqual([DS, ...[1, 2, 3].map((n) => `${DS}@${snap(n)}`)]);
+    expect((await a.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint', DS])).stdout).toBe(
+      inherited ? '/jails/web\tinherited from zroot/jails\n' : `/${DS}\tlocal\n`,
+    );
+  },
+);
 
 test('a failure at the first rename (the original busy) leaves everything as it was', async () => {
   const { a, b } = await arrange([{ ctid: 303, name: 'sidecar', path: `/${DS}/srv/sidecar`, state: 'running' }]);
@@ -221,7 +251,9 @@ describe('encrypted backups', () => {
 
   test('no key, another format or a wrong key fail clearly, leaving the original in place', async () => {
     const { a, b } = await encrypted();
-    await expect(restoreBackup(ctx(a, b, []), payload({ snapshot: snap(1) }))).rejects.toThrow(`the received ${DS}.restoring is encrypted (keyformat passphrase): give encryptionKey and encryptionKeyFormat`);
+    await expect(restoreBackup(ctx(a, b, []), payload({ snapshot: snap(1) }))).rejects.toThrow(
+      `the received ${DS}.restoring is encrypted (keyformat passphrase): give encryptionKey and encryptionKeyFormat`,
+    );
     await expect(restoreBackup(ctx(a, b, []), payload({ snapshot: snap(1), encryptionKey: 'ab'.repeat(32), encryptionKeyFormat: 'hex' }))).rejects.toThrow(
       `encryptionKeyFormat hex does not match the keyformat of the received ${DS}.restoring (passphrase)`,
     );

@@ -24,7 +24,8 @@ let target: TestAgent;
 let operator: string;
 
 const sim = (agent: TestAgent) => new HostSimulator({ statePath: agent.statePath });
-const snapshotsOf = (agent: TestAgent, ds: string) => sim(agent).state((s) => s.datasets.filter((d) => d.name.startsWith(`${ds}@`)).map((d) => d.name.slice(ds.length + 1)));
+const snapshotsOf = (agent: TestAgent, ds: string) =>
+  sim(agent).state((s) => s.datasets.filter((d) => d.name.startsWith(`${ds}@`)).map((d) => d.name.slice(ds.length + 1)));
 
 /** A host with pool zroot, a small dataset (with a child) and a big one (1 GiB: its simulated send is slow). */
 const host = (files?: SimHost['files']): SimHost =>
@@ -68,7 +69,14 @@ afterAll(async () => {
 async function createJob(source: string, dest: string, retention: number) {
   const res = await call('POST', '/cluster/backups/jobs', {
     token: operator,
-    body: { name: `backup of ${source}`, nodeId: runner.nodeId, source: { dataset: source }, target: { nodeId: target.nodeId, dataset: dest }, schedule: '0 3 * * *', retention },
+    body: {
+      name: `backup of ${source}`,
+      nodeId: runner.nodeId,
+      source: { dataset: source },
+      target: { nodeId: target.nodeId, dataset: dest },
+      schedule: '0 3 * * *',
+      retention,
+    },
   });
   expectEnvelope(res, 201, 'backup_job_created');
   return res.body.data as { id: number; nextRunAt: string; targetEndpoint: string };
@@ -83,7 +91,17 @@ async function runNow(jobId: number) {
 const events = async (jobId: number) => {
   const res = await call('GET', `/cluster/backups/events/remote?jobId=${jobId}&sort[0][field]=id&sort[0][dir]=asc`, { token: operator });
   expectEnvelope(res, 200, 'backup_events_listed');
-  return res.body.data.data as Array<{ id: number; status: string; mode: string; output: string; error: string; sourceDataset: string; targetEndpoint: string; startedAt: string | null; completedAt: string | null }>;
+  return res.body.data.data as Array<{
+    id: number;
+    status: string;
+    mode: string;
+    output: string;
+    error: string;
+    sourceDataset: string;
+    targetEndpoint: string;
+    startedAt: string | null;
+    completedAt: string | null;
+  }>;
 };
 
 const taskDone = async (id: number) => {
@@ -108,7 +126,10 @@ test('a job runs three times across two hosts: full, incremental, incremental af
   const snap1 = (t1.result as { snapshot: string }).snapshot;
   expect(snap1).toMatch(new RegExp(`^hm-backup-${job.id}-\\d{8}T\\d{6}Z$`));
   // the child came along (-R), received unmounted under the target dataset
-  expect(await sim(target).state((s) => s.datasets.map((d) => d.name).filter((n) => n.startsWith('zroot/backups/data') && !n.includes('@')))).toEqual(['zroot/backups/data', 'zroot/backups/data/logs']);
+  expect(await sim(target).state((s) => s.datasets.map((d) => d.name).filter((n) => n.startsWith('zroot/backups/data') && !n.includes('@')))).toEqual([
+    'zroot/backups/data',
+    'zroot/backups/data/logs',
+  ]);
 
   await new Promise((r) => setTimeout(r, 1100)); // snapshot names are stamped to the second
   const second = await runNow(job.id);
@@ -118,7 +139,11 @@ test('a job runs three times across two hosts: full, incremental, incremental af
 
   // the third run is the scheduler's: the job is due, its runner online
   await new Promise((r) => setTimeout(r, 1100));
-  await testDb().updateTable('backup_jobs').set({ next_run_at: new Date(Date.now() - 1000) }).where('id', '=', job.id).execute();
+  await testDb()
+    .updateTable('backup_jobs')
+    .set({ next_run_at: new Date(Date.now() - 1000) })
+    .where('id', '=', job.id)
+    .execute();
   const runsOf = () => testDb().selectFrom('tasks').select('id').where('resource', '=', `backup-job:${job.id}`).orderBy('id').execute();
   await scheduleDueRuns(testDb());
   const runs = await runsOf();
@@ -166,10 +191,15 @@ test('kill -9 mid-send: the event ends interrupted; the next run succeeds increm
 
   await new Promise((r) => setTimeout(r, 1100));
   const cut = await runNow(job.id);
-  await waitUntil('the incremental send under way', async () => {
-    const t = await getTaskRow(cut.taskId);
-    return t.phase === 'incremental send' && t.progress > 5;
-  }, 30_000, 50);
+  await waitUntil(
+    'the incremental send under way',
+    async () => {
+      const t = await getTaskRow(cut.taskId);
+      return t.phase === 'incremental send' && t.progress > 5;
+    },
+    30_000,
+    50,
+  );
   expect((await events(job.id)).at(-1)!.status).toBe('running');
   await runner.kill();
   runner = await runner.restart(runnerOptions());
@@ -204,7 +234,14 @@ test('an SSH endpoint target: the runner pins the job’s host key (the fingerpr
   expect(hostKeyFingerprint(hostKey)).toBe(sshd.hostKeySha256);
   const res = await call('POST', '/cluster/backups/jobs', {
     token: operator,
-    body: { name: 'offsite', nodeId: runner.nodeId, source: { dataset: 'zroot/data' }, target: { dataset: 'zroot/backups/offsite', ssh: { user: sshd.username, host: '127.0.0.1', port: sshd.port, hostKey } }, schedule: '0 3 * * *', retention: 1 },
+    body: {
+      name: 'offsite',
+      nodeId: runner.nodeId,
+      source: { dataset: 'zroot/data' },
+      target: { dataset: 'zroot/backups/offsite', ssh: { user: sshd.username, host: '127.0.0.1', port: sshd.port, hostKey } },
+      schedule: '0 3 * * *',
+      retention: 1,
+    },
   });
   expectEnvelope(res, 201, 'backup_job_created');
   const t = await taskDone((await runNow(res.body.data.id)).taskId);
@@ -212,12 +249,24 @@ test('an SSH endpoint target: the runner pins the job’s host key (the fingerpr
   expect(t.result).toMatchObject({ mode: 'full' });
   // the host behind that endpoint (the target's simulator, via sshd) received it
   expect(await snapshotsOf(target, 'zroot/backups/offsite')).toContain(snap);
-  expect((await events(res.body.data.id)).map((e) => [e.status, e.targetEndpoint])).toEqual([['success', `${sshd.username}@127.0.0.1:${sshd.port}:zroot/backups/offsite`]]);
+  expect((await events(res.body.data.id)).map((e) => [e.status, e.targetEndpoint])).toEqual([
+    ['success', `${sshd.username}@127.0.0.1:${sshd.port}:zroot/backups/offsite`],
+  ]);
 
   // another key pinned: the run fails naming the mismatch, nothing is sent
   const other = await call('PUT', `/cluster/backups/jobs/${res.body.data.id}`, {
     token: operator,
-    body: { name: 'offsite', nodeId: runner.nodeId, source: { dataset: 'zroot/data' }, target: { dataset: 'zroot/backups/offsite', ssh: { user: sshd.username, host: '127.0.0.1', port: sshd.port, hostKey: readFileSync(join(sshd.dir, 'user_key.pub'), 'utf8') } }, schedule: '0 3 * * *', retention: 1 },
+    body: {
+      name: 'offsite',
+      nodeId: runner.nodeId,
+      source: { dataset: 'zroot/data' },
+      target: {
+        dataset: 'zroot/backups/offsite',
+        ssh: { user: sshd.username, host: '127.0.0.1', port: sshd.port, hostKey: readFileSync(join(sshd.dir, 'user_key.pub'), 'utf8') },
+      },
+      schedule: '0 3 * * *',
+      retention: 1,
+    },
   });
   expectEnvelope(other, 200);
   const refused = await waitForTask((await runNow(res.body.data.id)).taskId, ['success', 'failed', 'interrupted'], 60_000);

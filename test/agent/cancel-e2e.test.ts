@@ -1,7 +1,18 @@
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
-import { getTaskRow, probeTask, hostKeyFile, startTestAgent, testHost, testJailHost, waitForTask, waitUntil, type TestAgent, admitAsMember } from '../helpers/agent.ts';
+import {
+  getTaskRow,
+  probeTask,
+  hostKeyFile,
+  startTestAgent,
+  testHost,
+  testJailHost,
+  waitForTask,
+  waitUntil,
+  type TestAgent,
+  admitAsMember,
+} from '../helpers/agent.ts';
 import { peerViaSshd, startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { findSimJail } from '#simulator/commands/jail-model';
@@ -32,14 +43,31 @@ const cancel = (id: number) => call('POST', `/tasks/${id}/cancel`, { token: oper
 const poolHost = () =>
   testHost({
     disks: ['ada0', 'ada1', 'ada2', 'ada3'].map((name) => ({ name, sizeBytes: 100 * GB })),
-    pools: [{ name: 'tank', vdevs: [{ type: 'mirror', children: [{ type: 'disk', name: 'ada1' }, { type: 'disk', name: 'ada2' }] }], allocatedBytes: 20 * GB }],
+    pools: [
+      {
+        name: 'tank',
+        vdevs: [
+          {
+            type: 'mirror',
+            children: [
+              { type: 'disk', name: 'ada1' },
+              { type: 'disk', name: 'ada2' },
+            ],
+          },
+        ],
+        allocatedBytes: 20 * GB,
+      },
+    ],
   });
 
 beforeAll(async () => {
   sshd = await startSshd();
   operator = await tokenFor('operator');
   ctid = await freeGuestId();
-  target = await startTestAgent({ host: testJailHost([], hostKeyFile(readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8'))), args: ['--node-ip', '127.0.0.1'] });
+  target = await startTestAgent({
+    host: testJailHost([], hostKeyFile(readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8'))),
+    args: ['--node-ip', '127.0.0.1'],
+  });
   source = await startTestAgent({
     host: testJailHost([{ ctid, name: 'big', dataset: 'zroot/jails/big', state: 'running' }]),
     // the target "host" behind sshd: every command runs through the simulator CLI on the target's state file
@@ -72,7 +100,9 @@ test('E7: a running replacement is cancelled: zpool stops resilvering onto the n
   expect(task.error).toBe('cancelled: stopped while tank was resilvering onto ada3; undone: ada3 detached from tank');
   // the host as it was: the mirror of ada1 and ada2, no replacing vdev, the resilver canceled
   const after = await sim(pools).state((s) => s.pools[0]);
-  expect(after.vdevs).toEqual([expect.objectContaining({ type: 'mirror', children: [expect.objectContaining({ name: 'ada1' }), expect.objectContaining({ name: 'ada2' })] })]);
+  expect(after.vdevs).toEqual([
+    expect.objectContaining({ type: 'mirror', children: [expect.objectContaining({ name: 'ada1' }), expect.objectContaining({ name: 'ada2' })] }),
+  ]);
   expect(after.scan).toMatchObject({ function: 'resilver', state: 'canceled' });
   const status = await sim(pools).run(['zpool', 'status', 'tank']);
   expect(status.stdout).toMatch(/scan: resilver canceled on /);
@@ -111,7 +141,11 @@ test('a queued task cancelled before delivery never reaches the host; the agent 
   await dispatchTask(t, testDb());
   const next = await probeTask(pools.nodeId);
   expect((await waitForTask(next.id, ['success', 'failed'])).status).toBe('success');
-  await waitUntil('the agent skipped the cancelled task', async () => pools.log().includes(`"taskId":${t.id}`) && pools.log().includes(`task ${t.id} is already cancelled`), 20_000);
+  await waitUntil(
+    'the agent skipped the cancelled task',
+    async () => pools.log().includes(`"taskId":${t.id}`) && pools.log().includes(`task ${t.id} is already cancelled`),
+    20_000,
+  );
   const row = await getTaskRow(t.id);
   expect(row).toMatchObject({ status: 'cancelled', attempts: 0, started_at: null });
 }, 60_000);

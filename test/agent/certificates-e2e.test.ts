@@ -22,7 +22,8 @@ let operator: string;
 
 const hostFile = (path: string) => sim.state((s) => ((s as { files?: Record<string, SimFile> }).files ?? {})[path] ?? null);
 const certRow = (id: number) => testDb().selectFrom('certificates').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const create = (name: string, domain: string) => call('POST', '/certificates', { body: { name, domain, type: 'managed', nodeId: agent.nodeId }, token: operator });
+const create = (name: string, domain: string) =>
+  call('POST', '/certificates', { body: { name, domain, type: 'managed', nodeId: agent.nodeId }, token: operator });
 // the agent's HTTP-01 responder listens only while an issuance has a challenge out
 const responderListening = () =>
   new Promise<boolean>((resolve) => {
@@ -38,7 +39,15 @@ const insertCert = async (fields: Record<string, unknown>) =>
   (
     await testDb()
       .insertInto('certificates')
-      .values({ node_id: agent.nodeId, name: `c-${Math.random().toString(36).slice(2, 8)}`, domain: 'x.example.com', type: 'managed', issuance_status: 'failed', issuance_error: 'earlier failure', ...fields } as never)
+      .values({
+        node_id: agent.nodeId,
+        name: `c-${Math.random().toString(36).slice(2, 8)}`,
+        domain: 'x.example.com',
+        type: 'managed',
+        issuance_status: 'failed',
+        issuance_error: 'earlier failure',
+        ...fields,
+      } as never)
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
@@ -74,7 +83,16 @@ describe('with pebble running', () => {
   test('a managed certificate is issued through the agent: pebble validates HTTP-01, the fingerprint matches the host’s file', async () => {
     const res = await create('www', 'www.example.com');
     expectEnvelope(res, 201, 'certificate_created');
-    expect(res.body.data).toMatchObject({ name: 'www', domain: 'www.example.com', type: 'managed', issuanceStatus: 'queued', issuanceOperation: 'initial', pending: true, ready: false, fingerprint: '' });
+    expect(res.body.data).toMatchObject({
+      name: 'www',
+      domain: 'www.example.com',
+      type: 'managed',
+      issuanceStatus: 'queued',
+      issuanceOperation: 'initial',
+      pending: true,
+      ready: false,
+      fingerprint: '',
+    });
     const task = await waitForTask(res.body.data.taskId, ['success', 'failed'], 60_000);
     expect(task.error).toBe('');
     expect(task.status).toBe('success');
@@ -97,7 +115,9 @@ describe('with pebble running', () => {
     expect(rec.notAfter).toBe(new Date(x.validTo).toISOString());
     expect(rec.notBefore).toBe(new Date(x.validFrom).toISOString());
     // the account key stays on the host; no key reaches the task row
-    const files = await sim.state((s) => Object.entries((s as { files?: Record<string, SimFile> }).files ?? {}).filter(([p]) => p.startsWith('/var/db/hostmgr/acme/')));
+    const files = await sim.state((s) =>
+      Object.entries((s as { files?: Record<string, SimFile> }).files ?? {}).filter(([p]) => p.startsWith('/var/db/hostmgr/acme/')),
+    );
     expect(files.map(([p, f]) => [p.replace(/[0-9a-f]{16}/, 'H'), f.mode])).toEqual([
       ['/var/db/hostmgr/acme/account-H.key', '600'],
       ['/var/db/hostmgr/acme/account-H.url', '600'],
@@ -120,7 +140,12 @@ describe('with pebble running', () => {
     expect(failed.issuance_error).toContain('127.0.0.2');
     expect(failed.issuance_error).toMatch(/connection refused/i);
     expect(failed.issuance_retry_at).toBeNull();
-    const notes = await testDb().selectFrom('notifications').select(['kind', 'body']).where('kind', '=', 'certificate_failed').where('node_id', '=', agent.nodeId).execute();
+    const notes = await testDb()
+      .selectFrom('notifications')
+      .select(['kind', 'body'])
+      .where('kind', '=', 'certificate_failed')
+      .where('node_id', '=', agent.nodeId)
+      .execute();
     expect(notes).toEqual([{ kind: 'certificate_failed', body: failed.issuance_error }]);
     // a failed validation withdraws its challenge too: the responder closed with it
     expect(await responderListening()).toBe(false);
@@ -163,7 +188,15 @@ test('E22: 404 unknown, 400 bad id, 409 not managed / issuance active / already 
   const queued = await insertCert({ issuance_status: 'queued' });
   const holder = await testDb()
     .insertInto('tasks')
-    .values({ kind: 'certificate.issue', node_id: agent.nodeId, resource: `certificate:${queued}`, exclusive: true, status: 'running', payload: JSON.stringify({ certificateId: queued }), requested_by: 'test' })
+    .values({
+      kind: 'certificate.issue',
+      node_id: agent.nodeId,
+      resource: `certificate:${queued}`,
+      exclusive: true,
+      status: 'running',
+      payload: JSON.stringify({ certificateId: queued }),
+      requested_by: 'test',
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const active = await retry(queued);
@@ -188,12 +221,19 @@ test('create: 400 naming the field, 409 for a name taken on the node', async () 
   const bad = await call('POST', '/certificates', { body: { name: 'x', domain: 'not a domain', type: 'managed', nodeId: agent.nodeId }, token: operator });
   expectEnvelope(bad, 400, 'validation_failed');
   expect(bad.body.error).toContain('domain');
-  const noPem = await call('POST', '/certificates', { body: { name: 'imp', domain: 'imp.example.com', type: 'imported', nodeId: agent.nodeId }, token: operator });
+  const noPem = await call('POST', '/certificates', {
+    body: { name: 'imp', domain: 'imp.example.com', type: 'imported', nodeId: agent.nodeId },
+    token: operator,
+  });
   expectEnvelope(noPem, 400, 'validation_failed');
   expect(noPem.body.error).toContain('certificatePem');
   const name = `dup${Math.random().toString(36).slice(2, 6)}`;
   await insertCert({ name });
-  expectEnvelope(await call('POST', '/certificates', { body: { name, domain: 'dup.example.com', type: 'managed', nodeId: agent.nodeId }, token: operator }), 409, 'certificate_name_taken');
+  expectEnvelope(
+    await call('POST', '/certificates', { body: { name, domain: 'dup.example.com', type: 'managed', nodeId: agent.nodeId }, token: operator }),
+    409,
+    'certificate_name_taken',
+  );
   const list = await call('GET', `/certificates?nodeId=${agent.nodeId}&size=100`, { token: await tokenFor('viewer') });
   expectEnvelope(list, 200, 'certificates_listed');
   expect(list.body.data.data.map((c: { name: string }) => c.name)).toContain(name);

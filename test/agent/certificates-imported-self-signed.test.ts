@@ -31,13 +31,45 @@ function leaf(name: string, cn: string, sans: string[], days = 30): { crt: strin
   openssl('req', '-new', '-key', `${name}.key`, '-subj', `/CN=${cn}`, '-out', `${name}.csr`);
   const ext = join(dir, `${name}.ext`);
   execFileSync('sh', ['-c', `printf 'subjectAltName=%s\\n' "$1" > "$2"`, 'sh', sans.map((s) => `DNS:${s}`).join(','), ext]);
-  openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', String(days), '-extfile', ext, '-out', `${name}.crt`);
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    String(days),
+    '-extfile',
+    ext,
+    '-out',
+    `${name}.crt`,
+  );
   return { crt: read(`${name}.crt`), key: read(`${name}.key`) };
 }
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hm-certs-'));
-  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '30', '-subj', '/CN=hostmgr test CA');
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-days',
+    '30',
+    '-subj',
+    '/CN=hostmgr test CA',
+  );
   operator = await tokenFor('operator');
   agent = await startTestAgent();
   await agent.ready();
@@ -54,13 +86,25 @@ test('an imported certificate (with its chain) is installed as given, 0600; the 
   const { crt, key } = leaf('imp', 'imp.example.com', ['imp.example.com', 'www.imp.example.com']);
   const chain = crt + read('ca.crt');
   // the key's first base64 line: its private scalar
-  const keyBody = key.replace(/-----[A-Z ]+-----/g, '').trim().split('\n')[0]!;
+  const keyBody = key
+    .replace(/-----[A-Z ]+-----/g, '')
+    .trim()
+    .split('\n')[0]!;
   const expected = new X509Certificate(crt);
 
   const res = await create({ name: 'imp', type: 'imported', certificatePem: chain, privateKeyPem: key });
   expectEnvelope(res, 201, 'certificate_created');
   // recorded at once from the certificate: domain (its first DNS name), fingerprint, validity; not ready until installed
-  expect(res.body.data).toMatchObject({ name: 'imp', domain: 'imp.example.com', type: 'imported', issuanceStatus: 'queued', pending: true, ready: false, renewable: false, fingerprint: expected.fingerprint256 });
+  expect(res.body.data).toMatchObject({
+    name: 'imp',
+    domain: 'imp.example.com',
+    type: 'imported',
+    issuanceStatus: 'queued',
+    pending: true,
+    ready: false,
+    renewable: false,
+    fingerprint: expected.fingerprint256,
+  });
   expect(res.body.data.notAfter).toBe(new Date(expected.validTo).toISOString());
   expect(JSON.stringify(res.body)).not.toContain(keyBody);
   const queued = await testDb().selectFrom('tasks').selectAll().where('id', '=', res.body.data.taskId).executeTakeFirstOrThrow();
@@ -113,10 +157,20 @@ test('imported: 400 for a key that does not match, an expired certificate, bad P
   const badCert = await create({ name: 'bad', type: 'imported', certificatePem: 'hello', privateKeyPem: a.key });
   expectEnvelope(badCert, 400, 'validation_failed');
   expect(badCert.body.error).toContain('certificatePem');
-  const garbled = await create({ name: 'bad', type: 'imported', certificatePem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n', privateKeyPem: a.key });
+  const garbled = await create({
+    name: 'bad',
+    type: 'imported',
+    certificatePem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n',
+    privateKeyPem: a.key,
+  });
   expectEnvelope(garbled, 400, 'validation_failed');
   expect(garbled.body.error).toContain('certificatePem');
-  const badKey = await create({ name: 'bad', type: 'imported', certificatePem: a.crt, privateKeyPem: '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n' });
+  const badKey = await create({
+    name: 'bad',
+    type: 'imported',
+    certificatePem: a.crt,
+    privateKeyPem: '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n',
+  });
   expectEnvelope(badKey, 400, 'validation_failed');
   expect(badKey.body.error).toContain('privateKeyPem');
   expect(badKey.body.error).not.toContain('not a key');
@@ -133,7 +187,12 @@ test('imported: 400 for a key that does not match, an expired certificate, bad P
   expectEnvelope(noDomain, 400, 'validation_failed');
   expect(noDomain.body.error).toContain('domain');
   for (const r of [mismatch, expired, badKey]) expect(JSON.stringify(r.body)).not.toContain(b.key.split('\n')[1]!.slice(0, 40));
-  const stored = await testDb().selectFrom('certificates').select('name').where('node_id', '=', agent.nodeId).where('name', 'in', ['mm', 'old', 'bad', 'other', 'nokey', 'm', 'nd']).execute();
+  const stored = await testDb()
+    .selectFrom('certificates')
+    .select('name')
+    .where('node_id', '=', agent.nodeId)
+    .where('name', 'in', ['mm', 'old', 'bad', 'other', 'nokey', 'm', 'nd'])
+    .execute();
   expect(stored).toEqual([]);
 });
 

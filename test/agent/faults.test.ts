@@ -17,13 +17,17 @@ jest.setTimeout(90_000);
 
 /** log lines of this agent process (a restarted agent appends to the same file) about a task */
 const linesOf = (agent: TestAgent, msg: string, taskId: number) =>
-  agent.log().split('\n').filter((l) => l.includes(`"pid":${agent.proc.pid}`) && l.includes(`"msg":"${msg}"`) && l.includes(`"taskId":${taskId},`)).length;
+  agent
+    .log()
+    .split('\n')
+    .filter((l) => l.includes(`"pid":${agent.proc.pid}`) && l.includes(`"msg":"${msg}"`) && l.includes(`"taskId":${taskId},`)).length;
 const startsOf = (agent: TestAgent, taskId: number) => linesOf(agent, 'task started', taskId);
 const skipsOf = (agent: TestAgent, taskId: number) => linesOf(agent, 'task not run: already handled', taskId);
-const running = (id: number) => waitUntil(`task ${id} to run`, async () => {
-  const t = await getTaskRow(id);
-  return t.status === 'running' && t.progress > 0 ? t : null;
-});
+const running = (id: number) =>
+  waitUntil(`task ${id} to run`, async () => {
+    const t = await getTaskRow(id);
+    return t.status === 'running' && t.progress > 0 ? t : null;
+  });
 
 let sqs: SQSClient;
 beforeAll(() => {
@@ -89,10 +93,14 @@ describe('agent: the normal path', () => {
     await new HostSimulator({ statePath: agent.statePath }).state((h) => void h.disks.push({ name: 'ada7', sizeBytes: 512 * 1000 ** 3 }));
     const t = await probeTask(agent.nodeId);
     await waitForTask(t.id, ['success']);
-    const inv = await waitUntil('the new disk in the node inventory', async () => {
-      const row = await testDb().selectFrom('nodes').select(['inventory', 'inventory_at']).where('id', '=', agent.nodeId).executeTakeFirstOrThrow();
-      return (row.inventory as { disks?: string[] }).disks?.includes('ada7') ? row : null;
-    }, 10_000);
+    const inv = await waitUntil(
+      'the new disk in the node inventory',
+      async () => {
+        const row = await testDb().selectFrom('nodes').select(['inventory', 'inventory_at']).where('id', '=', agent.nodeId).executeTakeFirstOrThrow();
+        return (row.inventory as { disks?: string[] }).disks?.includes('ada7') ? row : null;
+      },
+      10_000,
+    );
     expect((inv.inventory as { disks: string[] }).disks).toEqual(expect.arrayContaining(['ada0', 'ada7']));
   });
 
@@ -114,7 +122,10 @@ describe('agent: re-application of persisted configuration at start', () => {
     await agent.ready();
     await agent.stop();
     // the operator's setting (E11) is persisted; the host lost it (e.g. a reboot)
-    await testDb().insertInto('tunable_settings').values({ node_id: agent.nodeId, name: 'kern.test_knob', value: '7', type: 'integer', previous_value: '1', task_id: null, requested_by: 'test' }).execute();
+    await testDb()
+      .insertInto('tunable_settings')
+      .values({ node_id: agent.nodeId, name: 'kern.test_knob', value: '7', type: 'integer', previous_value: '1', task_id: null, requested_by: 'test' })
+      .execute();
     const again = await agent.restart();
     await again.ready();
     const tasks = await testDb().selectFrom('tasks').selectAll().where('node_id', '=', agent.nodeId).where('kind', '=', 'tunable.apply').execute();
@@ -180,7 +191,11 @@ describe('agent: faults', () => {
       await running(t.id);
       await proxy.down();
       // the task ends during the outage; its report cannot land
-      await waitUntil('the agent to try to report', async () => agent.log().includes('"msg":"task ended"') && agent.log().includes(`"taskId":${t.id},`), 10_000);
+      await waitUntil(
+        'the agent to try to report',
+        async () => agent.log().includes('"msg":"task ended"') && agent.log().includes(`"taskId":${t.id},`),
+        10_000,
+      );
       await new Promise((r) => setTimeout(r, 3000));
       expect(['running', 'interrupted']).toContain((await getTaskRow(t.id)).status);
       await proxy.up();

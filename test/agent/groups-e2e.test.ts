@@ -51,7 +51,7 @@ test('the inventory brings the host’s users (with primary groups) and groups i
     { name: 'carol', uid: 1003, gid: 1003 },
     { name: 'dave', uid: 1004, gid: 1004 },
   ]);
-  expect((await storeGroup(ids.video))).toMatchObject({ name: 'video', gid: 44, members: ['alice', 'bob'] });
+  expect(await storeGroup(ids.video)).toMatchObject({ name: 'video', gid: 44, members: ['alice', 'bob'] });
 });
 
 test('E1: pw groupmod applies the new members on the host; the store follows the host', async () => {
@@ -73,14 +73,17 @@ test('E1 rollback: a pw step failing in the middle leaves the host as it was and
   const before = await hostMembers('audio');
   const res = await call('PUT', `/auth/groups/${ids.audio}/members`, { body: { usernames: ['alice', 'dave', 'carol'] }, token: await admin() });
   expectEnvelope(res, 200);
-  const task = (await testDb().selectFrom('tasks').selectAll().where('resource', '=', `group:${ids.audio}`).orderBy('id', 'desc').executeTakeFirstOrThrow());
+  const task = await testDb().selectFrom('tasks').selectAll().where('resource', '=', `group:${ids.audio}`).orderBy('id', 'desc').executeTakeFirstOrThrow();
   const done = await waitForTask(task.id, ['success', 'failed']);
   expect(done.status).toBe('failed');
   // steps: -d bob, -m alice, -m dave (fails) → undone: -d alice, -m bob
   expect(done.error).toContain("pw: user `dave' does not exist (rolled back: -d alice, -m bob)");
   expect(await hostMembers('audio')).toEqual(before);
   await waitUntil('the store back on the host’s members', async () => JSON.stringify((await storeGroup(ids.audio))?.members) === JSON.stringify(before));
-  await waitUntil('dave gone from the store', async () => !(await testDb().selectFrom('host_users').select('name').where('node_id', '=', agent.nodeId).where('name', '=', 'dave').executeTakeFirst()));
+  await waitUntil(
+    'dave gone from the store',
+    async () => !(await testDb().selectFrom('host_users').select('name').where('node_id', '=', agent.nodeId).where('name', '=', 'dave').executeTakeFirst()),
+  );
   const note = await testDb().selectFrom('notifications').selectAll().where('title', 'like', `Task ${done.id} %`).executeTakeFirst();
   expect(note).toMatchObject({ kind: 'task_failed' });
 });

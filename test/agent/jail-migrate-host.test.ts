@@ -175,7 +175,9 @@ describe('the copy on the target is where the jail expects it', () => {
     await migrateJail(ctx(a, b, []), payload);
     expect(await mountState(b)).toBe('/jails/web\tlocal\non\tdefault\nyes\t-\n');
     // the start hook ran: the jail started on the target from the copy
-    expect(await b.simulator.state((s) => findSimJail(s, 'web')!.hookRuns!.map((r) => r.command))).toContainEqual(expect.stringMatching(/jexec -l web \/bin\/sh < \S+\/hooks\/start\.sh$/));
+    expect(await b.simulator.state((s) => findSimJail(s, 'web')!.hookRuns!.map((r) => r.command))).toContainEqual(
+      expect.stringMatching(/jexec -l web \/bin\/sh < \S+\/hooks\/start\.sh$/),
+    );
   });
 
   test('a canmount=noauto jail root is mounted on the target before the jail starts', async () => {

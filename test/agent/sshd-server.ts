@@ -23,7 +23,6 @@ export interface Sshd {
 
 const SSHD = '/usr/sbin/sshd';
 
-
 /** Resolves once the server sends its SSH banner. */
 async function banner(port: number, until: number): Promise<void> {
   while (Date.now() < until) {
@@ -48,7 +47,9 @@ export async function startSshd(): Promise<Sshd> {
   keygen(join(dir, 'host_key'));
   keygen(join(dir, 'user_key'));
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'user_key.pub')));
-  const hostKeySha256 = execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', join(dir, 'host_key.pub')]).toString().split(' ')[1];
+  const hostKeySha256 = execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', join(dir, 'host_key.pub')])
+    .toString()
+    .split(' ')[1];
   const port = await freePort();
   const username = userInfo().username;
   if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
@@ -96,12 +97,25 @@ export async function startSshd(): Promise<Sshd> {
 }
 
 /** The simulator CLI on a simulated host's state file: what the "host" behind sshd runs each peer command through. */
-export const simulatorPrefix = (statePath: string): string[] => ['env', '-C', resolve(__dirname, '../..'), `HM_SIM_STATE=${statePath}`, process.execPath, '--import', 'tsx', 'simulator/cli.ts'];
+export const simulatorPrefix = (statePath: string): string[] => [
+  'env',
+  '-C',
+  resolve(__dirname, '../..'),
+  `HM_SIM_STATE=${statePath}`,
+  process.execPath,
+  '--import',
+  'tsx',
+  'simulator/cli.ts',
+];
 
 /** Agent options that make the simulated host of `statePath` the agent's SSH peer, reached through this sshd. */
 export const peerViaSshd = (sshd: Sshd, statePath: string): string[] => [
-  '--peer-ssh-port', String(sshd.port),
-  '--peer-ssh-user', sshd.username,
-  '--peer-ssh-key', join(sshd.dir, 'user_key'),
-  '--peer-ssh-prefix', simulatorPrefix(statePath).join(' '),
+  '--peer-ssh-port',
+  String(sshd.port),
+  '--peer-ssh-user',
+  sshd.username,
+  '--peer-ssh-key',
+  join(sshd.dir, 'user_key'),
+  '--peer-ssh-prefix',
+  simulatorPrefix(statePath).join(' '),
 ];

@@ -20,7 +20,9 @@ describe('npm run cluster -- key', () => {
     const second = await cluster('key', 'rotate');
     const key = KEY.exec(second.stdout)![1];
     expect(key).not.toBe(old);
-    expect((await testDb().selectFrom('cluster_settings').select('key_hash').executeTakeFirstOrThrow()).key_hash).toBe(createHash('sha256').update(key).digest('hex'));
+    expect((await testDb().selectFrom('cluster_settings').select('key_hash').executeTakeFirstOrThrow()).key_hash).toBe(
+      createHash('sha256').update(key).digest('hex'),
+    );
     // status never shows the key
     expect((await cluster('key', 'status')).stdout).not.toContain(key);
 

@@ -29,5 +29,8 @@ test('the demo seed gives the eligible rules real route suggestions and refuses 
   ]);
   // the WireGuard client's interface routes in FIB 1
   expect(rows(out['lan-over-vpn'].suggestions)).toEqual([['192.168.10.0/24', 'network', 'gateway', '10.66.0.1', '', 'wg0', 'rule source', 1]]);
-  expect(out['web-dnat']).toMatchObject({ error: 'nat_rule_not_eligible', detail: expect.stringContaining('is dnat: route suggestions need an snat or binat rule') });
+  expect(out['web-dnat']).toMatchObject({
+    error: 'nat_rule_not_eligible',
+    detail: expect.stringContaining('is dnat: route suggestions need an snat or binat rule'),
+  });
 });

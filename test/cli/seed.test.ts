@@ -14,12 +14,18 @@ describe('npm run seed', () => {
     const T = uid();
     const node = randomUUID();
     const file = join(dir, `lab-${T}.json`);
-    writeFileSync(file, JSON.stringify({
-      $schema: '../shared/seed/seed.schema.json',
-      nodes: [{ id: node, name: `lab-${T}`, ip: '10.4.0.1' }],
-      backupJobs: [{ name: `lab-job-${T}`, nodeId: node, sourceDataset: 'tank/vm/web01', targetEndpoint: 'backup@10.0.0.50:vault/web01' }],
-      backupEvents: [{ job: `lab-job-${T}`, status: 'success', createdAt: '-2h' }, { job: `lab-job-${T}`, status: 'failed', createdAt: '-1h', error: 'boom' }],
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        $schema: '../shared/seed/seed.schema.json',
+        nodes: [{ id: node, name: `lab-${T}`, ip: '10.4.0.1' }],
+        backupJobs: [{ name: `lab-job-${T}`, nodeId: node, sourceDataset: 'tank/vm/web01', targetEndpoint: 'backup@10.0.0.50:vault/web01' }],
+        backupEvents: [
+          { job: `lab-job-${T}`, status: 'success', createdAt: '-2h' },
+          { job: `lab-job-${T}`, status: 'failed', createdAt: '-1h', error: 'boom' },
+        ],
+      }),
+    );
     const first = await seed(file);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
@@ -38,10 +44,13 @@ describe('npm run seed', () => {
   test('an invalid file exits 1 naming every bad field; nothing is loaded', async () => {
     const node = randomUUID();
     const file = join(dir, 'invalid.json');
-    writeFileSync(file, JSON.stringify({
-      nodes: [{ id: node, name: 'x', status: 'leader' }],
-      backupJobs: [{ name: 'j', nodeId: node, sourceDataset: 'a' }],
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        nodes: [{ id: node, name: 'x', status: 'leader' }],
+        backupJobs: [{ name: 'j', nodeId: node, sourceDataset: 'a' }],
+      }),
+    );
     const res = await seed(file);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`seed ${file} is invalid:`);
@@ -80,12 +89,27 @@ describe('npm run seed', () => {
     expect(out.templates).toEqual(['backup_failed', 'certificate_expiring', 'pool_degraded', 'task_failed']);
     expect(out.targets).toBe(11);
     // 3 auto rules and 1 custom in the file, 7 auto ones synchronised, 1 tombstone
-    expect(out.rules).toEqual([{ kind: 'auto', n: 10, deleted: 1 }, { kind: 'custom', n: 1, deleted: 0 }]);
+    expect(out.rules).toEqual([
+      { kind: 'auto', n: 10, deleted: 1 },
+      { kind: 'custom', n: 1, deleted: 0 },
+    ]);
     // five display-only jobs and one that runs (fbsd-01 → fbsd-03 every 2 minutes)
     expect(out.jobs).toBe(6);
-    expect(out.runnable).toEqual([{ name: 'usr-src-replica', target_node_id: 'c41d2e7a-9b3f-4e1a-8d25-6f0e7a9b1c03', target_dataset: 'vault/replicas/fbsd-01/src', retention: 5, due: true }]);
+    expect(out.runnable).toEqual([
+      {
+        name: 'usr-src-replica',
+        target_node_id: 'c41d2e7a-9b3f-4e1a-8d25-6f0e7a9b1c03',
+        target_dataset: 'vault/replicas/fbsd-01/src',
+        retention: 5,
+        due: true,
+      },
+    ]);
     expect(out.events).toEqual([
-      { status: 'failed', n: 4 }, { status: 'interrupted', n: 1 }, { status: 'queued', n: 1 }, { status: 'running', n: 1 }, { status: 'success', n: 43 },
+      { status: 'failed', n: 4 },
+      { status: 'interrupted', n: 1 },
+      { status: 'queued', n: 1 },
+      { status: 'running', n: 1 },
+      { status: 'success', n: 43 },
     ]);
     expect(out.counted).toBe(50);
   }, 60_000);

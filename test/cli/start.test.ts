@@ -7,10 +7,18 @@ import type { CliResult } from './run.ts';
 
 /** `npm start` refuses a bad environment before it serves anything, saying what to do. */
 async function start(env: NodeJS.ProcessEnv): Promise<CliResult> {
-  const ports = { HM_HTTP_PORT: String(await freePort()), HM_LAMBDA_PORT: String(await freePort()), HM_PGLITE_PORT: String(await freePort()), HM_QUEUE_PORT: String(await freePort()) };
+  const ports = {
+    HM_HTTP_PORT: String(await freePort()),
+    HM_LAMBDA_PORT: String(await freePort()),
+    HM_PGLITE_PORT: String(await freePort()),
+    HM_QUEUE_PORT: String(await freePort()),
+  };
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env: { ...process.env, ...ports, HM_AGENT_NODE: 'none', ...env }, timeout: 120_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/start.ts'],
+      { env: { ...process.env, ...ports, HM_AGENT_NODE: 'none', ...env }, timeout: 120_000 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

@@ -72,12 +72,26 @@ describe('npm run token', () => {
     [['create', '--role', 'viewer', '--name', 'x', '--expires', '2001-01-01'], /--expires "2001-01-01" lies in the past/],
     [['rotate'], /unknown command "rotate"/],
   ])('usage error %j → exit 2, nothing created', async (args, message) => {
-    const before = Number((await testDb().selectFrom('api_tokens').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = Number(
+      (
+        await testDb()
+          .selectFrom('api_tokens')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const res = await token(...args);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(message);
     expect(res.stdout).not.toMatch(SECRET);
-    const after = Number((await testDb().selectFrom('api_tokens').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const after = Number(
+      (
+        await testDb()
+          .selectFrom('api_tokens')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(after).toBe(before);
   });
 
@@ -106,12 +120,18 @@ describe('npm run migrate', () => {
 
 describe('npm run token: generate, --secret, and revocation is final', () => {
   test('generate prints one fresh well-formed secret and stores nothing', async () => {
-    const before = await testDb().selectFrom('api_tokens').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await testDb()
+      .selectFrom('api_tokens')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const [a, b] = await Promise.all([token('generate'), token('generate')]);
     expect(a.code).toBe(0);
     expect(a.stdout.trim()).toMatch(/^hm_[A-Za-z0-9_-]{43}$/);
     expect(b.stdout.trim()).not.toBe(a.stdout.trim());
-    const after = await testDb().selectFrom('api_tokens').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await testDb()
+      .selectFrom('api_tokens')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     const row = await testDb().selectFrom('api_tokens').select('id').where('token_hash', '=', hashToken(a.stdout.trim())).executeTakeFirst();
     expect(row).toBeUndefined();

@@ -59,7 +59,12 @@ export function testJailHost(jails: SimHost['jails'], files?: SimHost['files']):
     datasets: [
       { name: 'zroot', type: 'filesystem', usedBytes: 40 * 2 ** 30, mountpoint: 'none' },
       { name: 'zroot/jails', type: 'filesystem', usedBytes: 10 * 2 ** 30, mountpoint: '/zroot/jails' },
-      ...(jails ?? []).map((j) => ({ name: j.dataset!, type: 'filesystem' as const, usedBytes: j.name === 'big' ? 2 ** 30 : 2 ** 20, mountpoint: `/${j.dataset}` })),
+      ...(jails ?? []).map((j) => ({
+        name: j.dataset!,
+        type: 'filesystem' as const,
+        usedBytes: j.name === 'big' ? 2 ** 30 : 2 ** 20,
+        mountpoint: `/${j.dataset}`,
+      })),
     ],
     jails,
   });
@@ -118,10 +123,14 @@ export async function waitUntil<T>(what: string, probe: () => Promise<T>, timeou
 
 /** Waits until the task's status is one of `statuses`; returns the row. */
 export const waitForTask = (id: number, statuses: TaskRow['status'][], timeoutMs = 20_000) =>
-  waitUntil(`task ${id} to be ${statuses.join('|')}`, async () => {
-    const t = await getTaskRow(id);
-    return statuses.includes(t.status) ? t : null;
-  }, timeoutMs);
+  waitUntil(
+    `task ${id} to be ${statuses.join('|')}`,
+    async () => {
+      const t = await getTaskRow(id);
+      return statuses.includes(t.status) ? t : null;
+    },
+    timeoutMs,
+  );
 
 export interface TestAgentOptions {
   nodeId?: string;
@@ -180,11 +189,16 @@ export async function startTestAgent(o: TestAgentOptions = {}, reuse?: { token: 
     queuePrefix: q.queuePrefix,
     logFile,
     args: [
-      '--heartbeat-interval', String(o.heartbeatS ?? 1),
-      '--visibility-timeout', String(o.visibilityS ?? 6),
-      '--concurrency', String(o.concurrency ?? 4),
-      '--poll-wait', '5',
-      '--inventory-interval', '3600',
+      '--heartbeat-interval',
+      String(o.heartbeatS ?? 1),
+      '--visibility-timeout',
+      String(o.visibilityS ?? 6),
+      '--concurrency',
+      String(o.concurrency ?? 4),
+      '--poll-wait',
+      '5',
+      '--inventory-interval',
+      '3600',
       ...(o.args ?? []),
     ],
     env: { HM_AGENT_DEBUG: '', ...o.env },
@@ -199,11 +213,17 @@ export async function startTestAgent(o: TestAgentOptions = {}, reuse?: { token: 
     proc,
     log,
     ready: async (timeoutMs = 20_000) => {
-      await waitUntil(`agent ${nodeId} to consume (log ${logFile})`, async () => {
-        const l = log().split('\n').filter((x) => x.includes(`"pid":${proc.pid}`));
-        if (l.some((x) => x.includes('"level":"error"') && x.includes('agent failed'))) throw new Error(`agent failed: ${l.join('\n')}`);
-        return l.some((x) => x.includes('"msg":"consuming"'));
-      }, timeoutMs);
+      await waitUntil(
+        `agent ${nodeId} to consume (log ${logFile})`,
+        async () => {
+          const l = log()
+            .split('\n')
+            .filter((x) => x.includes(`"pid":${proc.pid}`));
+          if (l.some((x) => x.includes('"level":"error"') && x.includes('agent failed'))) throw new Error(`agent failed: ${l.join('\n')}`);
+          return l.some((x) => x.includes('"msg":"consuming"'));
+        },
+        timeoutMs,
+      );
     },
     stop: async (t) => {
       const code = await proc.stop(t);

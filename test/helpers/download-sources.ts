@@ -38,10 +38,12 @@ async function listen(server: http.Server | https.Server, host: string, scheme: 
   };
 }
 
-const recorder = (seen: Source['seen'], handler: Handler): Handler => (req, res) => {
-  seen.push({ method: req.method ?? '', path: req.url ?? '', range: req.headers.range, host: req.headers.host });
-  handler(req, res);
-};
+const recorder =
+  (seen: Source['seen'], handler: Handler): Handler =>
+  (req, res) => {
+    seen.push({ method: req.method ?? '', path: req.url ?? '', range: req.headers.range, host: req.headers.host });
+    handler(req, res);
+  };
 
 /** An HTTP source on `host` (and `port`, default any free one). */
 export function httpSource(host: string, handler: Handler, port = 0): Promise<Source> {
@@ -53,7 +55,11 @@ export function httpSource(host: string, handler: Handler, port = 0): Promise<So
 export function httpsSource(host: string, handler: Handler): Promise<Source> {
   const dir = mkdtempSync(join(tmpdir(), 'hm-probe-tls-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+      { stdio: 'ignore' },
+    );
     const key = readFileSync(join(dir, 'key.pem'));
     const cert = readFileSync(join(dir, 'cert.pem'));
     const seen: Source['seen'] = [];
@@ -64,10 +70,12 @@ export function httpsSource(host: string, handler: Handler): Promise<Source> {
 }
 
 /** A source that answers every request with this filename, so a probe that reached it would report it. */
-export const advertising = (filename: string): Handler => (_req, res) => {
-  res.writeHead(200, { 'content-disposition': `attachment; filename="${filename}"`, 'content-length': '0' });
-  res.end();
-};
+export const advertising =
+  (filename: string): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-disposition': `attachment; filename="${filename}"`, 'content-length': '0' });
+    res.end();
+  };
 
 /** A free port on `host` with nothing listening (bound, then released). */
 export async function closedPort(host: string): Promise<number> {

@@ -20,10 +20,59 @@ function makeListenerCertificate(): { cert: string; key: string } {
   mkdirSync(DIR, { recursive: true });
   const f = (n: string) => join(DIR, n);
   const ossl = (...args: string[]) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  ossl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', f('ca.key'), '-out', pebbleCaFile(), '-days', '2', '-subj', '/CN=hostmgr test ACME listener CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-  ossl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', f('listener.key'), '-out', f('listener.csr'), '-subj', '/CN=localhost');
+  ossl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    f('ca.key'),
+    '-out',
+    pebbleCaFile(),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=hostmgr test ACME listener CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  );
+  ossl(
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    f('listener.key'),
+    '-out',
+    f('listener.csr'),
+    '-subj',
+    '/CN=localhost',
+  );
   writeFileSync(f('listener.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n');
-  ossl('x509', '-req', '-in', f('listener.csr'), '-CA', pebbleCaFile(), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('listener.pem'), '-days', '2', '-extfile', f('listener.ext'));
+  ossl(
+    'x509',
+    '-req',
+    '-in',
+    f('listener.csr'),
+    '-CA',
+    pebbleCaFile(),
+    '-CAkey',
+    f('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    f('listener.pem'),
+    '-days',
+    '2',
+    '-extfile',
+    f('listener.ext'),
+  );
   return { cert: f('listener.pem'), key: f('listener.key') };
 }
 
@@ -49,7 +98,8 @@ const stopProcess = (c: ChildProcess) =>
   });
 
 export async function startPebble(): Promise<Pebble> {
-  for (const b of ['PEBBLE', 'PEBBLE_CHALLTESTSRV']) if (!existsSync(bin(b))) throw new Error(`${bin(b)} is missing: npm test provisions it (npm run provision)`);
+  for (const b of ['PEBBLE', 'PEBBLE_CHALLTESTSRV'])
+    if (!existsSync(bin(b))) throw new Error(`${bin(b)} is missing: npm test provisions it (npm run provision)`);
   const listener = makeListenerCertificate();
   const config = join(DIR, 'pebble-config.json');
   writeFileSync(
@@ -74,10 +124,29 @@ export async function startPebble(): Promise<Pebble> {
     c.stderr!.pipe(log, { end: false });
     return c;
   };
-  const dns = run(bin('PEBBLE_CHALLTESTSRV'), ['-dns01', `127.0.0.1:${PEBBLE_PORTS.dns}`, '-management', `127.0.0.1:${PEBBLE_PORTS.dnsManagement}`, '-http01', '', '-https01', '', '-tlsalpn01', '', '-defaultIPv4', '127.0.0.1', '-defaultIPv6', '']);
+  const dns = run(bin('PEBBLE_CHALLTESTSRV'), [
+    '-dns01',
+    `127.0.0.1:${PEBBLE_PORTS.dns}`,
+    '-management',
+    `127.0.0.1:${PEBBLE_PORTS.dnsManagement}`,
+    '-http01',
+    '',
+    '-https01',
+    '',
+    '-tlsalpn01',
+    '',
+    '-defaultIPv4',
+    '127.0.0.1',
+    '-defaultIPv6',
+    '',
+  ]);
   // no sleeping between validation attempts; every nonce accepted (no badNonce retries); no reuse of earlier
   // authorizations, so each order is validated for real
-  const pebble = run(bin('PEBBLE'), ['-config', config, '-dnsserver', `127.0.0.1:${PEBBLE_PORTS.dns}`], { PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' });
+  const pebble = run(bin('PEBBLE'), ['-config', config, '-dnsserver', `127.0.0.1:${PEBBLE_PORTS.dns}`], {
+    PEBBLE_VA_NOSLEEP: '1',
+    PEBBLE_WFE_NONCEREJECT: '0',
+    PEBBLE_AUTHZREUSE: '0',
+  });
   const ca = readFileSync(pebbleCaFile(), 'utf8');
   const agent = new Agent({ ca });
   const get = (url: string) =>
@@ -98,8 +167,17 @@ export async function startPebble(): Promise<Pebble> {
     log.end();
   };
   try {
-    await waitUntil(`pebble to answer at ${PEBBLE_DIRECTORY_URL} (log ${join(DIR, 'pebble.log')})`, async () => (await get(PEBBLE_DIRECTORY_URL).catch(() => 0)) === 200, 20_000);
-    await waitUntil('pebble-challtestsrv to answer', async () => (await fetch(`http://127.0.0.1:${PEBBLE_PORTS.dnsManagement}/clear-a`, { method: 'POST', body: '{"host":"probe.test"}' }).catch(() => null))?.ok, 20_000);
+    await waitUntil(
+      `pebble to answer at ${PEBBLE_DIRECTORY_URL} (log ${join(DIR, 'pebble.log')})`,
+      async () => (await get(PEBBLE_DIRECTORY_URL).catch(() => 0)) === 200,
+      20_000,
+    );
+    await waitUntil(
+      'pebble-challtestsrv to answer',
+      async () =>
+        (await fetch(`http://127.0.0.1:${PEBBLE_PORTS.dnsManagement}/clear-a`, { method: 'POST', body: '{"host":"probe.test"}' }).catch(() => null))?.ok,
+      20_000,
+    );
   } catch (err) {
     await stop();
     throw err;

@@ -48,7 +48,8 @@ describe('the fuzzer finds the 500s the storable-text check prevents', () => {
         fc.asyncProperty(requestsFor(op, {}), async (req) => {
           const res = (await handler(toEvent(op, req, token), { awsRequestId: 'fuzz-proof' } as Context)) as { statusCode: number; body: string };
           const problems = envelopeProblems({ status: res.statusCode, text: res.body });
-          if (problems.length) throw new Error(`${problems.join('; ')}\n  request: ${describeRequest(req)}\n  response: ${res.statusCode} ${res.body.slice(0, 300)}`);
+          if (problems.length)
+            throw new Error(`${problems.join('; ')}\n  request: ${describeRequest(req)}\n  response: ${res.statusCode} ${res.body.slice(0, 300)}`);
         }),
         { seed, numRuns: 200, endOnFailure: true },
       )

@@ -24,7 +24,15 @@ async function send(req: FuzzRequest, token: string) {
   return { status: res.status, text: await res.text() };
 }
 
-const maxTaskId = async () => Number((await testDb().selectFrom('tasks').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
+const maxTaskId = async () =>
+  Number(
+    (
+      await testDb()
+        .selectFrom('tasks')
+        .select((eb) => eb.fn.max('id').as('m'))
+        .executeTakeFirst()
+    )?.m ?? 0,
+  );
 
 describe('API fuzzer: every route of the OpenAPI document', () => {
   let ops: Operation[] = [];
@@ -52,7 +60,10 @@ describe('API fuzzer: every route of the OpenAPI document', () => {
       }),
     });
     await agent.ready();
-    await waitUntil('the fuzz agent to report its tunables', async () => (await testDb().selectFrom('tunables').select('name').where('node_id', '=', agent.nodeId).execute()).length > 0);
+    await waitUntil(
+      'the fuzz agent to report its tunables',
+      async () => (await testDb().selectFrom('tunables').select('name').where('node_id', '=', agent.nodeId).execute()).length > 0,
+    );
     known.nodeId = [agent.nodeId];
     known.name = ['kern.hostname', 'kern.maxfiles', 'kern.ostype'];
     counts = await rowCounter(testDb(), () => [agentRouteNode, agent.nodeId]);
@@ -99,7 +110,8 @@ describe('API fuzzer: every route of the OpenAPI document', () => {
             if (changed.length) problems.push(`a ${res.status} wrote rows (${changed.join(', ')})`);
           }
           if (mutates && res.status < 300) accepted++;
-          if (problems.length) throw new Error(`${problems.join('; ')}\n  request: ${describeRequest(req)}\n  response: ${res.status} ${res.text.slice(0, 400)}`);
+          if (problems.length)
+            throw new Error(`${problems.join('; ')}\n  request: ${describeRequest(req)}\n  response: ${res.status} ${res.text.slice(0, 400)}`);
         }),
         { seed, numRuns: RUNS, endOnFailure: true },
       );

@@ -51,7 +51,15 @@ test('POST creates a job to a member node: 201 with target, retention and the ne
   const res = await create(body());
   expectEnvelope(res, 201, 'backup_job_created');
   const job = res.body.data;
-  expect(job).toMatchObject({ name: `nightly-${T}`, nodeId: runner, sourceDataset: 'zroot/data', guest: null, retention: 3, enabled: true, schedule: '*/5 * * * *' });
+  expect(job).toMatchObject({
+    name: `nightly-${T}`,
+    nodeId: runner,
+    sourceDataset: 'zroot/data',
+    guest: null,
+    retention: 3,
+    enabled: true,
+    schedule: '*/5 * * * *',
+  });
   expect(job.target).toEqual({ kind: 'node', nodeId: target, dataset: 'vault/backups/data' });
   expect(job.targetEndpoint).toBe(`node-${target.slice(0, 8)}:vault/backups/data`);
   const next = Date.parse(job.nextRunAt);
@@ -62,7 +70,12 @@ test('POST creates a job to a member node: 201 with target, retention and the ne
 });
 
 test('an SSH target keeps its pinned host key; the run hands the agent its fingerprint as the peer to pin', async () => {
-  const res = await create(body({ name: `offsite-${T}`, target: { dataset: 'archive/data', ssh: { user: 'backup', host: 'backup.example.net', port: 2222, hostKey: `${HOST_KEY} root@backup` } } }));
+  const res = await create(
+    body({
+      name: `offsite-${T}`,
+      target: { dataset: 'archive/data', ssh: { user: 'backup', host: 'backup.example.net', port: 2222, hostKey: `${HOST_KEY} root@backup` } },
+    }),
+  );
   expectEnvelope(res, 201);
   expect(res.body.data.target).toEqual({ kind: 'ssh', user: 'backup', host: 'backup.example.net', port: 2222, hostKey: HOST_KEY, dataset: 'archive/data' });
   expect(res.body.data.targetEndpoint).toBe('backup@backup.example.net:2222:archive/data');
@@ -70,10 +83,18 @@ test('an SSH target keeps its pinned host key; the run hands the agent its finge
   expectEnvelope(run, 202, 'backup_run_queued');
   const task = await testDb().selectFrom('tasks').selectAll().where('id', '=', run.body.data.taskId).executeTakeFirstOrThrow();
   expect((task.payload as { target: unknown }).target).toEqual({
-    kind: 'ssh', user: 'backup', host: 'backup.example.net', port: 2222, dataset: 'archive/data', hostKeys: [hostKeyFingerprint(HOST_KEY)], label: 'backup@backup.example.net:2222:archive/data',
+    kind: 'ssh',
+    user: 'backup',
+    host: 'backup.example.net',
+    port: 2222,
+    dataset: 'archive/data',
+    hostKeys: [hostKeyFingerprint(HOST_KEY)],
+    label: 'backup@backup.example.net:2222:archive/data',
   });
   const answer = await inTransaction(testDb(), (trx) => startTask(trx, runner, task.id, applyTaskOutcome));
-  expect(answer.work!.peers).toEqual([{ nodeId: 'ssh:backup@backup.example.net:2222', address: 'backup.example.net', port: 2222, user: 'backup', hostKeys: [hostKeyFingerprint(HOST_KEY)] }]);
+  expect(answer.work!.peers).toEqual([
+    { nodeId: 'ssh:backup@backup.example.net:2222', address: 'backup.example.net', port: 2222, user: 'backup', hostKeys: [hostKeyFingerprint(HOST_KEY)] },
+  ]);
   expect(hostKeyFingerprint(HOST_KEY)).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
 });
 
@@ -87,7 +108,11 @@ test.each([
   ['a six-field cron', { schedule: '0 */5 * * * *' }, 'body.schedule'],
   ['retention 0', { retention: 0 }, 'body.retention'],
   ['retention 1001', { retention: 1001 }, 'body.retention'],
-  ['a host key that is not a key', { target: { dataset: 'a/b', ssh: { user: 'backup', host: 'h', hostKey: 'ssh-ed25519 bm90IGEga2V5' } } }, 'body.target.ssh.hostKey'],
+  [
+    'a host key that is not a key',
+    { target: { dataset: 'a/b', ssh: { user: 'backup', host: 'h', hostKey: 'ssh-ed25519 bm90IGEga2V5' } } },
+    'body.target.ssh.hostKey',
+  ],
   ['an unknown host key type', { target: { dataset: 'a/b', ssh: { user: 'backup', host: 'h', hostKey: 'ssh-dss AAAA' } } }, 'body.target.ssh.hostKey'],
 ])('400 naming the field: %s', async (_what, over, field) => {
   const res = await create(body(over));
@@ -108,7 +133,10 @@ test('400 for the runner as target; 404 for unknown nodes or guests; 409 for a r
 
 test('PUT replaces and recomputes the next run; disabled has none; DELETE removes it and its events (409 while a run is active)', async () => {
   const job = (await create(body({ name: `put-${T}` }))).body.data;
-  const put = await call('PUT', `/cluster/backups/jobs/${job.id}`, { token: operator, body: body({ name: `put-${T}`, schedule: '30 2 * * *', retention: 10 }) });
+  const put = await call('PUT', `/cluster/backups/jobs/${job.id}`, {
+    token: operator,
+    body: body({ name: `put-${T}`, schedule: '30 2 * * *', retention: 10 }),
+  });
   expectEnvelope(put, 200, 'backup_job_updated');
   expect(put.body.data).toMatchObject({ schedule: '30 2 * * *', retention: 10 });
   expect(put.body.data.nextRunAt).toMatch(/T02:30:00\.000Z$/);
@@ -131,14 +159,40 @@ test('run now: 202 with a queued event tied to its task; the task moves it (runn
   expectEnvelope(run, 202, 'backup_run_queued');
   const { taskId, eventId } = run.body.data;
   const event = () => testDb().selectFrom('backup_events').selectAll().where('id', '=', eventId).executeTakeFirstOrThrow();
-  expect(await event()).toMatchObject({ job_id: job.id, task_id: taskId, node_id: runner, status: 'queued', source_dataset: 'zroot/data', target_endpoint: job.targetEndpoint, started_at: null });
+  expect(await event()).toMatchObject({
+    job_id: job.id,
+    task_id: taskId,
+    node_id: runner,
+    status: 'queued',
+    source_dataset: 'zroot/data',
+    target_endpoint: job.targetEndpoint,
+    started_at: null,
+  });
   expectEnvelope(await call('POST', `/cluster/backups/jobs/${job.id}/run`, { token: operator }), 409, 'resource_busy');
 
   await inTransaction(testDb(), (trx) => startTask(trx, runner, taskId, applyTaskOutcome));
   expect(await event()).toMatchObject({ status: 'running' });
   expect((await event()).started_at).not.toBeNull();
-  await inTransaction(testDb(), (trx) => finishTask(trx, runner, taskId, { attempt: 1, status: 'failed', error: "cannot receive incremental stream: destination 'vault/backups/data' has been modified", output: 'mode: incremental\n' }, applyTaskOutcome));
-  expect(await event()).toMatchObject({ status: 'failed', mode: 'incremental', error: "cannot receive incremental stream: destination 'vault/backups/data' has been modified", output: 'mode: incremental\n' });
+  await inTransaction(testDb(), (trx) =>
+    finishTask(
+      trx,
+      runner,
+      taskId,
+      {
+        attempt: 1,
+        status: 'failed',
+        error: "cannot receive incremental stream: destination 'vault/backups/data' has been modified",
+        output: 'mode: incremental\n',
+      },
+      applyTaskOutcome,
+    ),
+  );
+  expect(await event()).toMatchObject({
+    status: 'failed',
+    mode: 'incremental',
+    error: "cannot receive incremental stream: destination 'vault/backups/data' has been modified",
+    output: 'mode: incremental\n',
+  });
   expect((await event()).completed_at).not.toBeNull();
   const notes = await testDb().selectFrom('notifications').selectAll().where('kind', '=', 'backup_failed').where('node_id', '=', runner).execute();
   expect(notes.map((n) => n.title)).toContain(`Backup job ${job.id} (run-${T}) failed`);
@@ -152,8 +206,16 @@ test('a silent runner’s running run ends interrupted, and so does its event; r
   await inTransaction(testDb(), (trx) => startTask(trx, quiet, run.body.data.taskId, applyTaskOutcome));
   expectEnvelope(await call('POST', `/cluster/backups/jobs/${job.id}/run`, { token: operator }), 409, 'resource_busy');
   // the node goes silent while the run is running
-  await testDb().updateTable('nodes').set({ last_seen_at: new Date(Date.now() - 60_000) }).where('id', '=', quiet).execute();
-  await testDb().updateTable('tasks').set({ updated_at: new Date(Date.now() - 60_000) }).where('id', '=', run.body.data.taskId).execute();
+  await testDb()
+    .updateTable('nodes')
+    .set({ last_seen_at: new Date(Date.now() - 60_000) })
+    .where('id', '=', quiet)
+    .execute();
+  await testDb()
+    .updateTable('tasks')
+    .set({ updated_at: new Date(Date.now() - 60_000) })
+    .where('id', '=', run.body.data.taskId)
+    .execute();
   const swept = await sweepTasks(testDb(), { nodeId: quiet, applyOutcome: applyTaskOutcome });
   expect(swept.interrupted).toEqual([run.body.data.taskId]);
   const ev = await testDb().selectFrom('backup_events').selectAll().where('id', '=', run.body.data.eventId).executeTakeFirstOrThrow();
@@ -161,7 +223,10 @@ test('a silent runner’s running run ends interrupted, and so does its event; r
   // run now while the runner is away: queued for it (it runs when the runner is back), its event queued
   const later = await call('POST', `/cluster/backups/jobs/${job.id}/run`, { token: operator });
   expectEnvelope(later, 202, 'backup_run_queued');
-  expect(await testDb().selectFrom('backup_events').select(['status', 'task_id']).where('id', '=', later.body.data.eventId).executeTakeFirstOrThrow()).toEqual({ status: 'queued', task_id: later.body.data.taskId });
+  expect(await testDb().selectFrom('backup_events').select(['status', 'task_id']).where('id', '=', later.body.data.eventId).executeTakeFirstOrThrow()).toEqual({
+    status: 'queued',
+    task_id: later.body.data.taskId,
+  });
   // a runner that is not a member cannot run it
   await testDb().updateTable('tasks').set({ status: 'cancelled' }).where('id', '=', later.body.data.taskId).execute();
   await testDb().updateTable('nodes').set({ status: 'pending' }).where('id', '=', quiet).execute();
@@ -172,7 +237,11 @@ test('the schedule: an offline runner’s due job waits; when the runner is back
   const away = await insertNode(randomUUID(), { status: 'member', lastSeenAt: new Date(Date.now() - 3600_000) });
   const job = (await create(body({ name: `catch-up-${T}`, nodeId: away, schedule: '* * * * *' }))).body.data;
   // 30 slots missed
-  await testDb().updateTable('backup_jobs').set({ next_run_at: new Date(Date.now() - 30 * 60_000) }).where('id', '=', job.id).execute();
+  await testDb()
+    .updateTable('backup_jobs')
+    .set({ next_run_at: new Date(Date.now() - 30 * 60_000) })
+    .where('id', '=', job.id)
+    .execute();
   await scheduleDueRuns(testDb());
   const tasksOf = () => testDb().selectFrom('tasks').select(['id', 'status']).where('resource', '=', `backup-job:${job.id}`).execute();
   expect(await tasksOf()).toEqual([]);
@@ -187,7 +256,11 @@ test('the schedule: an offline runner’s due job waits; when the runner is back
   const events = await testDb().selectFrom('backup_events').select(['status', 'task_id']).where('job_id', '=', job.id).execute();
   expect(events).toEqual([{ status: 'queued', task_id: tasks[0].id }]);
   // due again while that run is still queued: the slot is skipped, no second task
-  await testDb().updateTable('backup_jobs').set({ next_run_at: new Date(Date.now() - 1000) }).where('id', '=', job.id).execute();
+  await testDb()
+    .updateTable('backup_jobs')
+    .set({ next_run_at: new Date(Date.now() - 1000) })
+    .where('id', '=', job.id)
+    .execute();
   const busy = await scheduleDueRuns(testDb());
   expect(busy.busy).toContain(job.id);
   expect(await tasksOf()).toHaveLength(1);

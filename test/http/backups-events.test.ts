@@ -11,11 +11,26 @@ const nodeB = randomUUID();
 const STATUSES = ['queued', 'running', 'success', 'failed', 'interrupted'] as const;
 let jobA: number;
 let jobB: number;
-type Row = { id: number; job_id: number; node_id: string; mode: string; source_dataset: string; target_endpoint: string; status: string; output: string; error: string; created_at: Date; started_at: Date | null; completed_at: Date | null; updated_at: Date };
+type Row = {
+  id: number;
+  job_id: number;
+  node_id: string;
+  mode: string;
+  source_dataset: string;
+  target_endpoint: string;
+  status: string;
+  output: string;
+  error: string;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+  updated_at: Date;
+};
 let rows: Row[];
 let viewer: string;
 
-const path = (q: Record<string, string | number>) => `/cluster/backups/events/remote?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)]))}`;
+const path = (q: Record<string, string | number>) =>
+  `/cluster/backups/events/remote?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)]))}`;
 const ids = (res: { body: { data: { data: Array<{ id: number }> } } }) => res.body.data.data.map((e) => e.id);
 
 /** The order E12 promises: by the column, NULLs as PostgreSQL orders them (last asc, first desc), ties by id. */
@@ -37,14 +52,37 @@ function expectedOrder(list: Row[], col: keyof Row, dir: 'asc' | 'desc'): number
 beforeAll(async () => {
   viewer = await tokenFor('viewer');
   const db = testDb();
-  await db.insertInto('nodes').values([
-    { id: nodeA, name: `a-${T}`, ip: '10.9.0.1', status: 'member', inventory: {} },
-    { id: nodeB, name: `b-${T}`, ip: '10.9.0.2', status: 'pending', inventory: {} },
-  ]).execute();
-  const jobs = await db.insertInto('backup_jobs').values([
-    { name: `ja-${T}`, node_id: nodeA, mode: 'incremental', source_dataset: `zroot/jails/web-${T}`, target_endpoint: `backup@10.0.0.5:tank/b-${T}`, schedule: '0 * * * *', enabled: true },
-    { name: `jb-${T}`, node_id: nodeB, mode: 'full', source_dataset: `zroot/vms/db-${T}`, target_endpoint: `root@10.0.0.6:vault/Off-${T}`, schedule: '', enabled: true },
-  ]).returning('id').execute();
+  await db
+    .insertInto('nodes')
+    .values([
+      { id: nodeA, name: `a-${T}`, ip: '10.9.0.1', status: 'member', inventory: {} },
+      { id: nodeB, name: `b-${T}`, ip: '10.9.0.2', status: 'pending', inventory: {} },
+    ])
+    .execute();
+  const jobs = await db
+    .insertInto('backup_jobs')
+    .values([
+      {
+        name: `ja-${T}`,
+        node_id: nodeA,
+        mode: 'incremental',
+        source_dataset: `zroot/jails/web-${T}`,
+        target_endpoint: `backup@10.0.0.5:tank/b-${T}`,
+        schedule: '0 * * * *',
+        enabled: true,
+      },
+      {
+        name: `jb-${T}`,
+        node_id: nodeB,
+        mode: 'full',
+        source_dataset: `zroot/vms/db-${T}`,
+        target_endpoint: `root@10.0.0.6:vault/Off-${T}`,
+        schedule: '',
+        enabled: true,
+      },
+    ])
+    .returning('id')
+    .execute();
   [jobA, jobB] = jobs.map((j) => j.id);
   const base = Date.UTC(2025, 0, 1);
   const values = Array.from({ length: 23 }, (_, i) => {
@@ -81,7 +119,20 @@ describe('E12 GET /cluster/backups/events/remote', () => {
     expect(res.body.data.last_page).toBe(1);
     const ev = res.body.data.data.find((e: { status: string }) => e.status === 'success');
     const row = rows.find((r) => r.id === ev.id)!;
-    expect(Object.keys(ev).sort()).toEqual(['completedAt', 'createdAt', 'error', 'id', 'jobId', 'mode', 'output', 'sourceDataset', 'startedAt', 'status', 'targetEndpoint', 'updatedAt']);
+    expect(Object.keys(ev).sort()).toEqual([
+      'completedAt',
+      'createdAt',
+      'error',
+      'id',
+      'jobId',
+      'mode',
+      'output',
+      'sourceDataset',
+      'startedAt',
+      'status',
+      'targetEndpoint',
+      'updatedAt',
+    ]);
     expect(ev).toEqual({
       id: row.id,
       jobId: jobA,
@@ -108,7 +159,11 @@ describe('E12 GET /cluster/backups/events/remote', () => {
   });
 
   test('paging: size, page, last_page; a page past the end is empty', async () => {
-    const all = expectedOrder(rows.filter((r) => r.node_id === nodeA), 'started_at', 'desc');
+    const all = expectedOrder(
+      rows.filter((r) => r.node_id === nodeA),
+      'started_at',
+      'desc',
+    );
     const p2 = await call('GET', path({ nodeId: nodeA, size: 4, page: 2 }), { token: viewer });
     expectEnvelope(p2, 200);
     expect(ids(p2)).toEqual(all.slice(4, 8));
@@ -140,7 +195,10 @@ describe('E12 GET /cluster/backups/events/remote', () => {
     const expectSearch = async (search: string, match: (r: Row) => boolean) => {
       const res = await call('GET', path({ search, size: 100, 'sort[0][field]': 'id', 'sort[0][dir]': 'asc' }), { token: viewer });
       expectEnvelope(res, 200);
-      const want = rows.filter(match).map((r) => r.id).sort((a, b) => a - b);
+      const want = rows
+        .filter(match)
+        .map((r) => r.id)
+        .sort((a, b) => a - b);
       expect(want.length).toBeGreaterThan(0);
       expect(ids(res)).toEqual(want);
     };
@@ -178,16 +236,47 @@ describe('E12 GET /cluster/backups/events/remote', () => {
   test('last_page stays exact as events are added, changed and deleted', async () => {
     const db = testDb();
     const lastPageOf = async () => (await call('GET', path({ nodeId: nodeB, size: 1 }), { token: viewer })).body.data.last_page;
-    const countOf = async () => Number((await db.selectFrom('backup_events').select((eb) => eb.fn.countAll<number>().as('n')).where('node_id', '=', nodeB).executeTakeFirstOrThrow()).n);
+    const countOf = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('backup_events')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('node_id', '=', nodeB)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await countOf();
     expect(await lastPageOf()).toBe(before);
-    const added = await db.insertInto('backup_events').values([1, 2, 3].map(() => ({ job_id: jobB, node_id: nodeB, mode: 'full', source_dataset: `extra-${T}`, target_endpoint: 'x', status: 'queued', output: '', error: '' }))).returning('id').execute();
+    const added = await db
+      .insertInto('backup_events')
+      .values(
+        [1, 2, 3].map(() => ({
+          job_id: jobB,
+          node_id: nodeB,
+          mode: 'full',
+          source_dataset: `extra-${T}`,
+          target_endpoint: 'x',
+          status: 'queued',
+          output: '',
+          error: '',
+        })),
+      )
+      .returning('id')
+      .execute();
     expect(await lastPageOf()).toBe(before + 3);
     await db.updateTable('backup_events').set({ status: 'failed', error: 'boom' }).where('id', '=', added[0].id).execute();
     expect(await lastPageOf()).toBe(before + 3);
     const search = await call('GET', path({ search: `extra-${T}`, size: 1 }), { token: viewer });
     expect(search.body.data.last_page).toBe(3);
-    await db.deleteFrom('backup_events').where('id', 'in', added.map((a) => a.id)).execute();
+    await db
+      .deleteFrom('backup_events')
+      .where(
+        'id',
+        'in',
+        added.map((a) => a.id),
+      )
+      .execute();
     expect(await lastPageOf()).toBe(before);
     expect(await countOf()).toBe(before);
   });
@@ -214,13 +303,21 @@ describe('E12 GET /cluster/backups/events/remote', () => {
     const literal = await call('GET', `/cluster/backups/events/remote?search=${T}&size=100&sort[0][field]=id&sort[0][dir]=asc`, { token: viewer });
     expectEnvelope(literal, 200);
     expect(ids(literal)).toEqual(rows.map((r) => r.id).sort((a, b) => a - b));
-    const encoded = await call('GET', `/cluster/backups/events/remote?search=${T}&size=100&sort%5B0%5D%5Bfield%5D=id&sort%5B0%5D%5Bdir%5D=desc`, { token: viewer });
+    const encoded = await call('GET', `/cluster/backups/events/remote?search=${T}&size=100&sort%5B0%5D%5Bfield%5D=id&sort%5B0%5D%5Bdir%5D=desc`, {
+      token: viewer,
+    });
     expect(ids(encoded)).toEqual(rows.map((r) => r.id).sort((a, b) => b - a));
   });
 
   test('a dir alone keeps the default field', async () => {
     const res = await call('GET', path({ nodeId: nodeB, size: 100, 'sort[0][dir]': 'asc' }), { token: viewer });
-    expect(ids(res)).toEqual(expectedOrder(rows.filter((r) => r.node_id === nodeB), 'started_at', 'asc'));
+    expect(ids(res)).toEqual(
+      expectedOrder(
+        rows.filter((r) => r.node_id === nodeB),
+        'started_at',
+        'asc',
+      ),
+    );
   });
 
   test('404 cluster_node_not_found for an unknown node', async () => {

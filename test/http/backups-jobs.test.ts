@@ -9,10 +9,23 @@ let jobIds: number[];
 
 beforeAll(async () => {
   viewer = await tokenFor('viewer');
-  await testDb().insertInto('nodes').values({ id: node, name: `n-${T}`, ip: '10.2.2.2', status: 'member', inventory: {} }).execute();
+  await testDb()
+    .insertInto('nodes')
+    .values({ id: node, name: `n-${T}`, ip: '10.2.2.2', status: 'member', inventory: {} })
+    .execute();
   const rows = await testDb()
     .insertInto('backup_jobs')
-    .values([1, 2, 3].map((i) => ({ name: `job-${i}-${T}`, node_id: node, mode: i === 3 ? 'full' : 'incremental', source_dataset: `zroot/jails/app${i}`, target_endpoint: 'backup@10.0.0.9:tank/backups', schedule: '15 3 * * *', enabled: i !== 2 })))
+    .values(
+      [1, 2, 3].map((i) => ({
+        name: `job-${i}-${T}`,
+        node_id: node,
+        mode: i === 3 ? 'full' : 'incremental',
+        source_dataset: `zroot/jails/app${i}`,
+        target_endpoint: 'backup@10.0.0.9:tank/backups',
+        schedule: '15 3 * * *',
+        enabled: i !== 2,
+      })),
+    )
     .returning('id')
     .execute();
   jobIds = rows.map((r) => r.id);
@@ -26,8 +39,20 @@ describe('GET /cluster/backups/jobs', () => {
     expect(res.body.data.last_page).toBe(1);
     const row = await testDb().selectFrom('backup_jobs').selectAll().where('id', '=', jobIds[1]).executeTakeFirstOrThrow();
     expect(res.body.data.data[1]).toEqual({
-      id: row.id, name: `job-2-${T}`, nodeId: node, mode: 'incremental', sourceDataset: 'zroot/jails/app2', targetEndpoint: 'backup@10.0.0.9:tank/backups',
-      schedule: '15 3 * * *', enabled: false, guest: null, target: null, retention: 7, nextRunAt: null, createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString(),
+      id: row.id,
+      name: `job-2-${T}`,
+      nodeId: node,
+      mode: 'incremental',
+      sourceDataset: 'zroot/jails/app2',
+      targetEndpoint: 'backup@10.0.0.9:tank/backups',
+      schedule: '15 3 * * *',
+      enabled: false,
+      guest: null,
+      target: null,
+      retention: 7,
+      nextRunAt: null,
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
     });
   });
 

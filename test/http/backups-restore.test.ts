@@ -36,7 +36,12 @@ async function arrange(over: { runner?: Parameters<typeof arrangeNode>[0]; sshTa
       guest_type: 'jail',
       guest_id: ctid,
       ...(over.sshTarget
-        ? { target_ssh_user: 'backup', target_ssh_host: '203.0.113.5', target_ssh_port: 2222, target_ssh_host_key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFhostkeyhostkeyhostkeyhostkeyhostkeyhost' }
+        ? {
+            target_ssh_user: 'backup',
+            target_ssh_host: '203.0.113.5',
+            target_ssh_port: 2222,
+            target_ssh_host_key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFhostkeyhostkeyhostkeyhostkeyhostkeyhost',
+          }
         : { target_node_id: target }),
       target_dataset: `tank/b/j${ctid}`,
     })
@@ -60,7 +65,14 @@ describe('E15 POST /api/cluster/backups/jobs/{id}/restore', () => {
     expectEnvelope(res, 202, 'backup_restore_queued');
     const [task] = await tasksOf(a.jobId);
     const [event] = await eventsOf(a.jobId);
-    expect(res.body.data).toEqual({ jobId: a.jobId, eventId: event.id, taskId: task.id, dataset: `zroot/jails/j${a.ctid}`, snapshot: `hm-backup-${a.jobId}-20260102T000000Z`, outcome: 'queued' });
+    expect(res.body.data).toEqual({
+      jobId: a.jobId,
+      eventId: event.id,
+      taskId: task.id,
+      dataset: `zroot/jails/j${a.ctid}`,
+      snapshot: `hm-backup-${a.jobId}-20260102T000000Z`,
+      outcome: 'queued',
+    });
     expect(res.headers.get('location')).toBe(`/api/tasks/${task.id}`);
     expect(task).toMatchObject({ kind: 'backup.restore', node_id: a.runner, exclusive: true, status: 'queued' });
     expect(task.payload).toEqual({
@@ -72,7 +84,14 @@ describe('E15 POST /api/cluster/backups/jobs/{id}/restore', () => {
       guest: { type: 'jail', id: a.ctid, name: `j${a.ctid}` },
     });
     const targetName = (await testDb().selectFrom('nodes').select('name').where('id', '=', a.target).executeTakeFirstOrThrow()).name;
-    expect(event).toMatchObject({ mode: 'restore', status: 'queued', node_id: a.runner, task_id: task.id, source_dataset: `zroot/jails/j${a.ctid}`, target_endpoint: `${targetName}:tank/b/j${a.ctid}` });
+    expect(event).toMatchObject({
+      mode: 'restore',
+      status: 'queued',
+      node_id: a.runner,
+      task_id: task.id,
+      source_dataset: `zroot/jails/j${a.ctid}`,
+      target_endpoint: `${targetName}:tank/b/j${a.ctid}`,
+    });
 
     // the run-or-restore of the job is active: a second restore is 409 Restore Conflict, and writes nothing
     const again = await call('POST', path(a.jobId), { token: operator, body: {} });
@@ -82,11 +101,18 @@ describe('E15 POST /api/cluster/backups/jobs/{id}/restore', () => {
     expect(await eventsOf(a.jobId)).toHaveLength(1);
   });
 
-  test('a guest job created through the API restores the guest\'s dataset, not the job\'s source label', async () => {
+  test("a guest job created through the API restores the guest's dataset, not the job's source label", async () => {
     const a = await arrange();
     const created = await call('POST', '/cluster/backups/jobs', {
       token: operator,
-      body: { name: `api-${T}-${a.ctid}`, nodeId: a.runner, source: { guestType: 'jail', guestId: a.ctid }, target: { nodeId: a.target, dataset: `tank/api/j${a.ctid}` }, schedule: '0 3 * * *', retention: 2 },
+      body: {
+        name: `api-${T}-${a.ctid}`,
+        nodeId: a.runner,
+        source: { guestType: 'jail', guestId: a.ctid },
+        target: { nodeId: a.target, dataset: `tank/api/j${a.ctid}` },
+        schedule: '0 3 * * *',
+        retention: 2,
+      },
     });
     expectEnvelope(created, 201, 'backup_job_created');
     const res = await call('POST', path(created.body.data.id), { token: operator, body: { snapshot: 'hm-backup-1-20260102T000000Z' } });
@@ -104,7 +130,19 @@ describe('E15 POST /api/cluster/backups/jobs/{id}/restore', () => {
     expect(res.body.data.snapshot).toBeNull();
     expect(res.text).not.toContain(key);
     const [task] = await tasksOf(a.jobId);
-    expect(task.payload).toMatchObject({ snapshot: null, encryptionKey: key, encryptionKeyFormat: 'passphrase', source: { kind: 'ssh', user: 'backup', host: '203.0.113.5', port: 2222, dataset: `tank/b/j${a.ctid}`, hostKeys: [expect.stringMatching(/^SHA256:[A-Za-z0-9+/]{43}$/)] } });
+    expect(task.payload).toMatchObject({
+      snapshot: null,
+      encryptionKey: key,
+      encryptionKeyFormat: 'passphrase',
+      source: {
+        kind: 'ssh',
+        user: 'backup',
+        host: '203.0.113.5',
+        port: 2222,
+        dataset: `tank/b/j${a.ctid}`,
+        hostKeys: [expect.stringMatching(/^SHA256:[A-Za-z0-9+/]{43}$/)],
+      },
+    });
     // nothing about the request that is kept holds the key: the audit log, the event
     const audit = await testDb().selectFrom('audit_log').selectAll().where('task_id', '=', task.id).execute();
     expect(audit).toHaveLength(1);
@@ -140,7 +178,11 @@ describe('E15 POST /api/cluster/backups/jobs/{id}/restore', () => {
     expectEnvelope(res, 400);
     expect(res.body.error).toMatch(/^path\.id: must be >= 1/);
     // each accepted format
-    for (const [format, key] of [['hex', 'ab'.repeat(32)], ['raw', Buffer.alloc(32, 7).toString('base64')], ['passphrase', 'eight chars']] as const) {
+    for (const [format, key] of [
+      ['hex', 'ab'.repeat(32)],
+      ['raw', Buffer.alloc(32, 7).toString('base64')],
+      ['passphrase', 'eight chars'],
+    ] as const) {
       const b = await arrange();
       expectEnvelope(await call('POST', path(b.jobId), { token: operator, body: { encryptionKey: key, encryptionKeyFormat: format } }), 202);
     }
@@ -181,7 +223,14 @@ describe('E15 POST /api/cluster/backups/jobs/{id}/restore', () => {
     const running = await arrange();
     await testDb()
       .insertInto('tasks')
-      .values({ kind: 'host.probe', node_id: running.runner, resource: `backup-job:${running.jobId}`, payload: JSON.stringify({ sysctls: [] }), status: 'running', requested_by: 'scheduler' })
+      .values({
+        kind: 'host.probe',
+        node_id: running.runner,
+        resource: `backup-job:${running.jobId}`,
+        payload: JSON.stringify({ sysctls: [] }),
+        status: 'running',
+        requested_by: 'scheduler',
+      })
       .execute();
     expectEnvelope(await call('POST', path(running.jobId), { token: operator, body: {} }), 409, 'restore_conflict');
 

@@ -15,7 +15,15 @@ const ROUTES: Array<[op: string, method: string, path: string]> = [
 ];
 
 const tooLarge = JSON.stringify({ padding: 'x'.repeat(1024 * 1024 + 1) });
-const taskCount = async () => Number((await testDb().selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const taskCount = async () =>
+  Number(
+    (
+      await testDb()
+        .selectFrom('tasks')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('413 before anything is parsed or written', () => {
   test.each(ROUTES)('%s %s %s', async (_op, method, path) => {

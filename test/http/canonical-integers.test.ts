@@ -36,7 +36,7 @@ describe('path and query integers accept canonical decimal only', () => {
   });
 });
 
-describe('non-integers and negatives keep the validator\'s own message', () => {
+describe("non-integers and negatives keep the validator's own message", () => {
   test('abc is "must be integer", -1 is out of range, -0 is not an alias of 0', async () => {
     const res = await call('GET', '/tasks?size=abc&page=-1');
     expectEnvelope(res, 400, 'validation_failed');

@@ -59,7 +59,13 @@ describe('E16 POST /api/cluster/join', () => {
     expect((await nodeRow(node)).updated_at).toEqual(before.updated_at);
 
     // the audit rows name the admitted node, never the key
-    const rows = await testDb().selectFrom('audit_log').selectAll().where('route', '=', '/api/cluster/join').where('resource', '=', `node:${node}`).orderBy('id').execute();
+    const rows = await testDb()
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('route', '=', '/api/cluster/join')
+      .where('resource', '=', `node:${node}`)
+      .orderBy('id')
+      .execute();
     expect(rows.map((r) => [r.method, r.status, r.role])).toEqual([
       ['POST', 200, 'admin'],
       ['POST', 200, 'admin'],
@@ -79,7 +85,13 @@ describe('E16 POST /api/cluster/join', () => {
       jails: [jailInv(shared, { name: 'pg' }), jailInv(busy, { name: 'ci' }), jailInv(fine, { name: 'ok' })],
       vms: [{ rid: 0 }, { rid: 10000 }, { rid: sharedVm }],
     });
-    await queueTask({ kind: 'jail.apply-hooks', nodeId: joiner, resource: `jail:${busy}`, payload: { ctid: busy, name: 'ci', hooks: jailInv(busy).hooks }, dispatch: false });
+    await queueTask({
+      kind: 'jail.apply-hooks',
+      nodeId: joiner,
+      resource: `jail:${busy}`,
+      payload: { ctid: busy, name: 'ci', hooks: jailInv(busy).hooks },
+      dispatch: false,
+    });
     const guestsBefore = await testDb().selectFrom('guests').selectAll().where('id', 'in', [shared, sharedVm, busy, fine]).orderBy('id').execute();
     const nodeBefore = await nodeRow(joiner);
 
@@ -107,7 +119,9 @@ describe('E16 POST /api/cluster/join', () => {
     ].sort((x, y) => x.guestId - y.guestId);
     expect(report.conflicts).toEqual(expectedConflicts);
     expect(report.inFlightGuestIds).toEqual([busy]);
-    const entries = [vm0, ...sharedPair, ...vmPair, joinerCi, vmBig].sort((x, y) => x.guestId - y.guestId || (x.nodeId < y.nodeId ? -1 : x.nodeId > y.nodeId ? 1 : 0));
+    const entries = [vm0, ...sharedPair, ...vmPair, joinerCi, vmBig].sort(
+      (x, y) => x.guestId - y.guestId || (x.nodeId < y.nodeId ? -1 : x.nodeId > y.nodeId ? 1 : 0),
+    );
     expect(report.entries).toEqual(entries);
     expect(Object.keys(report).sort()).toEqual(['conflicts', 'digest', 'entries', 'inFlightGuestIds']);
 

@@ -28,7 +28,13 @@ describe('POST /cluster/notes', () => {
     const res = await call('POST', '/cluster/notes', { token: operator, body: { title, content: 'Saturday 02:00 UTC: zpool scrub on all members' } });
     expectEnvelope(res, 201, 'cluster_note_created');
     const row = await testDb().selectFrom('cluster_notes').selectAll().where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
-    expect(res.body.data).toEqual({ id: row.id, title, content: 'Saturday 02:00 UTC: zpool scrub on all members', createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString() });
+    expect(res.body.data).toEqual({
+      id: row.id,
+      title,
+      content: 'Saturday 02:00 UTC: zpool scrub on all members',
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+    });
   });
 
   test('content defaults to empty', async () => {
@@ -46,11 +52,17 @@ describe('POST /cluster/notes', () => {
     [{ title: 'ok', content: 'x'.repeat(65537) }, 'body.content'],
     [{ title: 'ok', color: 'red' }, 'body.color: is not an accepted field'],
   ])('400 for %j', async (body, expected) => {
-    const before = await testDb().selectFrom('cluster_notes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await testDb()
+      .selectFrom('cluster_notes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const res = await call('POST', '/cluster/notes', { token: operator, body });
     expectEnvelope(res, 400, 'validation_failed');
     expect(res.body.error).toContain(expected);
-    const after = await testDb().selectFrom('cluster_notes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await testDb()
+      .selectFrom('cluster_notes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -67,7 +79,14 @@ describe('GET /cluster/notes', () => {
     expectEnvelope(res, 200, 'cluster_notes_listed');
     // nothing else writes notes while this file runs (jest runs files serially)
     expect(res.body.data.data.map((n: { id: number }) => n.id)).toEqual([...ids].reverse());
-    const total = Number((await testDb().selectFrom('cluster_notes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const total = Number(
+      (
+        await testDb()
+          .selectFrom('cluster_notes')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(res.body.data.last_page).toBe(Math.ceil(total / 3));
   });
 
@@ -135,7 +154,11 @@ describe('E21 POST /cluster/notes/bulk-delete', () => {
     const [keep] = await newNotes(1);
     const bad = await call('POST', '/cluster/notes/bulk-delete', { token: operator, rawBody: `{"ids": [${keep}]` });
     expectEnvelope(bad, 400, 'malformed_json');
-    const text = await call('POST', '/cluster/notes/bulk-delete', { token: operator, rawBody: `{"ids": [${keep}]}`, headers: { 'content-type': 'text/plain' } });
+    const text = await call('POST', '/cluster/notes/bulk-delete', {
+      token: operator,
+      rawBody: `{"ids": [${keep}]}`,
+      headers: { 'content-type': 'text/plain' },
+    });
     expectEnvelope(text, 400, 'unsupported_content_type');
     const none = await call('POST', '/cluster/notes/bulk-delete', { token: operator });
     expectEnvelope(none, 400, 'validation_failed');

@@ -16,6 +16,7 @@ export async function createTarget(nodeId: string, opts: { listen?: string[]; lu
     .values({ node_id: nodeId, name: `iqn.2012-06.org.example:${uid()}`, alias: 'test target', portal_group_id: group.id })
     .returningAll()
     .executeTakeFirstOrThrow();
-  for (const l of opts.luns ?? []) await db.insertInto('iscsi_luns').values({ target_id: target.id, node_id: nodeId, lun_number: l.lunNumber, zvol: l.zvol }).execute();
+  for (const l of opts.luns ?? [])
+    await db.insertInto('iscsi_luns').values({ target_id: target.id, node_id: nodeId, lun_number: l.lunNumber, zvol: l.zvol }).execute();
   return { group, target };
 }

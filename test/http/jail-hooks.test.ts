@@ -45,7 +45,10 @@ describe('E3 PUT /api/jail/{ctid}/options/lifecycle-hooks', () => {
 
   test('an enabled phase with a blank script is 400 naming each such phase; nothing changes', async () => {
     const before = await guestRow(ctid);
-    const res = await call('PUT', path(ctid), { token: operator, body: { hooks: hooks({ prestart: { enabled: true, script: '' }, stop: { enabled: true, script: ' \n\t' } }) } });
+    const res = await call('PUT', path(ctid), {
+      token: operator,
+      body: { hooks: hooks({ prestart: { enabled: true, script: '' }, stop: { enabled: true, script: ' \n\t' } }) },
+    });
     expectEnvelope(res, 400, 'validation_failed');
     expect(res.body.error).toContain('body.hooks.prestart.script: must not be blank when the phase is enabled');
     expect(res.body.error).toContain('body.hooks.stop.script');
@@ -64,7 +67,10 @@ describe('E3 PUT /api/jail/{ctid}/options/lifecycle-hooks', () => {
     expect((await guestRow(ctid))!.config).toEqual(before!.config);
     const other = await freeGuestId();
     await arrangeNode({ jails: [jailInv(other)] });
-    const ok = await call('PUT', path(other), { token: operator, body: { hooks: hooks({ stop: { enabled: true, script: '#!/usr/local/bin/bash -e\necho bye' } }) } });
+    const ok = await call('PUT', path(other), {
+      token: operator,
+      body: { hooks: hooks({ stop: { enabled: true, script: '#!/usr/local/bin/bash -e\necho bye' } }) },
+    });
     expectEnvelope(ok, 200);
   });
 
@@ -75,7 +81,10 @@ describe('E3 PUT /api/jail/{ctid}/options/lifecycle-hooks', () => {
     expectEnvelope(res, 400, 'validation_failed');
     expect(res.body.error).toContain('body.hooks.stop: is required');
 
-    res = await call('PUT', path(ctid), { token: operator, body: { hooks: { ...hooks(), start: { enabled: 'yes', script: 1 }, restart: { enabled: true, script: 'x' } } } });
+    res = await call('PUT', path(ctid), {
+      token: operator,
+      body: { hooks: { ...hooks(), start: { enabled: 'yes', script: 1 }, restart: { enabled: true, script: 'x' } } },
+    });
     expectEnvelope(res, 400);
     expect(res.body.error).toContain('body.hooks.start.enabled: must be boolean');
     expect(res.body.error).toContain('body.hooks.start.script: must be string');
@@ -103,7 +112,10 @@ describe('E3 PUT /api/jail/{ctid}/options/lifecycle-hooks', () => {
     expectEnvelope(res, 404, 'jail_not_found');
     expect(res.body.error).toBe(`jail ${missing} does not exist`);
     const vmId = await freeGuestId();
-    await testDb().insertInto('guests').values({ id: vmId, type: 'vm', node_id: nodeId, name: `vm${vmId}`, state: 'shut off', config: '{}' }).execute();
+    await testDb()
+      .insertInto('guests')
+      .values({ id: vmId, type: 'vm', node_id: nodeId, name: `vm${vmId}`, state: 'shut off', config: '{}' })
+      .execute();
     expectEnvelope(await call('PUT', path(vmId), { token: operator, body: { hooks: hooks() } }), 404, 'jail_not_found');
     expectEnvelope(await call('GET', `/jail/${vmId}`, { token: operator }), 404, 'jail_not_found');
   });
@@ -111,7 +123,14 @@ describe('E3 PUT /api/jail/{ctid}/options/lifecycle-hooks', () => {
   test('409 while an exclusive task (a migration) holds the jail; nothing changes', async () => {
     const busy = await freeGuestId();
     const node = await arrangeNode({ jails: [jailInv(busy)] });
-    const t = await queueTask({ kind: 'jail.migrate', nodeId: node, resource: `jail:${busy}`, exclusive: true, payload: { ctid: busy, name: `j${busy}`, dataset: 'x', target: { nodeId: node, address: '127.0.0.1' } }, dispatch: false });
+    const t = await queueTask({
+      kind: 'jail.migrate',
+      nodeId: node,
+      resource: `jail:${busy}`,
+      exclusive: true,
+      payload: { ctid: busy, name: `j${busy}`, dataset: 'x', target: { nodeId: node, address: '127.0.0.1' } },
+      dispatch: false,
+    });
     const res = await call('PUT', path(busy), { token: operator, body: { hooks: hooks({ start: { enabled: true, script: 'x' } }) } });
     expectEnvelope(res, 409, 'jail_busy');
     expect(res.body.error).toContain(`task ${t.id} (jail.migrate)`);

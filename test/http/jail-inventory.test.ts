@@ -7,7 +7,11 @@ import { arrangeNode, freeGuestId, guestRow, jailInv } from './jail-setup.ts';
 
 const project = (nodeId: string, jails: Parameters<typeof applyJailInventory>[2]) => inTransaction(testDb(), (trx) => applyJailInventory(trx, nodeId, jails));
 const report = (nodeId: string, jails: unknown[]) =>
-  testDb().updateTable('nodes').set({ inventory: JSON.stringify({ cpus: 4, jails }) }).where('id', '=', nodeId).execute();
+  testDb()
+    .updateTable('nodes')
+    .set({ inventory: JSON.stringify({ cpus: 4, jails }) })
+    .where('id', '=', nodeId)
+    .execute();
 
 describe('jail inventory projection (what the agent endpoints run on every report)', () => {
   test('a new jail is inserted with its host configuration as the persisted one; later reports keep what E3/E4 persisted', async () => {

@@ -71,7 +71,12 @@ describe('E20 POST /api/jail/{ctid}/migrations (validation and queueing)', () =>
     const min = Math.min(...eligible.map((c) => Number(c.guests)));
     const picked = eligible.find((c) => c.id === chosen)!;
     expect(Number(picked.guests)).toBe(min);
-    expect(eligible.filter((c) => Number(c.guests) === min).map((c) => c.id).sort()[0]).toBe(chosen);
+    expect(
+      eligible
+        .filter((c) => Number(c.guests) === min)
+        .map((c) => c.id)
+        .sort()[0],
+    ).toBe(chosen);
     expect(min).toBe(0);
     expect(eligible.map((c) => c.id)).toContain(empty);
   });
@@ -100,14 +105,24 @@ describe('E20 POST /api/jail/{ctid}/migrations (validation and queueing)', () =>
 
     // the target's host already has a guest with this id (a jail, or a VM)
     const clashJ = await arrangeNode({ jails: [] });
-    await testDb().updateTable('nodes').set({ inventory: JSON.stringify({ cpus: 4, jails: [{ ctid: j }], vms: [] }) }).where('id', '=', clashJ).execute();
+    await testDb()
+      .updateTable('nodes')
+      .set({ inventory: JSON.stringify({ cpus: 4, jails: [{ ctid: j }], vms: [] }) })
+      .where('id', '=', clashJ)
+      .execute();
     expectEnvelope(await call('POST', path(j), { token: operator, body: { targetNodeUuid: clashJ } }), 409, 'guest_id_conflict');
     const clashV = await arrangeNode({ vms: [{ rid: j }] });
     expectEnvelope(await call('POST', path(j), { token: operator, body: { targetNodeUuid: clashV } }), 409, 'guest_id_conflict');
 
     // any active task (not only exclusive ones) keeps the jail where it is
     const good = await arrangeNode();
-    await queueTask({ kind: 'jail.apply-hooks', nodeId: source, resource: `jail:${j}`, payload: { ctid: j, name: `j${j}`, hooks: (await guestRow(j))!.config.hooks as any }, dispatch: false });
+    await queueTask({
+      kind: 'jail.apply-hooks',
+      nodeId: source,
+      resource: `jail:${j}`,
+      payload: { ctid: j, name: `j${j}`, hooks: (await guestRow(j))!.config.hooks as any },
+      dispatch: false,
+    });
     res = await call('POST', path(j), { token: operator, body: { targetNodeUuid: good } });
     expectEnvelope(res, 409, 'jail_busy');
     await testDb().updateTable('tasks').set({ status: 'success' }).where('resource', '=', `jail:${j}`).execute();

@@ -26,7 +26,11 @@ describe('JSON bodies', () => {
   });
 
   test('a +json content type with parameters is parsed', async () => {
-    const vnd = await call('POST', '/cluster/notes/bulk-delete', { token: operator, body: { ids: [0] }, headers: { 'content-type': 'application/vnd.api+json; charset=utf-8' } });
+    const vnd = await call('POST', '/cluster/notes/bulk-delete', {
+      token: operator,
+      body: { ids: [0] },
+      headers: { 'content-type': 'application/vnd.api+json; charset=utf-8' },
+    });
     expectEnvelope(vnd, 400, 'validation_failed');
     expect(vnd.body.error).toContain('body.ids[0]');
   });

@@ -28,7 +28,9 @@ async function rule(values: Partial<Insertable<FirewallNatRulesTable>>): Promise
 
 beforeAll(async () => {
   viewer = await tokenFor('viewer');
-  const routes = await routeTables(simulatedHost({ hostname: 'nat.test', cpus: 2, memoryBytes: 2 ** 30, disks: [], pools: [], datasets: [], sysctls: [], routing: routingSection() }));
+  const routes = await routeTables(
+    simulatedHost({ hostname: 'nat.test', cpus: 2, memoryBytes: 2 ** 30, disks: [], pools: [], datasets: [], sysctls: [], routing: routingSection() }),
+  );
   ({ nodeId } = await createHost({ inventory: sampleInventory({ routes }) }));
   await testDb().insertInto('wireguard_clients').values({ node_id: nodeId, name: 'vpn-out', interface: 'wg0', fib: 1 }).execute();
   objectId = (
@@ -78,7 +80,15 @@ describe('E18 GET /network/firewall/nat/{id}/route-suggestions', () => {
     const res = await suggestions(id);
     expectEnvelope(res, 200);
     expect(res.body.data).toEqual([
-      expect.objectContaining({ destination: '2001:db8:2::15/128', destinationType: 'host', family: 'inet6', nextHopMode: 'gateway', gateway: 'fe80::6013:37ff:fea9:9ea0', gatewayZone: 'r1-eth1', interface: 'r1-eth1' }),
+      expect.objectContaining({
+        destination: '2001:db8:2::15/128',
+        destinationType: 'host',
+        family: 'inet6',
+        nextHopMode: 'gateway',
+        gateway: 'fe80::6013:37ff:fea9:9ea0',
+        gatewayZone: 'r1-eth1',
+        interface: 'r1-eth1',
+      }),
       expect.objectContaining({ destination: '2001:db8:2::/64', destinationType: 'network', nextHopMode: 'gateway', gatewayZone: 'r1-eth1' }),
     ]);
     const lonely = await rule({ family: 'inet6', source: '2001:db8:99::1' });
@@ -91,7 +101,9 @@ describe('E18 GET /network/firewall/nat/{id}/route-suggestions', () => {
     const id = await rule({ egress_interfaces: ['wg0'], source: '172.16.1.20', enabled: false });
     const res = await suggestions(id);
     expectEnvelope(res, 200);
-    expect(res.body.data).toEqual([expect.objectContaining({ destination: '172.16.1.20/32', fib: 1, nextHopMode: 'gateway', gateway: '10.66.0.1', interface: 'wg0', enabled: false })]);
+    expect(res.body.data).toEqual([
+      expect.objectContaining({ destination: '172.16.1.20/32', fib: 1, nextHopMode: 'gateway', gateway: '10.66.0.1', interface: 'wg0', enabled: false }),
+    ]);
   });
 
   test('a rule with no source and no object has no suggestions', async () => {
@@ -110,7 +122,9 @@ describe('E18 GET /network/firewall/nat/{id}/route-suggestions', () => {
     const id = await rule({ source: '10.0.2.1', ...values });
     const res = await suggestions(id);
     expectEnvelope(res, 409, 'nat_rule_not_eligible');
-    expect(res.body.error).toBe(`NAT rule ${id} ${detail}${detail.startsWith('has 0') || detail.startsWith('has 2') ? ': route suggestions need exactly one' : ''}`);
+    expect(res.body.error).toBe(
+      `NAT rule ${id} ${detail}${detail.startsWith('has 0') || detail.startsWith('has 2') ? ': route suggestions need exactly one' : ''}`,
+    );
   });
 
   test('409 routing_table_unavailable when the node reported no table for the FIB', async () => {
@@ -147,7 +161,16 @@ describe('GET /network/firewall/nat', () => {
     expectEnvelope(res, 200, 'nat_rules_listed');
     const ids = res.body.data.map((r: { id: number }) => r.id);
     expect(ids).toEqual([...ids].sort((a: number, b: number) => a - b));
-    expect(res.body.data.find((r: { id: number }) => r.id === id)).toMatchObject({ id, nodeId, type: 'snat', family: 'inet', source: '10.0.2.1', egressInterfaces: ['r1-eth1'], policyRouting: true, description: 'office uplink' });
+    expect(res.body.data.find((r: { id: number }) => r.id === id)).toMatchObject({
+      id,
+      nodeId,
+      type: 'snat',
+      family: 'inet',
+      source: '10.0.2.1',
+      egressInterfaces: ['r1-eth1'],
+      policyRouting: true,
+      description: 'office uplink',
+    });
     expectEnvelope(await call('GET', '/network/firewall/nat', { token: null }), 401);
   });
 });

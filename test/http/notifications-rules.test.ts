@@ -4,7 +4,26 @@ import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
 let operator: string;
 let viewer: string;
 
-const RULE_FIELDS = ['active', 'config', 'deliveryFailures', 'discordEnabled', 'emailEnabled', 'failing', 'id', 'kind', 'nodeId', 'ntfyEnabled', 'pushoverEnabled', 'targetKey', 'targetLabel', 'taskKind', 'templateKey', 'templateLabel', 'uiEnabled', 'webhookEnabled'];
+const RULE_FIELDS = [
+  'active',
+  'config',
+  'deliveryFailures',
+  'discordEnabled',
+  'emailEnabled',
+  'failing',
+  'id',
+  'kind',
+  'nodeId',
+  'ntfyEnabled',
+  'pushoverEnabled',
+  'targetKey',
+  'targetLabel',
+  'taskKind',
+  'templateKey',
+  'templateLabel',
+  'uiEnabled',
+  'webhookEnabled',
+];
 const TEMPLATE_FIELDS = ['defaultConfig', 'description', 'key', 'label', 'targetType', 'targets'];
 
 /** A template of its own target type with targets `keys`, plus rules as given; returns their ids. */
@@ -13,13 +32,31 @@ async function arrange(keys: string[], rules: Array<{ target: string; kind: 'aut
   const template = `backup_failed_${T}`;
   const type = `pool_${T}`;
   const db = testDb();
-  await db.insertInto('notification_templates').values({ key: template, label: `Backup failed ${T}`, description: 'A backup job failed', target_type: type, default_config: '{"minSeverity":"error"}' }).execute();
-  await db.insertInto('notification_targets').values(keys.map((k, i) => ({ target_type: type, key: k, label: `Target ${String.fromCharCode(90 - i)}` }))).execute();
+  await db
+    .insertInto('notification_templates')
+    .values({ key: template, label: `Backup failed ${T}`, description: 'A backup job failed', target_type: type, default_config: '{"minSeverity":"error"}' })
+    .execute();
+  await db
+    .insertInto('notification_targets')
+    .values(keys.map((k, i) => ({ target_type: type, key: k, label: `Target ${String.fromCharCode(90 - i)}` })))
+    .execute();
   const ids: number[] = [];
   for (const r of rules) {
     const row = await db
       .insertInto('notification_rules')
-      .values({ template_key: template, target_key: r.target, kind: r.kind, email_enabled: r.kind === 'custom', config: '{"to":"ops@example.org"}', deleted_at: r.deleted ? new Date() : null, active: true, discord_enabled: false, ntfy_enabled: false, pushover_enabled: false, ui_enabled: true })
+      .values({
+        template_key: template,
+        target_key: r.target,
+        kind: r.kind,
+        email_enabled: r.kind === 'custom',
+        config: '{"to":"ops@example.org"}',
+        deleted_at: r.deleted ? new Date() : null,
+        active: true,
+        discord_enabled: false,
+        ntfy_enabled: false,
+        pushover_enabled: false,
+        ui_enabled: true,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     ids.push(row.id);
@@ -27,8 +64,7 @@ async function arrange(keys: string[], rules: Array<{ target: string; kind: 'aut
   return { template, type, ids };
 }
 
-const rulesOf = (template: string) =>
-  testDb().selectFrom('notification_rules').selectAll().where('template_key', '=', template).orderBy('id').execute();
+const rulesOf = (template: string) => testDb().selectFrom('notification_rules').selectAll().where('template_key', '=', template).orderBy('id').execute();
 
 beforeAll(async () => {
   operator = await tokenFor('operator');
@@ -37,20 +73,51 @@ beforeAll(async () => {
 
 describe('GET /notifications/rules', () => {
   test('live rules with labels and templates with their targets; tombstones hidden', async () => {
-    const { template, type, ids } = await arrange(['tank', 'zroot'], [{ target: 'tank', kind: 'custom' }, { target: 'zroot', kind: 'auto', deleted: true }]);
+    const { template, type, ids } = await arrange(
+      ['tank', 'zroot'],
+      [
+        { target: 'tank', kind: 'custom' },
+        { target: 'zroot', kind: 'auto', deleted: true },
+      ],
+    );
     const res = await call('GET', '/notifications/rules', { token: viewer });
     expectEnvelope(res, 200, 'notification_rules_listed');
     const mine = res.body.data.rules.filter((r: { templateKey: string }) => r.templateKey === template);
     expect(mine).toHaveLength(1);
     expect(Object.keys(mine[0]).sort()).toEqual(RULE_FIELDS);
     expect(mine[0]).toEqual({
-      id: ids[0], templateKey: template, templateLabel: expect.stringMatching(/^Backup failed /), targetKey: 'tank', targetLabel: 'Target Z', kind: 'custom',
-      active: true, uiEnabled: true, emailEnabled: true, discordEnabled: false, ntfyEnabled: false, pushoverEnabled: false, config: '{"to":"ops@example.org"}',
-      webhookEnabled: false, taskKind: null, nodeId: null, failing: false, deliveryFailures: {},
+      id: ids[0],
+      templateKey: template,
+      templateLabel: expect.stringMatching(/^Backup failed /),
+      targetKey: 'tank',
+      targetLabel: 'Target Z',
+      kind: 'custom',
+      active: true,
+      uiEnabled: true,
+      emailEnabled: true,
+      discordEnabled: false,
+      ntfyEnabled: false,
+      pushoverEnabled: false,
+      config: '{"to":"ops@example.org"}',
+      webhookEnabled: false,
+      taskKind: null,
+      nodeId: null,
+      failing: false,
+      deliveryFailures: {},
     });
     const t = res.body.data.templates.find((x: { key: string }) => x.key === template);
     expect(Object.keys(t).sort()).toEqual(TEMPLATE_FIELDS);
-    expect(t).toEqual({ key: template, label: expect.any(String), description: 'A backup job failed', targetType: type, defaultConfig: '{"minSeverity":"error"}', targets: [{ key: 'zroot', label: 'Target Y' }, { key: 'tank', label: 'Target Z' }] });
+    expect(t).toEqual({
+      key: template,
+      label: expect.any(String),
+      description: 'A backup job failed',
+      targetType: type,
+      defaultConfig: '{"minSeverity":"error"}',
+      targets: [
+        { key: 'zroot', label: 'Target Y' },
+        { key: 'tank', label: 'Target Z' },
+      ],
+    });
   });
 
   test('401 without a token, 403 for an agent', async () => {
@@ -62,11 +129,14 @@ describe('GET /notifications/rules', () => {
 describe('E23 POST /notifications/rules/bulk-delete', () => {
   test('tombstones exactly the set; synchronisation fills only pairs with no row; answers {rules, templates}', async () => {
     // tank: auto (to delete); zroot: custom (stays); vault: tombstoned auto (stays deleted); backup: no row (gets an auto rule)
-    const { template, ids } = await arrange(['tank', 'zroot', 'vault', 'backup'], [
-      { target: 'tank', kind: 'auto' },
-      { target: 'zroot', kind: 'custom' },
-      { target: 'vault', kind: 'auto', deleted: true },
-    ]);
+    const { template, ids } = await arrange(
+      ['tank', 'zroot', 'vault', 'backup'],
+      [
+        { target: 'tank', kind: 'auto' },
+        { target: 'zroot', kind: 'custom' },
+        { target: 'vault', kind: 'auto', deleted: true },
+      ],
+    );
     const [tankRule, zrootRule, vaultRule] = ids;
     const res = await call('POST', '/notifications/rules/bulk-delete', { token: operator, body: { ids: [tankRule] } });
     expectEnvelope(res, 200, 'notification_rules_deleted');
@@ -79,7 +149,14 @@ describe('E23 POST /notifications/rules/bulk-delete', () => {
     expect(byTarget.zroot.deleted_at).toBeNull();
     expect(byTarget.vault.id).toBe(vaultRule);
     expect(byTarget.vault.deleted_at).toBeInstanceOf(Date);
-    expect(byTarget.backup).toMatchObject({ kind: 'auto', active: true, ui_enabled: true, email_enabled: false, config: '{"minSeverity":"error"}', deleted_at: null });
+    expect(byTarget.backup).toMatchObject({
+      kind: 'auto',
+      active: true,
+      ui_enabled: true,
+      email_enabled: false,
+      config: '{"minSeverity":"error"}',
+      deleted_at: null,
+    });
 
     const mine = res.body.data.rules.filter((r: { templateKey: string }) => r.templateKey === template);
     expect(mine.map((r: { id: number }) => r.id).sort((a: number, b: number) => a - b)).toEqual([zrootRule, byTarget.backup.id].sort((a, b) => a - b));
@@ -93,7 +170,14 @@ describe('E23 POST /notifications/rules/bulk-delete', () => {
   });
 
   test('deleting several rules at once', async () => {
-    const { template, ids } = await arrange(['a', 'b', 'c'], [{ target: 'a', kind: 'custom' }, { target: 'b', kind: 'custom' }, { target: 'c', kind: 'auto' }]);
+    const { template, ids } = await arrange(
+      ['a', 'b', 'c'],
+      [
+        { target: 'a', kind: 'custom' },
+        { target: 'b', kind: 'custom' },
+        { target: 'c', kind: 'auto' },
+      ],
+    );
     const res = await call('POST', '/notifications/rules/bulk-delete', { token: operator, body: { ids: [ids[2], ids[0]] } });
     expectEnvelope(res, 200);
     const rows = await rulesOf(template);
@@ -101,7 +185,13 @@ describe('E23 POST /notifications/rules/bulk-delete', () => {
   });
 
   test('404 naming missing and already deleted ids; nothing deleted, nothing synchronised', async () => {
-    const { template, ids } = await arrange(['a', 'b', 'c'], [{ target: 'a', kind: 'auto' }, { target: 'b', kind: 'auto', deleted: true }]);
+    const { template, ids } = await arrange(
+      ['a', 'b', 'c'],
+      [
+        { target: 'a', kind: 'auto' },
+        { target: 'b', kind: 'auto', deleted: true },
+      ],
+    );
     const before = await rulesOf(template);
     const res = await call('POST', '/notifications/rules/bulk-delete', { token: operator, body: { ids: [ids[0], ids[1], 2147483600] } });
     expectEnvelope(res, 404, 'notification_rule_not_found');
@@ -129,7 +219,15 @@ describe('E23 POST /notifications/rules/bulk-delete', () => {
 
   test('400 for malformed JSON and a non-JSON content type', async () => {
     expectEnvelope(await call('POST', '/notifications/rules/bulk-delete', { token: operator, rawBody: '{ids: [1]}' }), 400, 'malformed_json');
-    expectEnvelope(await call('POST', '/notifications/rules/bulk-delete', { token: operator, rawBody: 'ids=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 400, 'unsupported_content_type');
+    expectEnvelope(
+      await call('POST', '/notifications/rules/bulk-delete', {
+        token: operator,
+        rawBody: 'ids=1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      400,
+      'unsupported_content_type',
+    );
   });
 
   test('413 for a body over 1 MiB', async () => {

@@ -27,14 +27,25 @@ async function addNotifications(spec: Array<{ scope: 'global' | 'node'; dismisse
 }
 
 const activeCount = async () =>
-  Number((await testDb().selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('dismissed_at', 'is', null).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await testDb()
+        .selectFrom('notifications')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('dismissed_at', 'is', null)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 const stateOf = async (ids: number[]) =>
   (await testDb().selectFrom('notifications').select(['id', 'dismissed_at']).where('id', 'in', ids).orderBy('id').execute()).map((r) => r.dismissed_at);
 
 beforeAll(async () => {
   operator = await tokenFor('operator');
   viewer = await tokenFor('viewer');
-  await testDb().insertInto('nodes').values({ id: node, name: `n-${T}`, ip: '10.1.1.1', status: 'member', inventory: {} }).execute();
+  await testDb()
+    .insertInto('nodes')
+    .values({ id: node, name: `n-${T}`, ip: '10.1.1.1', status: 'member', inventory: {} })
+    .execute();
 });
 
 describe('GET /notifications', () => {
@@ -45,8 +56,15 @@ describe('GET /notifications', () => {
     expect(res.body.data.data.map((x: { id: number }) => x.id)).toEqual([n]);
     const row = await testDb().selectFrom('notifications').selectAll().where('id', '=', n).executeTakeFirstOrThrow();
     expect(res.body.data.data[0]).toEqual({
-      id: n, kind: 'pool_degraded', title: row.title, body: row.body, severity: 'warning', scope: 'node', nodeId: node,
-      createdAt: row.created_at.toISOString(), dismissedAt: null,
+      id: n,
+      kind: 'pool_degraded',
+      title: row.title,
+      body: row.body,
+      severity: 'warning',
+      scope: 'node',
+      nodeId: node,
+      createdAt: row.created_at.toISOString(),
+      dismissedAt: null,
     });
     const globals = await call('GET', '/notifications?scope=global&size=100', { token: viewer });
     const gids = globals.body.data.data.map((x: { id: number }) => x.id);
@@ -68,7 +86,14 @@ describe('E24 POST /notifications/dismiss-all', () => {
   test('dismisses every active global notification and only those; E25 drops by as much', async () => {
     const [g1, g2, n1, old] = await addNotifications([{ scope: 'global' }, { scope: 'global' }, { scope: 'node' }, { scope: 'global', dismissed: true }]);
     const globalsBefore = Number(
-      (await testDb().selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('dismissed_at', 'is', null).where('scope', '=', 'global').executeTakeFirstOrThrow()).n,
+      (
+        await testDb()
+          .selectFrom('notifications')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('dismissed_at', 'is', null)
+          .where('scope', '=', 'global')
+          .executeTakeFirstOrThrow()
+      ).n,
     );
     const countBefore = await call('GET', '/notifications/count', { token: viewer });
     expect(countBefore.body.data.active).toBe(await activeCount());

@@ -11,9 +11,12 @@ describe('pool GUIDs belong to the node that reports them', () => {
   beforeAll(() => stackQueue());
 
   const register = (token: string, id: string, inventory: unknown) =>
-    call('POST', '/agent/register', { token, body: { id, name: `host-${id.slice(0, 6)}`, ip: '192.0.2.9', inventory, heartbeatIntervalS: 5, agentVersion: '0.1.0' } });
+    call('POST', '/agent/register', {
+      token,
+      body: { id, name: `host-${id.slice(0, 6)}`, ip: '192.0.2.9', inventory, heartbeatIntervalS: 5, agentVersion: '0.1.0' },
+    });
 
-  test('a pending node reporting node A\'s pool GUID with device evil0 takes nothing; an empty report deletes nothing', async () => {
+  test("a pending node reporting node A's pool GUID with device evil0 takes nothing; an empty report deletes nothing", async () => {
     const a = randomUUID();
     const b = randomUUID();
     const tokenA = await tokenFor('agent', a);
@@ -43,7 +46,11 @@ describe('pool GUIDs belong to the node that reports them', () => {
     // E7 on the pool queues work for A, the pool's host
     const e7 = await call('POST', `/zfs/pools/${tank.guid}/replace-device`, { token: await tokenFor('operator'), body: { old: 'ada1', new: 'ada4' } });
     expectEnvelope(e7, 202);
-    const task = await testDb().selectFrom('tasks').select(['node_id', 'payload']).where('id', '=', e7.body.data.taskId ?? Number(e7.headers.get('location')!.split('/').pop())).executeTakeFirstOrThrow();
+    const task = await testDb()
+      .selectFrom('tasks')
+      .select(['node_id', 'payload'])
+      .where('id', '=', e7.body.data.taskId ?? Number(e7.headers.get('location')!.split('/').pop()))
+      .executeTakeFirstOrThrow();
     expect(task.node_id).toBe(a);
   });
 

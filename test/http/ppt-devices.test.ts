@@ -23,13 +23,21 @@ const post = async (body: unknown, opts: { nodeId?: string; token?: string | nul
   });
 
 const rows = (nodeId: string) => testDb().selectFrom('ppt_devices').selectAll().where('node_id', '=', nodeId).orderBy('id').execute();
-const tasksOf = (nodeId: string) => testDb().selectFrom('tasks').selectAll().where('node_id', '=', nodeId).where('kind', '=', 'ppt.import').orderBy('id').execute();
+const tasksOf = (nodeId: string) =>
+  testDb().selectFrom('tasks').selectAll().where('node_id', '=', nodeId).where('kind', '=', 'ppt.import').orderBy('id').execute();
 
 describe('E9 POST /system/ppt-devices/import', () => {
   let nodeId: string;
   beforeAll(async () => {
     const inventory = sampleInventory({
-      pciDevices: [pci('re', 0, 0, 2, 0, 0), pci('ppt', 0, 0, 3, 0, 0), pci('ppt', 1, 0, 4, 0, 1), pci('none', 0, 0, 0, 15, 0), pci('ppt', 2, 1, 5, 0, 0), pci('ppt', 3, 0, 255, 31, 7)],
+      pciDevices: [
+        pci('re', 0, 0, 2, 0, 0),
+        pci('ppt', 0, 0, 3, 0, 0),
+        pci('ppt', 1, 0, 4, 0, 1),
+        pci('none', 0, 0, 0, 15, 0),
+        pci('ppt', 2, 1, 5, 0, 0),
+        pci('ppt', 3, 0, 255, 31, 7),
+      ],
     });
     ({ nodeId } = await createHost({ inventory }));
   });
@@ -39,7 +47,16 @@ describe('E9 POST /system/ppt-devices/import', () => {
     expectEnvelope(res, 201, 'ppt_device_imported');
     expect(res.body.data).toEqual({ id: expect.any(Number), deviceID: '3/0/0', domain: 0, oldDriver: 'ppt', nodeId, taskId: expect.any(Number) });
     const [row] = await rows(nodeId);
-    expect(row).toMatchObject({ id: res.body.data.id, domain: 0, bus: 3, slot: 0, function: 0, device_id: '3/0/0', old_driver: 'ppt', task_id: res.body.data.taskId });
+    expect(row).toMatchObject({
+      id: res.body.data.id,
+      domain: 0,
+      bus: 3,
+      slot: 0,
+      function: 0,
+      device_id: '3/0/0',
+      old_driver: 'ppt',
+      task_id: res.body.data.taskId,
+    });
     const [task] = await tasksOf(nodeId);
     expect(task).toMatchObject({ id: res.body.data.taskId, kind: 'ppt.import', resource: 'file:/boot/loader.conf', status: 'queued' });
     expect(task.payload).toEqual({ deviceID: '3/0/0' });
@@ -145,7 +162,10 @@ describe('E9 POST /system/ppt-devices/import', () => {
 
   test('413 for a body over the limit, before anything is stored', async () => {
     const before = (await rows(nodeId)).length;
-    const res = await call('POST', `/system/ppt-devices/import?nodeId=${nodeId}`, { rawBody: JSON.stringify({ deviceID: '3/0/0', domain: '0', padding: 'x'.repeat(1024 * 1024 + 1) }), token: await tokenFor('admin') });
+    const res = await call('POST', `/system/ppt-devices/import?nodeId=${nodeId}`, {
+      rawBody: JSON.stringify({ deviceID: '3/0/0', domain: '0', padding: 'x'.repeat(1024 * 1024 + 1) }),
+      token: await tokenFor('admin'),
+    });
     expectEnvelope(res, 413, 'payload_too_large');
     expect(await rows(nodeId)).toHaveLength(before);
   });

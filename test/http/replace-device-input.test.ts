@@ -18,12 +18,17 @@ describe('E7 device names and Idempotency-Key reuse', () => {
     await finishTasks(`pool:${host.backup.guid}`);
   });
 
-  test.each(['../dev/ada3', '/dev/../ada3', 'dev/ada3', '/dev/dev/ada3', '..', '/dev/.', 'gpt/../ada3', './ada3'])('new: %s is 400 naming body.new; no task', async (name) => {
-    const res = await replace(host.tank.guid, { old: 'ada1', new: name });
-    expectEnvelope(res, 400, 'validation_failed');
-    expect(res.body.error).toMatch(/^body\.new: /);
-    expect(await testDb().selectFrom('tasks').select('id').where('resource', '=', `pool:${host.tank.guid}`).where('status', '=', 'queued').execute()).toEqual([]);
-  });
+  test.each(['../dev/ada3', '/dev/../ada3', 'dev/ada3', '/dev/dev/ada3', '..', '/dev/.', 'gpt/../ada3', './ada3'])(
+    'new: %s is 400 naming body.new; no task',
+    async (name) => {
+      const res = await replace(host.tank.guid, { old: 'ada1', new: name });
+      expectEnvelope(res, 400, 'validation_failed');
+      expect(res.body.error).toMatch(/^body\.new: /);
+      expect(await testDb().selectFrom('tasks').select('id').where('resource', '=', `pool:${host.tank.guid}`).where('status', '=', 'queued').execute()).toEqual(
+        [],
+      );
+    },
+  );
 
   test('old: ../dev/ada1 is 400 naming body.old', async () => {
     const res = await replace(host.tank.guid, { old: '../dev/ada1', new: 'ada4' });
@@ -36,7 +41,9 @@ describe('E7 device names and Idempotency-Key reuse', () => {
     expectEnvelope(inUse, 409, 'device_in_use');
     const ok = await replace(host.tank.guid, { old: '/dev/ada1', new: '/dev/ada4' });
     expectEnvelope(ok, 202);
-    expect((await testDb().selectFrom('tasks').select('payload').where('id', '=', ok.body.data.id).executeTakeFirstOrThrow()).payload).toMatchObject({ new: 'ada4' });
+    expect((await testDb().selectFrom('tasks').select('payload').where('id', '=', ok.body.data.id).executeTakeFirstOrThrow()).payload).toMatchObject({
+      new: 'ada4',
+    });
   });
 
   test('GEOM labels are device names: gpt/disk9 is accepted as new, gpt/disk3 as old is judged against the pool (409, not 400)', async () => {
@@ -44,7 +51,9 @@ describe('E7 device names and Idempotency-Key reuse', () => {
     expectEnvelope(notInPool, 409, 'device_not_in_pool');
     const ok = await replace(host.tank.guid, { old: 'ada1', new: 'gpt/disk9' });
     expectEnvelope(ok, 202);
-    expect((await testDb().selectFrom('tasks').select('payload').where('id', '=', ok.body.data.id).executeTakeFirstOrThrow()).payload).toMatchObject({ new: 'gpt/disk9' });
+    expect((await testDb().selectFrom('tasks').select('payload').where('id', '=', ok.body.data.id).executeTakeFirstOrThrow()).payload).toMatchObject({
+      new: 'gpt/disk9',
+    });
   });
 
   test('an Idempotency-Key reused with a different body is 409 idempotency_key_reused; the same body (any key order) is the first task', async () => {

@@ -10,7 +10,10 @@ import { applyTaskOutcome } from '#domain/task-outcomes';
 import { renderError } from '#http/error-status';
 
 /** The error response a rejection renders as (statusCode, code, detail), or a failure when it resolves. */
-const rendered = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, renderError);
+const rendered = (p: Promise<unknown>) =>
+  p.then(() => {
+    throw new Error('expected a rejection');
+  }, renderError);
 
 /** The context a 202 handler gets from the pipeline. */
 function ctx(path: string, headers: Record<string, string> = {}, tokenId = 700000 + Math.floor(Math.random() * 100000)): HandlerContext {
@@ -36,7 +39,11 @@ describe('acceptTask: the 202 helper', () => {
 
   test('202 with Location; the message is on the node queue after commit', async () => {
     const resource = `pool:${uid()}`;
-    const reply = await acceptTask(ctx('/api/things/1/go'), { message: 'thing_queued', plan: plan(resource), data: (t) => ({ taskId: t.id, outcome: 'queued' }) });
+    const reply = await acceptTask(ctx('/api/things/1/go'), {
+      message: 'thing_queued',
+      plan: plan(resource),
+      data: (t) => ({ taskId: t.id, outcome: 'queued' }),
+    });
     expect(reply.statusCode).toBe(202);
     expect(reply.message).toBe('thing_queued');
     const taskId = (reply.data as { taskId: number }).taskId;
@@ -44,7 +51,14 @@ describe('acceptTask: the 202 helper', () => {
     const row = await testDb().selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'queued', requested_by: 'operator-x', request_ref: 'POST /api/things/1/go', dispatch_count: 1 });
     expect(row.dispatched_at).not.toBeNull();
-    const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl: await nodeQueueUrl(nodeId), MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['MessageGroupId', 'MessageDeduplicationId'] }));
+    const got = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: await nodeQueueUrl(nodeId),
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+        MessageSystemAttributeNames: ['MessageGroupId', 'MessageDeduplicationId'],
+      }),
+    );
     const mine = (got.Messages ?? []).find((m) => JSON.parse(m.Body!).taskId === taskId)!;
     // a pointer only: kind and payload stay in the store, the agent gets them from start
     expect(JSON.parse(mine.Body!)).toEqual({ taskId });
@@ -73,7 +87,9 @@ describe('acceptTask: the 202 helper', () => {
   });
 
   test('a malformed Idempotency-Key is 400 naming the header', async () => {
-    await expect(rendered(acceptTask(ctx('/api/x', { 'idempotency-key': 'has space' }), { message: 'm', plan: plan(`p:${uid()}`), data: () => null }))).resolves.toMatchObject({
+    await expect(
+      rendered(acceptTask(ctx('/api/x', { 'idempotency-key': 'has space' }), { message: 'm', plan: plan(`p:${uid()}`), data: () => null })),
+    ).resolves.toMatchObject({
       statusCode: 400,
       code: 'invalid_idempotency_key',
       detail: expect.stringContaining('header.Idempotency-Key'),
@@ -84,7 +100,14 @@ describe('acceptTask: the 202 helper', () => {
     // a task committed without its message (the send failed): the sweeper owns it
     const task = await testDb()
       .insertInto('tasks')
-      .values({ kind: 'host.probe', node_id: nodeId, resource: `probe:${uid()}`, payload: JSON.stringify({ sysctls: [] }), requested_by: 'test', created_at: new Date(Date.now() - 60_000) })
+      .values({
+        kind: 'host.probe',
+        node_id: nodeId,
+        resource: `probe:${uid()}`,
+        payload: JSON.stringify({ sysctls: [] }),
+        requested_by: 'test',
+        created_at: new Date(Date.now() - 60_000),
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     const swept = await waitUntil('the task to be sent', async () => {

@@ -7,9 +7,16 @@ import { createDb } from '#store/db';
 import { renderError } from '#http/error-status';
 
 /** The error response a rejection renders as (statusCode, code, detail), or a failure when it resolves. */
-const rendered = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, renderError);
+const rendered = (p: Promise<unknown>) =>
+  p.then(() => {
+    throw new Error('expected a rejection');
+  }, renderError);
 
-const probe = (nodeId: string, resource: string, extra: { exclusive?: boolean; idempotencyKey?: string; requestedBy?: { tokenId: number; name: string } } = {}) => ({
+const probe = (
+  nodeId: string,
+  resource: string,
+  extra: { exclusive?: boolean; idempotencyKey?: string; requestedBy?: { tokenId: number; name: string } } = {},
+) => ({
   kind: 'host.probe' as const,
   nodeId,
   resource,
@@ -29,7 +36,18 @@ describe('GET /api/tasks/{id}', () => {
     const t = await queueTask({ ...probe(nodeId, `probe:${uid()}`), dispatch: false });
     const res = await call('GET', `/tasks/${t.id}`, { token: await tokenFor('viewer') });
     expectEnvelope(res, 200, 'task_found');
-    expect(res.body.data).toMatchObject({ id: t.id, kind: 'host.probe', nodeId, resource: t.resource, status: 'queued', progress: 0, attempts: 0, requestedBy: 'test', exclusive: false, result: null });
+    expect(res.body.data).toMatchObject({
+      id: t.id,
+      kind: 'host.probe',
+      nodeId,
+      resource: t.resource,
+      status: 'queued',
+      progress: 0,
+      attempts: 0,
+      requestedBy: 'test',
+      exclusive: false,
+      result: null,
+    });
     expect(Date.parse(res.body.data.createdAt)).not.toBeNaN();
     expect(res.body.data.startedAt).toBeNull();
     // the payload stays internal (it can carry secrets)
@@ -124,7 +142,10 @@ describe('createTask: exclusive resources and idempotency keys', () => {
     await expect(inTransaction(testDb(), (trx) => createTask(trx, probe(nodeId, resource)))).resolves.toMatchObject({ exclusive: false });
     // once the first ends, the resource is free again
     await testDb().updateTable('tasks').set({ status: 'success' }).where('id', '=', first.id).execute();
-    await expect(inTransaction(testDb(), (trx) => createTask(trx, probe(nodeId, resource, { exclusive: true })))).resolves.toMatchObject({ exclusive: true, status: 'queued' });
+    await expect(inTransaction(testDb(), (trx) => createTask(trx, probe(nodeId, resource, { exclusive: true })))).resolves.toMatchObject({
+      exclusive: true,
+      status: 'queued',
+    });
   });
 
   test('under a race of concurrent requests exactly one exclusive task is created', async () => {
@@ -136,7 +157,8 @@ describe('createTask: exclusive resources and idempotency keys', () => {
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(won).toHaveLength(1);
-      for (const l of lost) expect(renderError(l.reason)).toMatchObject({ statusCode: 409, code: expect.stringMatching(/^(resource_busy|cluster_leadership_changed)$/) });
+      for (const l of lost)
+        expect(renderError(l.reason)).toMatchObject({ statusCode: 409, code: expect.stringMatching(/^(resource_busy|cluster_leadership_changed)$/) });
       const rows = await testDb().selectFrom('tasks').select('id').where('resource', '=', resource).execute();
       expect(rows).toHaveLength(1);
     } finally {
@@ -147,14 +169,29 @@ describe('createTask: exclusive resources and idempotency keys', () => {
   test('a repeated Idempotency-Key of the same requester returns the first task', async () => {
     const me = { tokenId: 900000 + Math.floor(Math.random() * 1000), name: 'someone' };
     const key = randomUUID();
-    const a = await inTransaction(testDb(), (trx) => createTask(trx, { ...probe(nodeId, `probe:${uid()}`, { idempotencyKey: key, requestedBy: me }), requestRef: 'POST /api/x' }));
-    const b = await inTransaction(testDb(), (trx) => createTask(trx, { ...probe(nodeId, `probe:${uid()}`, { idempotencyKey: key, requestedBy: me }), requestRef: 'POST /api/x' }));
+    const a = await inTransaction(testDb(), (trx) =>
+      createTask(trx, { ...probe(nodeId, `probe:${uid()}`, { idempotencyKey: key, requestedBy: me }), requestRef: 'POST /api/x' }),
+    );
+    const b = await inTransaction(testDb(), (trx) =>
+      createTask(trx, { ...probe(nodeId, `probe:${uid()}`, { idempotencyKey: key, requestedBy: me }), requestRef: 'POST /api/x' }),
+    );
     expect(b.id).toBe(a.id);
     // another requester's same key is its own
-    const other = await inTransaction(testDb(), (trx) => createTask(trx, { ...probe(nodeId, `probe:${uid()}`, { idempotencyKey: key, requestedBy: { ...me, tokenId: me.tokenId + 1 } }), requestRef: 'POST /api/x' }));
+    const other = await inTransaction(testDb(), (trx) =>
+      createTask(trx, {
+        ...probe(nodeId, `probe:${uid()}`, { idempotencyKey: key, requestedBy: { ...me, tokenId: me.tokenId + 1 } }),
+        requestRef: 'POST /api/x',
+      }),
+    );
     expect(other.id).not.toBe(a.id);
     // the same key for a different request is refused
-    await expect(rendered(inTransaction(testDb(), (trx) => createTask(trx, { ...probe(nodeId, `probe:${uid()}`, { idempotencyKey: key, requestedBy: me }), requestRef: 'POST /api/y' })))).resolves.toMatchObject({
+    await expect(
+      rendered(
+        inTransaction(testDb(), (trx) =>
+          createTask(trx, { ...probe(nodeId, `probe:${uid()}`, { idempotencyKey: key, requestedBy: me }), requestRef: 'POST /api/y' }),
+        ),
+      ),
+    ).resolves.toMatchObject({
       statusCode: 409,
       code: 'idempotency_key_reused',
     });

@@ -23,7 +23,9 @@ describe('POST /agent/telemetry (agent ingest feeding E14)', () => {
     expectEnvelope(retry, 200);
     expect(retry.body.data).toEqual({ pools: 0, arc: 0, skipped: 2 });
 
-    const view = await call('GET', `/zfs/dashboard/history/delta?poolAfter=${before.pool}&arcAfter=${before.arc}&nodeId=${host.nodeId}`, { token: await tokenFor('viewer') });
+    const view = await call('GET', `/zfs/dashboard/history/delta?poolAfter=${before.pool}&arcAfter=${before.arc}&nodeId=${host.nodeId}`, {
+      token: await tokenFor('viewer'),
+    });
     expectEnvelope(view, 200);
     expect(view.body.data.pools[0].points.map((p: any) => p.writeIOPS)).toEqual([1, 2]);
     expect(view.body.data.arc).toHaveLength(1);
@@ -32,7 +34,12 @@ describe('POST /agent/telemetry (agent ingest feeding E14)', () => {
     // rows are numbered within their node and pool (E14 counts "newer than the cursor" with these)
     const third = sample(t + 20_000, [poolSample(host.tank), poolSample(host.backup)], arcSample({ hits: 40, misses: 10 }));
     expectEnvelope(await post(token, { samples: [third] }), 200);
-    const rows = await testDb().selectFrom('pool_telemetry').select(['pool_guid', 'node_seq', 'pool_seq']).where('node_id', '=', host.nodeId).orderBy('id').execute();
+    const rows = await testDb()
+      .selectFrom('pool_telemetry')
+      .select(['pool_guid', 'node_seq', 'pool_seq'])
+      .where('node_id', '=', host.nodeId)
+      .orderBy('id')
+      .execute();
     expect(rows.map((r) => [r.pool_guid, r.node_seq, r.pool_seq])).toEqual([
       [host.tank.guid, 1, 1],
       [host.tank.guid, 2, 2],
@@ -64,7 +71,14 @@ describe('POST /agent/telemetry (agent ingest feeding E14)', () => {
     };
     const res = await post(token, bad);
     expectEnvelope(res, 400, 'validation_failed');
-    for (const f of ['body.samples[0].time', 'body.samples[0].intervalSeconds', 'body.samples[0].pools[0].guid', 'body.samples[0].pools[0].fragmentation', 'body.samples[0].pools[0].extra', 'body.samples[0].arc.counters.misses: is required']) {
+    for (const f of [
+      'body.samples[0].time',
+      'body.samples[0].intervalSeconds',
+      'body.samples[0].pools[0].guid',
+      'body.samples[0].pools[0].fragmentation',
+      'body.samples[0].pools[0].extra',
+      'body.samples[0].arc.counters.misses: is required',
+    ]) {
       expect(res.body.error).toContain(f);
     }
     expectEnvelope(await post(token, { samples: [] }), 400);

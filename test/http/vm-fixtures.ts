@@ -63,7 +63,15 @@ export const vmOptions = async (rid: number) => ((await vmRow(rid))!.config as u
 export const tasksOf = (rid: number) => testDb().selectFrom('tasks').selectAll().where('resource', '=', `vm:${rid}`).orderBy('id').execute();
 
 /** A random locally administered MAC (unique per test run). */
-export const randomMac = () => ['02', ...Array.from({ length: 5 }, () => Math.floor(Math.random() * 256).toString(16).padStart(2, '0'))].join(':');
+export const randomMac = () =>
+  [
+    '02',
+    ...Array.from({ length: 5 }, () =>
+      Math.floor(Math.random() * 256)
+        .toString(16)
+        .padStart(2, '0'),
+    ),
+  ].join(':');
 
 /** Marks a node's agent as just heard from / long silent. */
 export const setNodeSeen = (nodeId: string, online: boolean) =>

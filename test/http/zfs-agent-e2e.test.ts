@@ -19,7 +19,15 @@ const host = () =>
     pools: [
       {
         name: 'tank',
-        vdevs: [{ type: 'mirror', children: [{ type: 'disk', name: 'ada1' }, { type: 'disk', name: 'ada2' }] }],
+        vdevs: [
+          {
+            type: 'mirror',
+            children: [
+              { type: 'disk', name: 'ada1' },
+              { type: 'disk', name: 'ada2' },
+            ],
+          },
+        ],
         allocatedBytes: 20 * GB,
         io: { readOps: 120, writeOps: 60, readBytes: 4e6, writeBytes: 2e6, readWaitNs: 250_000, writeWaitNs: 500_000 },
       },
@@ -47,7 +55,12 @@ beforeAll(async () => {
 describe('E7 with the agent', () => {
   test('the inventory projected the pool, its devices with GUIDs and the free disks', async () => {
     const devices = await testDb().selectFrom('pool_devices').selectAll().where('pool_guid', '=', poolGuid).execute();
-    expect(devices.filter((d) => d.leaf).map((d) => d.name).sort()).toEqual(['ada1', 'ada2']);
+    expect(
+      devices
+        .filter((d) => d.leaf)
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual(['ada1', 'ada2']);
     expect(devices.every((d) => d.guid && /^\d+$/.test(d.guid))).toBe(true);
     const disks = await testDb().selectFrom('node_disks').select('name').where('node_id', '=', agent.nodeId).execute();
     expect(disks.map((d) => d.name).sort()).toEqual(['ada0', 'ada3', 'ada4']);
@@ -62,11 +75,16 @@ describe('E7 with the agent', () => {
     expectEnvelope(busy, 409, 'resource_busy');
 
     const seen = new Set<string>();
-    const task = await waitUntil(`task ${id} to finish`, async () => {
-      const t = await testDb().selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      seen.add(`${t.phase}:${t.progress}`);
-      return ['success', 'failed', 'interrupted'].includes(t.status) ? t : null;
-    }, 30_000, 50);
+    const task = await waitUntil(
+      `task ${id} to finish`,
+      async () => {
+        const t = await testDb().selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        seen.add(`${t.phase}:${t.progress}`);
+        return ['success', 'failed', 'interrupted'].includes(t.status) ? t : null;
+      },
+      30_000,
+      50,
+    );
     expect(task.error).toBe('');
     expect(task.status).toBe('success');
     expect(task.progress).toBe(100);
@@ -81,7 +99,12 @@ describe('E7 with the agent', () => {
 
     await waitUntil('the store to show ada3 in the pool', async () => {
       const leaves = await testDb().selectFrom('pool_devices').select('name').where('pool_guid', '=', poolGuid).where('leaf', '=', true).execute();
-      return leaves.map((l) => l.name).sort().join() === 'ada2,ada3';
+      return (
+        leaves
+          .map((l) => l.name)
+          .sort()
+          .join() === 'ada2,ada3'
+      );
     });
     const disks = await testDb().selectFrom('node_disks').select('name').where('node_id', '=', agent.nodeId).execute();
     expect(disks.map((d) => d.name).sort()).toEqual(['ada0', 'ada1', 'ada4']);
@@ -97,7 +120,13 @@ describe('E7 with the agent', () => {
     const task = await waitForTask(res.body.data.id, ['success', 'failed'], 30_000);
     expect(task.status).toBe('failed');
     expect(task.error).toBe("cannot open 'ada9': no such device in /dev\nmust be a full path or shorthand device name");
-    const note = await testDb().selectFrom('notifications').selectAll().where('node_id', '=', agent.nodeId).where('kind', '=', 'task_failed').where('title', 'like', `Task ${task.id} %`).executeTakeFirstOrThrow();
+    const note = await testDb()
+      .selectFrom('notifications')
+      .selectAll()
+      .where('node_id', '=', agent.nodeId)
+      .where('kind', '=', 'task_failed')
+      .where('title', 'like', `Task ${task.id} %`)
+      .executeTakeFirstOrThrow();
     expect(note.body).toContain("cannot open 'ada9'");
     const after = await call('GET', '/notifications/count', { token: await tokenFor('viewer') });
     expect(after.body.data.active).toBeGreaterThan(before.body.data.active);
@@ -108,7 +137,10 @@ describe('E7 with the agent', () => {
 
 describe('E11 with the agent', () => {
   test('the setting is applied with sysctl on the host and the inventory follows', async () => {
-    const res = await call('PUT', `/system/tunables?nodeId=${agent.nodeId}`, { body: { name: 'kern.maxfiles', value: '65536' }, token: await tokenFor('admin') });
+    const res = await call('PUT', `/system/tunables?nodeId=${agent.nodeId}`, {
+      body: { name: 'kern.maxfiles', value: '65536' },
+      token: await tokenFor('admin'),
+    });
     expectEnvelope(res, 200, 'tunable_set');
     expect(res.body.data).toMatchObject({ name: 'kern.maxfiles', value: '65536', previousValue: '32768', type: 'integer' });
     const task = await waitForTask(res.body.data.taskId, ['success', 'failed']);
@@ -117,7 +149,12 @@ describe('E11 with the agent', () => {
     expect(task.result).toEqual({ name: 'kern.maxfiles', old: '32768', new: '65536' });
     expect(await sysctl('kern.maxfiles')).toBe('65536');
     await waitUntil('the reported tunable to follow', async () => {
-      const t = await testDb().selectFrom('tunables').select('value').where('node_id', '=', agent.nodeId).where('name', '=', 'kern.maxfiles').executeTakeFirst();
+      const t = await testDb()
+        .selectFrom('tunables')
+        .select('value')
+        .where('node_id', '=', agent.nodeId)
+        .where('name', '=', 'kern.maxfiles')
+        .executeTakeFirst();
       return t?.value === '65536';
     });
   });
@@ -128,7 +165,10 @@ describe('E11 with the agent', () => {
   });
 
   test('persisted settings are applied again when the agent starts (after a reboot reset them)', async () => {
-    expectEnvelope(await call('PUT', `/system/tunables?nodeId=${agent.nodeId}`, { body: { name: 'kern.ipc.somaxconn', value: '1024' }, token: await tokenFor('admin') }), 200);
+    expectEnvelope(
+      await call('PUT', `/system/tunables?nodeId=${agent.nodeId}`, { body: { name: 'kern.ipc.somaxconn', value: '1024' }, token: await tokenFor('admin') }),
+      200,
+    );
     await waitUntil('somaxconn applied', async () => (await sysctl('kern.ipc.somaxconn')) === '1024');
     expect(await agent.stop()).toBe(0);
     // the host "reboots": both knobs back at their defaults
@@ -159,11 +199,16 @@ describe('E14 with the agent', () => {
   test("the running agent's samples appear in the delta: pool points and ARC rows with interval ratios", async () => {
     const start = await streamHeads(testDb());
     const viewer = await tokenFor('viewer');
-    const delta = await waitUntil('pool points and ARC rows from the agent', async () => {
-      const res = await call('GET', `/zfs/dashboard/history/delta?poolAfter=${start.pool}&arcAfter=${start.arc}&nodeId=${agent.nodeId}`, { token: viewer });
-      const d = res.body.data;
-      return d.pools.length === 1 && d.pools[0].points.length >= 2 && d.arc.length >= 2 ? d : null;
-    }, 30_000, 250);
+    const delta = await waitUntil(
+      'pool points and ARC rows from the agent',
+      async () => {
+        const res = await call('GET', `/zfs/dashboard/history/delta?poolAfter=${start.pool}&arcAfter=${start.arc}&nodeId=${agent.nodeId}`, { token: viewer });
+        const d = res.body.data;
+        return d.pools.length === 1 && d.pools[0].points.length >= 2 && d.arc.length >= 2 ? d : null;
+      },
+      30_000,
+      250,
+    );
     expect(delta.resetRequired).toBe(false);
     expect(delta.pools[0]).toMatchObject({ guid: poolGuid, name: 'tank' });
     const p = delta.pools[0].points[0];

@@ -3,7 +3,8 @@ import { arcSample, bulkPoolRows, createHost, createPrimaryHost, poolSample, sam
 import { ingestTelemetry } from '#domain/telemetry/ingest';
 import { streamHeads } from '#domain/telemetry/cursors';
 
-const delta = async (q: string, token?: string | null) => call('GET', `/zfs/dashboard/history/delta?${q}`, { token: token === undefined ? await tokenFor('viewer') : token });
+const delta = async (q: string, token?: string | null) =>
+  call('GET', `/zfs/dashboard/history/delta?${q}`, { token: token === undefined ? await tokenFor('viewer') : token });
 
 const T0 = Date.now() - 3_600_000;
 
@@ -15,9 +16,39 @@ describe('E14 GET /zfs/dashboard/history/delta', () => {
     const before = await streamHeads(testDb());
     // lifetime totals are 50 % hits; the intervals between samples are 90 % and 25 %
     await ingestTelemetry(testDb(), host.nodeId, [
-      sample(T0, [poolSample(tank), poolSample(backup)], arcSample({ hits: 1e9, misses: 1e9, demandHits: 5e8, demandMisses: 5e8, prefetchHits: 1e6, prefetchMisses: 3e6, evictions: 1e7 })),
-      sample(T0 + 10_000, [poolSample(tank, { readIOPS: 11 }), poolSample(backup)], arcSample({ hits: 1e9 + 900, misses: 1e9 + 100, demandHits: 5e8 + 80, demandMisses: 5e8 + 20, prefetchHits: 1e6 + 1, prefetchMisses: 3e6 + 3, evictions: 1e7 + 50, l2ReadBytes: 40_960 })),
-      sample(T0 + 20_000, [poolSample(tank, { readIOPS: 12, health: 'DEGRADED' })], arcSample({ hits: 1e9 + 1000, misses: 1e9 + 400, demandHits: 5e8 + 80, demandMisses: 5e8 + 20, prefetchHits: 1e6 + 1, prefetchMisses: 3e6 + 3, evictions: 1e7 + 50, l2ReadBytes: 40_960 })),
+      sample(
+        T0,
+        [poolSample(tank), poolSample(backup)],
+        arcSample({ hits: 1e9, misses: 1e9, demandHits: 5e8, demandMisses: 5e8, prefetchHits: 1e6, prefetchMisses: 3e6, evictions: 1e7 }),
+      ),
+      sample(
+        T0 + 10_000,
+        [poolSample(tank, { readIOPS: 11 }), poolSample(backup)],
+        arcSample({
+          hits: 1e9 + 900,
+          misses: 1e9 + 100,
+          demandHits: 5e8 + 80,
+          demandMisses: 5e8 + 20,
+          prefetchHits: 1e6 + 1,
+          prefetchMisses: 3e6 + 3,
+          evictions: 1e7 + 50,
+          l2ReadBytes: 40_960,
+        }),
+      ),
+      sample(
+        T0 + 20_000,
+        [poolSample(tank, { readIOPS: 12, health: 'DEGRADED' })],
+        arcSample({
+          hits: 1e9 + 1000,
+          misses: 1e9 + 400,
+          demandHits: 5e8 + 80,
+          demandMisses: 5e8 + 20,
+          prefetchHits: 1e6 + 1,
+          prefetchMisses: 3e6 + 3,
+          evictions: 1e7 + 50,
+          l2ReadBytes: 40_960,
+        }),
+      ),
     ]);
 
     const res = await delta(`poolAfter=${before.pool}&arcAfter=${before.arc}&nodeId=${host.nodeId}`);
@@ -37,7 +68,18 @@ describe('E14 GET /zfs/dashboard/history/delta', () => {
     expect(byName[tank.name].points.map((p: any) => p.time)).toEqual([T0, T0 + 10_000, T0 + 20_000]);
     expect(byName[backup.name].points).toHaveLength(2);
     const p = byName[tank.name].points[2];
-    expect(p).toMatchObject({ health: 'DEGRADED', worstHealth: 'DEGRADED', intervalSeconds: 10, sampleCount: 1, size: 1_000_000, allocated: 400_000, free: 600_000, fragmentation: 7, dedupRatio: 1, maxReadIOPS: 12 });
+    expect(p).toMatchObject({
+      health: 'DEGRADED',
+      worstHealth: 'DEGRADED',
+      intervalSeconds: 10,
+      sampleCount: 1,
+      size: 1_000_000,
+      allocated: 400_000,
+      free: 600_000,
+      fragmentation: 7,
+      dedupRatio: 1,
+      maxReadIOPS: 12,
+    });
     const ids = d.pools.flatMap((s: any) => s.points.map((x: any) => x.id));
     expect(ids.every((id: number) => id > before.pool && id <= heads.pool)).toBe(true);
 
@@ -54,7 +96,27 @@ describe('E14 GET /zfs/dashboard/history/delta', () => {
     expect(a2.hitRatio).toBeCloseTo(100 / 400, 10);
     expect(a2.demandHitRatio).toBe(0); // no demand access in that interval
     expect(a2.evictionsPerSecond).toBe(0);
-    for (const k of ['compressedSize', 'dataSize', 'evictNotEnoughEvents', 'headerSize', 'id', 'l2Allocated', 'l2DeviceCount', 'l2ReadBytesPerSecond', 'l2Size', 'l2WriteBytesPerSecond', 'maxSize', 'memoryThrottleEvents', 'metadataSize', 'minSize', 'otherSize', 'size', 'targetSize', 'time', 'uncompressedSize']) {
+    for (const k of [
+      'compressedSize',
+      'dataSize',
+      'evictNotEnoughEvents',
+      'headerSize',
+      'id',
+      'l2Allocated',
+      'l2DeviceCount',
+      'l2ReadBytesPerSecond',
+      'l2Size',
+      'l2WriteBytesPerSecond',
+      'maxSize',
+      'memoryThrottleEvents',
+      'metadataSize',
+      'minSize',
+      'otherSize',
+      'size',
+      'targetSize',
+      'time',
+      'uncompressedSize',
+    ]) {
       expect(Number.isInteger(a1[k])).toBe(true);
     }
 
@@ -63,7 +125,22 @@ describe('E14 GET /zfs/dashboard/history/delta', () => {
     expect(again.body.data).toMatchObject({ pools: [], arc: [], resetRequired: false, cursors: d.cursors });
 
     // one more sample: only it comes back
-    await ingestTelemetry(testDb(), host.nodeId, [sample(T0 + 30_000, [poolSample(tank, { readIOPS: 13 })], arcSample({ hits: 1e9 + 1010, misses: 1e9 + 400, demandHits: 5e8 + 80, demandMisses: 5e8 + 20, prefetchHits: 1e6 + 1, prefetchMisses: 3e6 + 3, evictions: 1e7 + 50, l2ReadBytes: 40_960 }))]);
+    await ingestTelemetry(testDb(), host.nodeId, [
+      sample(
+        T0 + 30_000,
+        [poolSample(tank, { readIOPS: 13 })],
+        arcSample({
+          hits: 1e9 + 1010,
+          misses: 1e9 + 400,
+          demandHits: 5e8 + 80,
+          demandMisses: 5e8 + 20,
+          prefetchHits: 1e6 + 1,
+          prefetchMisses: 3e6 + 3,
+          evictions: 1e7 + 50,
+          l2ReadBytes: 40_960,
+        }),
+      ),
+    ]);
     const next = await delta(`poolAfter=${d.cursors.pool}&arcAfter=${d.cursors.arc}&nodeId=${host.nodeId}`);
     expect(next.body.data.resetRequired).toBe(false);
     expect(next.body.data.pools).toHaveLength(1);
@@ -77,7 +154,10 @@ describe('E14 GET /zfs/dashboard/history/delta', () => {
     const a = await createHost();
     const b = await createHost();
     const before = await streamHeads(testDb());
-    await ingestTelemetry(testDb(), a.nodeId, [sample(T0, [poolSample(a.tank), poolSample(a.backup)], arcSample({ hits: 1 })), sample(T0 + 10_000, [poolSample(a.tank), poolSample(a.backup)], arcSample({ hits: 2 }))]);
+    await ingestTelemetry(testDb(), a.nodeId, [
+      sample(T0, [poolSample(a.tank), poolSample(a.backup)], arcSample({ hits: 1 })),
+      sample(T0 + 10_000, [poolSample(a.tank), poolSample(a.backup)], arcSample({ hits: 2 })),
+    ]);
     await ingestTelemetry(testDb(), b.nodeId, [sample(T0, [poolSample(b.tank)], arcSample()), sample(T0 + 10_000, [poolSample(b.tank)], arcSample())]);
     const res = await delta(`poolAfter=${before.pool}&arcAfter=${before.arc}&poolGuid=${a.tank.guid}`);
     expectEnvelope(res, 200);
@@ -117,7 +197,10 @@ describe('E14 GET /zfs/dashboard/history/delta', () => {
 
   test('a cursor ahead of the newest row: resetRequired, the latest window, cursors at the heads', async () => {
     const host = await createHost();
-    await ingestTelemetry(testDb(), host.nodeId, [sample(T0, [poolSample(host.tank)], arcSample()), sample(T0 + 10_000, [poolSample(host.tank)], arcSample({ hits: 5 }))]);
+    await ingestTelemetry(testDb(), host.nodeId, [
+      sample(T0, [poolSample(host.tank)], arcSample()),
+      sample(T0 + 10_000, [poolSample(host.tank)], arcSample({ hits: 5 })),
+    ]);
     const heads = await streamHeads(testDb());
     for (const q of [`poolAfter=${heads.pool + 1000}&arcAfter=${heads.arc}`, `poolAfter=${heads.pool}&arcAfter=${heads.arc + 1}`]) {
       const res = await delta(`${q}&nodeId=${host.nodeId}`);
@@ -171,7 +254,11 @@ describe('E14 GET /zfs/dashboard/history/delta', () => {
       }
 
       // rows up to the cursor pruned: what remains after it is what counts
-      await testDb().deleteFrom('pool_telemetry').where('node_id', '=', host.nodeId).where('id', '<=', start.pool + 5).execute();
+      await testDb()
+        .deleteFrom('pool_telemetry')
+        .where('node_id', '=', host.nodeId)
+        .where('id', '<=', start.pool + 5)
+        .execute();
       const pruned = await delta(`poolAfter=${start.pool + 3}&arcAfter=${start.arc}&nodeId=${host.nodeId}`);
       expect(pruned.body.data.resetRequired).toBe(false);
       expect(pruned.body.data.pools[0].points).toHaveLength(9_996);

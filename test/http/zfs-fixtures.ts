@@ -65,13 +65,22 @@ export const sampleTunables: TunableInventory[] = [
 ];
 
 /** Inserts a node (member unless said) and projects its inventory; `createdAt` makes it older than others. */
-export async function createHost(opts: { status?: 'member' | 'pending'; createdAt?: Date; inventory?: HostInventory } = {}): Promise<TestHost & { inventory: HostInventory }> {
+export async function createHost(
+  opts: { status?: 'member' | 'pending'; createdAt?: Date; inventory?: HostInventory } = {},
+): Promise<TestHost & { inventory: HostInventory }> {
   const db = testDb();
   const nodeId = randomUUID();
   const inventory = opts.inventory ?? sampleInventory({ tunables: sampleTunables });
   await db
     .insertInto('nodes')
-    .values({ id: nodeId, name: `node-${uid()}`, ip: '192.0.2.10', status: opts.status ?? 'member', inventory: JSON.stringify(inventory), ...(opts.createdAt ? { created_at: opts.createdAt } : {}) })
+    .values({
+      id: nodeId,
+      name: `node-${uid()}`,
+      ip: '192.0.2.10',
+      status: opts.status ?? 'member',
+      inventory: JSON.stringify(inventory),
+      ...(opts.createdAt ? { created_at: opts.createdAt } : {}),
+    })
     .execute();
   await applyInventory(db, nodeId, inventory);
   const [tank, backup] = inventory.pools ?? [];
@@ -80,7 +89,12 @@ export async function createHost(opts: { status?: 'member' | 'pending'; createdA
 
 /** Forgets active tasks of a resource so a later test can start another exclusive one. */
 export async function finishTasks(resource: string) {
-  await testDb().updateTable('tasks').set({ status: 'failed', error: 'ended by test', finished_at: sql<Date>`now()` }).where('resource', '=', resource).where('status', 'in', ['queued', 'running']).execute();
+  await testDb()
+    .updateTable('tasks')
+    .set({ status: 'failed', error: 'ended by test', finished_at: sql<Date>`now()` })
+    .where('resource', '=', resource)
+    .where('status', 'in', ['queued', 'running'])
+    .execute();
 }
 
 // ── telemetry ──
@@ -107,10 +121,39 @@ export function poolSample(p: { guid: string; name: string }, overrides: Partial
 
 /** ARC sample with the given lifetime counters (zero for those not named). */
 export function arcSample(counters: Partial<ArcSample['counters']> = {}): ArcSample {
-  const c = { hits: 0, misses: 0, demandHits: 0, demandMisses: 0, prefetchHits: 0, prefetchMisses: 0, l2Hits: 0, l2Misses: 0, evictions: 0, l2ReadBytes: 0, l2WriteBytes: 0, evictNotEnough: 0, memoryThrottle: 0, ...counters };
+  const c = {
+    hits: 0,
+    misses: 0,
+    demandHits: 0,
+    demandMisses: 0,
+    prefetchHits: 0,
+    prefetchMisses: 0,
+    l2Hits: 0,
+    l2Misses: 0,
+    evictions: 0,
+    l2ReadBytes: 0,
+    l2WriteBytes: 0,
+    evictNotEnough: 0,
+    memoryThrottle: 0,
+    ...counters,
+  };
   return {
     counters: c,
-    sizes: { size: 4e9, targetSize: 5e9, minSize: 1e9, maxSize: 8e9, dataSize: 3e9, metadataSize: 5e8, headerSize: 1e7, otherSize: 2e7, compressedSize: 2e9, uncompressedSize: 3e9, l2Size: 0, l2Allocated: 0, l2DeviceCount: 0 },
+    sizes: {
+      size: 4e9,
+      targetSize: 5e9,
+      minSize: 1e9,
+      maxSize: 8e9,
+      dataSize: 3e9,
+      metadataSize: 5e8,
+      headerSize: 1e7,
+      otherSize: 2e7,
+      compressedSize: 2e9,
+      uncompressedSize: 3e9,
+      l2Size: 0,
+      l2Allocated: 0,
+      l2DeviceCount: 0,
+    },
   };
 }
 
@@ -120,7 +163,13 @@ export const sample = (time: number, pools: PoolSample[], arc?: ArcSample): Tele
  * Inserts `n` raw pool rows for one pool straight into the store (ids from the stream counter, 10 s apart),
  * numbered within node and pool as the ingest numbers them — or, `numbered: false`, left unnumbered (seq 0).
  */
-export async function bulkPoolRows(nodeId: string, pool: { guid: string; name: string }, n: number, firstTime: Date, opts: { numbered?: boolean } = {}): Promise<void> {
+export async function bulkPoolRows(
+  nodeId: string,
+  pool: { guid: string; name: string },
+  n: number,
+  firstTime: Date,
+  opts: { numbered?: boolean } = {},
+): Promise<void> {
   const numbered = opts.numbered ?? true;
   await sql`
     WITH c AS (UPDATE telemetry_cursors SET last_id = last_id + ${n} WHERE stream = 'pool' RETURNING last_id),

@@ -90,7 +90,12 @@ describe('E7 POST /zfs/pools/{guid}/replace-device (validation and task)', () =>
   });
 
   test('409 device_in_use when new is in any pool of the node (also the same device)', async () => {
-    for (const [n, pool] of [['ada3', host.backup.name], ['ada2', host.tank.name], ['ada1', host.tank.name], ['/dev/ada3', host.backup.name]]) {
+    for (const [n, pool] of [
+      ['ada3', host.backup.name],
+      ['ada2', host.tank.name],
+      ['ada1', host.tank.name],
+      ['/dev/ada3', host.backup.name],
+    ]) {
       const res = await replace(host.tank.guid, { old: 'ada1', new: n });
       expectEnvelope(res, 409, 'device_in_use');
       expect(res.body.error).toContain(`body.new: device ${n} is already in use by pool ${pool}`);

@@ -17,7 +17,11 @@ export default async function globalTeardown() {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
   }
   if (process.env.HM_TEST_STACK) rmSync(process.env.HM_TEST_STACK, { force: true });
 }

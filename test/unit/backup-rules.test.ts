@@ -19,7 +19,8 @@ test('the schedule: 5-field cron and nicknames in UTC; the next slot is strictly
 
 test('dataset names follow ZFS: pool/child, no snapshot or bookmark part, no empty or dot components', () => {
   for (const ok of ['tank', 'tank/vm/web01', 'zroot/usr/src', 'vault/fbsd-01/jails/101', 'tank/a.b:c_d-e']) expect(datasetProblem(ok)).toBeUndefined();
-  for (const bad of ['tank/vm@snap', 'tank#book', '/tank', 'tank/', 'tank//x', 'tank/./x', 'tank/../x', '1tank/x', 'tank/a b', `tank/${'x'.repeat(260)}`]) expect(datasetProblem(bad)).toBeDefined();
+  for (const bad of ['tank/vm@snap', 'tank#book', '/tank', 'tank/', 'tank//x', 'tank/./x', 'tank/../x', '1tank/x', 'tank/a b', `tank/${'x'.repeat(260)}`])
+    expect(datasetProblem(bad)).toBeDefined();
 });
 
 test('host keys: known_hosts form, normalised without a comment; the fingerprint is ssh-keygen -l’s SHA256', () => {
@@ -34,7 +35,13 @@ test('host keys: known_hosts form, normalised without a comment; the fingerprint
 
 test('the newest common snapshot is the job’s own, matched by name and GUID; retention never counts others’', () => {
   const s = (name: string, guid = `g-${name}`) => ({ name, guid });
-  const here = [s('manual'), s('hm-backup-7-20260101T000000Z'), s('hm-backup-7-20260102T000000Z'), s('hm-backup-8-20260103T000000Z'), s('hm-backup-7-20260104T000000Z')];
+  const here = [
+    s('manual'),
+    s('hm-backup-7-20260101T000000Z'),
+    s('hm-backup-7-20260102T000000Z'),
+    s('hm-backup-8-20260103T000000Z'),
+    s('hm-backup-7-20260104T000000Z'),
+  ];
   // the target has the first two of job 7; the second was re-created there (another GUID): not common
   const there = [s('manual'), s('hm-backup-7-20260101T000000Z'), s('hm-backup-7-20260102T000000Z', 'other'), s('hm-backup-8-20260103T000000Z')];
   expect(newestCommon(7, here, there)).toBe('hm-backup-7-20260101T000000Z');

@@ -19,7 +19,16 @@ const cert = async (name: string, f: Record<string, unknown>) =>
   (
     await testDb()
       .insertInto('certificates')
-      .values({ node_id: nodeId, name, domain: `${name}.example.com`, type: 'managed', issuance_status: 'ready', fingerprint: 'AA:BB', not_before: new Date(NOW.getTime() - 60 * day), ...f } as never)
+      .values({
+        node_id: nodeId,
+        name,
+        domain: `${name}.example.com`,
+        type: 'managed',
+        issuance_status: 'ready',
+        fingerprint: 'AA:BB',
+        not_before: new Date(NOW.getTime() - 60 * day),
+        ...f,
+      } as never)
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
@@ -42,14 +51,28 @@ test('due selection with a fake clock, then queueing: queued renewal tasks, reco
     due: await cert('due', { not_after: new Date(NOW.getTime() + RENEW_BEFORE_MS - 1000) }),
     edge: await cert('edge', { not_after: new Date(NOW.getTime() + RENEW_BEFORE_MS) }),
     later: await cert('later', { not_after: new Date(NOW.getTime() + RENEW_BEFORE_MS + 60_000) }),
-    retryDue: await cert('retry-due', { issuance_status: 'failed', issuance_operation: 'renewal', issuance_retry_at: new Date(NOW.getTime() - 1000), not_after: new Date(NOW.getTime() + 5 * day) }),
-    retryLater: await cert('retry-later', { issuance_status: 'failed', issuance_operation: 'renewal', issuance_retry_at: new Date(NOW.getTime() + 1000), not_after: new Date(NOW.getTime() + 5 * day) }),
+    retryDue: await cert('retry-due', {
+      issuance_status: 'failed',
+      issuance_operation: 'renewal',
+      issuance_retry_at: new Date(NOW.getTime() - 1000),
+      not_after: new Date(NOW.getTime() + 5 * day),
+    }),
+    retryLater: await cert('retry-later', {
+      issuance_status: 'failed',
+      issuance_operation: 'renewal',
+      issuance_retry_at: new Date(NOW.getTime() + 1000),
+      not_after: new Date(NOW.getTime() + 5 * day),
+    }),
     initialFailed: await cert('initial-failed', { issuance_status: 'failed', issuance_operation: 'initial', fingerprint: '', not_after: null }),
     queued: await cert('queued', { issuance_status: 'queued', issuance_operation: 'renewal', not_after: new Date(NOW.getTime() + day) }),
     imported: await cert('imported', { type: 'imported', not_after: new Date(NOW.getTime() + day) }),
     inactive: await cert('inactive', { active: false, not_after: new Date(NOW.getTime() + day) }),
   };
-  const mine = async () => (await dueRenewals(testDb(), NOW)).filter((r) => r.node_id === nodeId).map((r) => r.id).sort((a, b) => a - b);
+  const mine = async () =>
+    (await dueRenewals(testDb(), NOW))
+      .filter((r) => r.node_id === nodeId)
+      .map((r) => r.id)
+      .sort((a, b) => a - b);
   expect(await mine()).toEqual([ids.due, ids.edge, ids.retryDue].sort((a, b) => a - b));
 
   stackQueue();
@@ -64,10 +87,29 @@ test('due selection with a fake clock, then queueing: queued renewal tasks, reco
 });
 
 test('a failed renewal backs off (issuanceRetryAt), raises certificate_expiring and keeps the installed certificate', async () => {
-  const id = await cert('renew-fails', { issuance_status: 'queued', issuance_operation: 'renewal', issuance_failures: 2, not_after: new Date(NOW.getTime() + 3 * day) });
+  const id = await cert('renew-fails', {
+    issuance_status: 'queued',
+    issuance_operation: 'renewal',
+    issuance_failures: 2,
+    not_after: new Date(NOW.getTime() + 3 * day),
+  });
   const task = await testDb()
     .insertInto('tasks')
-    .values({ kind: 'certificate.issue', node_id: nodeId, resource: `certificate:${id}`, payload: JSON.stringify({ certificateId: id, name: 'renew-fails', domain: 'renew-fails.example.com', directoryUrl: 'https://acme.invalid/dir', operation: 'renewal' }), requested_by: 'test', status: 'failed', error: 'ACME issuance failed: rateLimited' })
+    .values({
+      kind: 'certificate.issue',
+      node_id: nodeId,
+      resource: `certificate:${id}`,
+      payload: JSON.stringify({
+        certificateId: id,
+        name: 'renew-fails',
+        domain: 'renew-fails.example.com',
+        directoryUrl: 'https://acme.invalid/dir',
+        operation: 'renewal',
+      }),
+      requested_by: 'test',
+      status: 'failed',
+      error: 'ACME issuance failed: rateLimited',
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   await inTransaction(testDb(), (trx) => applyCertificateTaskOutcome(trx, task, NOW));

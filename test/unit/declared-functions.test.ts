@@ -32,29 +32,84 @@ test('a schema, a catch-all and a schedule become their serverless functions', a
   expect(fns.map((f) => f.name)).toEqual(['meta-not-found', 'tasks-sweep', 'vm-get']);
   const { default: YAML } = await import('yaml');
   expect(YAML.parse(functionsYml(fns))).toEqual({
-    'meta-not-found': { handler: 'dist/functions/meta/not-found.handler', events: [{ httpApi: '*' }], package: { patterns: ['dist/functions/meta/not-found.*'] } },
+    'meta-not-found': {
+      handler: 'dist/functions/meta/not-found.handler',
+      events: [{ httpApi: '*' }],
+      package: { patterns: ['dist/functions/meta/not-found.*'] },
+    },
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the Serverless variable the build writes, not a template literal
-    'tasks-sweep': { handler: 'dist/functions/tasks/sweep.handler', timeout: 60, events: [{ schedule: { rate: ['rate(1 minute)'], enabled: "${strToBool(${env:HM_SCHEDULES_ENABLED, 'true'})}" } }], package: { patterns: ['dist/functions/tasks/sweep.*'] } },
-    'vm-get': { handler: 'dist/functions/vm/get.handler', tags: { role: 'operator' }, events: [{ httpApi: { method: 'GET', path: '/api/vm/{rid}' } }], package: { patterns: ['dist/functions/vm/get.*'] } },
+    'tasks-sweep': {
+      handler: 'dist/functions/tasks/sweep.handler',
+      timeout: 60,
+      events: [{ schedule: { rate: ['rate(1 minute)'], enabled: "${strToBool(${env:HM_SCHEDULES_ENABLED, 'true'})}" } }],
+      package: { patterns: ['dist/functions/tasks/sweep.*'] },
+    },
+    'vm-get': {
+      handler: 'dist/functions/vm/get.handler',
+      tags: { role: 'operator' },
+      events: [{ httpApi: { method: 'GET', path: '/api/vm/{rid}' } }],
+      package: { patterns: ['dist/functions/vm/get.*'] },
+    },
   });
 });
 
 test.each([
   ['a schema without method and route', { 'functions/a/op.ts': handler, 'functions/a/op.schema.ts': schema('') }, /must declare `method` and `route`/],
   ['a handler without a schema or trigger', { 'functions/a/op.ts': handler }, /exports a handler but has neither op\.schema\.ts nor op\.trigger\.ts/],
-  ['a schema without a handler', { 'functions/a/op.ts': 'export const x = 1;\n', 'functions/a/op.schema.ts': schema(`method: 'GET', route: '/api/a'`) }, /exports no handler/],
-  ['a schema and a trigger for one handler', { 'functions/a/op.ts': handler, 'functions/a/op.schema.ts': schema(`method: 'GET', route: '/api/a'`), 'functions/a/op.trigger.ts': `export const trigger = { summary: 's', route: '$default' };\n` }, /both a schema and a trigger/],
-  ['two functions on one route', { 'functions/a/x.ts': handler, 'functions/a/x.schema.ts': schema(`method: 'GET', route: '/api/a'`), 'functions/a/y.ts': handler, 'functions/a/y.schema.ts': schema(`method: 'GET', route: '/api/a'`) }, /a-y and a-x both declare GET \/api\/a/],
-  ['route parameters the path schema does not validate', { 'functions/a/op.ts': handler, 'functions/a/op.schema.ts': schema(`method: 'GET', route: '/api/a/{id}'`) }, /has parameters \[id\] but `path` validates \[\]/],
-  ['a trigger that is neither the catch-all, pages nor a schedule', { 'functions/a/op.ts': handler, 'functions/a/op.trigger.ts': `export const trigger = { summary: 's' };\n` }, /must declare `route: '\$default'`, `pages` or a `schedule`/],
-  ['a public page on an endpoint’s route', { 'functions/a/x.ts': handler, 'functions/a/x.schema.ts': schema(`method: 'GET', route: '/api/a'`), 'functions/a/y.ts': handler, 'functions/a/y.trigger.ts': `export const trigger = { summary: 's', pages: ['/api/b', '/api/a'] };\n` }, /a-y and a-x both declare GET \/api\/a/],
+  [
+    'a schema without a handler',
+    { 'functions/a/op.ts': 'export const x = 1;\n', 'functions/a/op.schema.ts': schema(`method: 'GET', route: '/api/a'`) },
+    /exports no handler/,
+  ],
+  [
+    'a schema and a trigger for one handler',
+    {
+      'functions/a/op.ts': handler,
+      'functions/a/op.schema.ts': schema(`method: 'GET', route: '/api/a'`),
+      'functions/a/op.trigger.ts': `export const trigger = { summary: 's', route: '$default' };\n`,
+    },
+    /both a schema and a trigger/,
+  ],
+  [
+    'two functions on one route',
+    {
+      'functions/a/x.ts': handler,
+      'functions/a/x.schema.ts': schema(`method: 'GET', route: '/api/a'`),
+      'functions/a/y.ts': handler,
+      'functions/a/y.schema.ts': schema(`method: 'GET', route: '/api/a'`),
+    },
+    /a-y and a-x both declare GET \/api\/a/,
+  ],
+  [
+    'route parameters the path schema does not validate',
+    { 'functions/a/op.ts': handler, 'functions/a/op.schema.ts': schema(`method: 'GET', route: '/api/a/{id}'`) },
+    /has parameters \[id\] but `path` validates \[\]/,
+  ],
+  [
+    'a trigger that is neither the catch-all, pages nor a schedule',
+    { 'functions/a/op.ts': handler, 'functions/a/op.trigger.ts': `export const trigger = { summary: 's' };\n` },
+    /must declare `route: '\$default'`, `pages` or a `schedule`/,
+  ],
+  [
+    'a public page on an endpoint’s route',
+    {
+      'functions/a/x.ts': handler,
+      'functions/a/x.schema.ts': schema(`method: 'GET', route: '/api/a'`),
+      'functions/a/y.ts': handler,
+      'functions/a/y.trigger.ts': `export const trigger = { summary: 's', pages: ['/api/b', '/api/a'] };\n`,
+    },
+    /a-y and a-x both declare GET \/api\/a/,
+  ],
 ])('the build refuses %s', async (_, files, error) => {
   write(files);
   await expect(declaredFunctions(root)).rejects.toThrow(error);
 });
 
 test('a trigger’s pages become public GET routes of its one function, with no role', async () => {
-  write({ 'functions/meta/docs.ts': handler, 'functions/meta/docs.trigger.ts': `export const trigger = { summary: 's', pages: ['/api/docs', '/api/docs/{file}'] };\n` });
+  write({
+    'functions/meta/docs.ts': handler,
+    'functions/meta/docs.trigger.ts': `export const trigger = { summary: 's', pages: ['/api/docs', '/api/docs/{file}'] };\n`,
+  });
   const { default: YAML } = await import('yaml');
   expect(YAML.parse(functionsYml(await declaredFunctions(root)))).toEqual({
     'meta-docs': {

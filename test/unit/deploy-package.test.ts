@@ -62,7 +62,9 @@ test('one zip per function, holding only its bundle, its source map, its data fi
   expect(JSON.parse(await openapi.file('dist/functions/meta/openapi.json')!.async('string')).openapi).toBe('3.1.0');
   // and the API reference page its files, Swagger UI's among them
   const docs = await JSZip.loadAsync(readFileSync(join(dir, 'meta-docs.zip')));
-  expect(Object.keys(JSON.parse(await docs.file('dist/functions/meta/docs.json')!.async('string')))).toEqual(expect.arrayContaining(['index.html', 'swagger-ui-bundle.js']));
+  expect(Object.keys(JSON.parse(await docs.file('dist/functions/meta/docs.json')!.async('string')))).toEqual(
+    expect.arrayContaining(['index.html', 'swagger-ui-bundle.js']),
+  );
 });
 
 test('a nodejs24.x Lambda per function and an HTTP API route per endpoint, plus the catch-all', () => {

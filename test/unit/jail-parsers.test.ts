@@ -75,7 +75,10 @@ describe('jail.conf reader (verbatim fixtures)', () => {
 
   test('jail.conf.d file with variables, created hooks and mount lists', () => {
     const conf = parseJailConf(fixture('jail-conf-vnet-alpine-skhal.txt'));
-    expect(paramValues(conf, 'alpine', 'exec.created')).toEqual(['/bin/sh /usr/local/etc/rc.jail created ${name} ${bridgeips}', '/sbin/route -j ${name} add default ${gateway}']);
+    expect(paramValues(conf, 'alpine', 'exec.created')).toEqual([
+      '/bin/sh /usr/local/etc/rc.jail created ${name} ${bridgeips}',
+      '/sbin/route -j ${name} add default ${gateway}',
+    ]);
     expect(paramValues(conf, 'alpine', 'depend')).toEqual(['dns', 'ldap']);
     expect(paramValues(conf, 'alpine', 'mount')).toHaveLength(5);
     expect(paramValue(conf, 'alpine', 'path')).toBe('/usr/jail/${name}');

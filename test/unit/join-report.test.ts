@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { conflictDigest, conflictReport, type JoinEntry } from '#domain/cluster/join-report';
 
 /** E16's conflict report, from entries alone (the HTTP test covers it end to end). */
-const e = (guestId: number, guestType: 'jail' | 'vm', nodeId: string, recordId = 0): JoinEntry => ({ guestId, guestType, name: `${guestType}${guestId}`, nodeId, recordId });
+const e = (guestId: number, guestType: 'jail' | 'vm', nodeId: string, recordId = 0): JoinEntry => ({
+  guestId,
+  guestType,
+  name: `${guestType}${guestId}`,
+  nodeId,
+  recordId,
+});
 
 test('no conflict: null', () => {
   expect(conflictReport([e(5, 'jail', 'b')], [e(6, 'vm', 'a', 6)], new Set())).toBeNull();
@@ -30,8 +36,13 @@ test('entries sort by guestId, nodeId, guestType in code-unit order; the digest 
     [20, 'B-node', 'vm'],
     [20, 'b-node', 'jail'],
   ]);
-  expect(report.conflicts.map((c) => [c.guestId, c.reason])).toEqual([[-1, 'invalid_guest_id'], [3, 'guest_id_in_use'], [20, 'guest_id_in_use']]);
-  const canonical = '[{"guestId":-1,"guestType":"vm","nodeId":"b-node"},{"guestId":3,"guestType":"jail","nodeId":"a-node"},{"guestId":3,"guestType":"jail","nodeId":"b-node"},{"guestId":20,"guestType":"vm","nodeId":"B-node"},{"guestId":20,"guestType":"jail","nodeId":"b-node"}]';
+  expect(report.conflicts.map((c) => [c.guestId, c.reason])).toEqual([
+    [-1, 'invalid_guest_id'],
+    [3, 'guest_id_in_use'],
+    [20, 'guest_id_in_use'],
+  ]);
+  const canonical =
+    '[{"guestId":-1,"guestType":"vm","nodeId":"b-node"},{"guestId":3,"guestType":"jail","nodeId":"a-node"},{"guestId":3,"guestType":"jail","nodeId":"b-node"},{"guestId":20,"guestType":"vm","nodeId":"B-node"},{"guestId":20,"guestType":"jail","nodeId":"b-node"}]';
   expect(report.digest).toBe(createHash('sha256').update(canonical).digest('hex'));
   const renamed = [...report.entries].reverse().map((x) => ({ ...x, name: 'other', recordId: 42 }));
   expect(conflictDigest(renamed)).toBe(report.digest);

@@ -31,12 +31,10 @@ const TOP: Record<string, string[]> = {
 };
 
 const root = resolve(__dirname, '../..');
-const aliases = Object.entries(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).imports as Record<string, string>).map(
-  ([from, to]) => {
-    const [head, tail = ''] = to.replace(/^\.\//, '').split('*');
-    return { prefix: from.replace('*', ''), head, tail };
-  },
-);
+const aliases = Object.entries(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).imports as Record<string, string>).map(([from, to]) => {
+  const [head, tail = ''] = to.replace(/^\.\//, '').split('*');
+  return { prefix: from.replace('*', ''), head, tail };
+});
 
 function tsFiles(dir: string): string[] {
   let entries: string[];
@@ -56,15 +54,23 @@ const IMPORT = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'"`;]*?\s+from\s
 
 /** The repository path an import names, or undefined for a package (or generated code). */
 function target(file: string, spec: string): string | undefined {
-  if (spec.startsWith('.')) return relative(root, resolve(root, dirname(file), spec)).split('\\').join('/');
+  if (spec.startsWith('.'))
+    return relative(root, resolve(root, dirname(file), spec))
+      .split('\\')
+      .join('/');
   const alias = aliases.find((a) => spec.startsWith(a.prefix));
   if (!alias || alias.head.startsWith('.generated')) return undefined;
   return alias.head + spec.slice(alias.prefix.length) + alias.tail;
 }
 
 function importsOf(file: string): string[] {
-  const text = readFileSync(join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  return [...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2]).map((s) => target(file, s)).filter((t): t is string => t !== undefined);
+  const text = readFileSync(join(root, file), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
+  return [...text.matchAll(IMPORT)]
+    .map((m) => m[1] ?? m[2])
+    .map((s) => target(file, s))
+    .filter((t): t is string => t !== undefined);
 }
 
 /** `shared/jobs/x.ts` → shared, jobs. */
@@ -98,10 +104,12 @@ describe('layers: no folder imports one above it', () => {
   });
 
   test('every import follows the layer rules', () => {
-    const broken = files.flatMap((f) => importsOf(f).flatMap((t) => {
-      const why = violation(f, t);
-      return why ? [`${f} → ${t}: ${why}`] : [];
-    }));
+    const broken = files.flatMap((f) =>
+      importsOf(f).flatMap((t) => {
+        const why = violation(f, t);
+        return why ? [`${f} → ${t}: ${why}`] : [];
+      }),
+    );
     expect(broken).toEqual([]);
   });
 

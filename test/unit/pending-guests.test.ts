@@ -11,14 +11,28 @@ import { queueTask } from '../helpers/agent.ts';
 import { arrangeNode, freeGuestId, guestRow, jailInv } from '../http/jail-setup.ts';
 
 /** A pending node's guests are provisional until E16 admits it: members' guests outrank them. */
-const vm = (rid: number): VmInventory => ({ rid, domain: String(rid), name: `vm${rid}`, state: 'shut off', options: defaultVmOptions(), macs: [], datasets: [] });
+const vm = (rid: number): VmInventory => ({
+  rid,
+  domain: String(rid),
+  name: `vm${rid}`,
+  state: 'shut off',
+  options: defaultVmOptions(),
+  macs: [],
+  datasets: [],
+});
 
 test('a member reporting a jail or VM a pending node holds takes it; not while a task runs on it, and never from a member', async () => {
   const [j, v, busy] = [await freeGuestId(), await freeGuestId(), await freeGuestId()];
   const pending = await arrangeNode({ status: 'pending', jails: [jailInv(j), jailInv(busy)] });
   await applyVmInventory(testDb(), pending, [vm(v)]);
   expect((await guestRow(v))!.node_id).toBe(pending);
-  await queueTask({ kind: 'jail.apply-hooks', nodeId: pending, resource: `jail:${busy}`, payload: { ctid: busy, name: `j${busy}`, hooks: jailInv(busy).hooks }, dispatch: false });
+  await queueTask({
+    kind: 'jail.apply-hooks',
+    nodeId: pending,
+    resource: `jail:${busy}`,
+    payload: { ctid: busy, name: `j${busy}`, hooks: jailInv(busy).hooks },
+    dispatch: false,
+  });
 
   // the member's agent registers: its inventory lists both jails and is projected
   const member = await arrangeNode({ jails: [jailInv(j), jailInv(busy)] });
@@ -35,7 +49,7 @@ test('a member reporting a jail or VM a pending node holds takes it; not while a
   expect((await guestRow(v))!.node_id).toBe(member);
 });
 
-test('a seed may give a pending host a member\'s guest id (E16 reports it); the pending host claims nothing', async () => {
+test("a seed may give a pending host a member's guest id (E16 reports it); the pending host claims nothing", async () => {
   const host = JSON.parse(readFileSync('shared/seed/demo.json', 'utf8')).hosts['7d3f0c2e-5b1a-4c8e-9f60-2a4b8c1d9e01'];
   const [memberId, pendingId] = [randomUUID(), randomUUID()];
   const id = await freeGuestId();
@@ -61,7 +75,7 @@ test('a seed may give a pending host a member\'s guest id (E16 reports it); the 
   ]);
 });
 
-test('the demo seed: fbsd-02 is a pending simulated host whose jail 102 is also fbsd-01\'s', () => {
+test("the demo seed: fbsd-02 is a pending simulated host whose jail 102 is also fbsd-01's", () => {
   const demo = JSON.parse(readFileSync('shared/seed/demo.json', 'utf8'));
   const fbsd02 = demo.nodes.find((n: { name: string }) => n.name === 'fbsd-02');
   expect(fbsd02).toMatchObject({ status: 'pending', ip: '127.0.0.12' });

@@ -20,7 +20,9 @@ test('nothing to do when every peer binary exists', () => {
 test('root on Debian installs exactly the missing packages with apt-get', () => {
   const d = decide([SSHD, SMTP], machine({}, ['/usr/sbin/exim4']));
   expect(d).toMatchObject({ action: 'install', packages: ['openssh-server'] });
-  expect(decide([SSHD, SMTP], machine({})).action === 'install' && decide([SSHD, SMTP], machine({}))).toMatchObject({ packages: ['openssh-server', 'exim4-daemon-light'] });
+  expect(decide([SSHD, SMTP], machine({})).action === 'install' && decide([SSHD, SMTP], machine({}))).toMatchObject({
+    packages: ['openssh-server', 'exim4-daemon-light'],
+  });
 });
 
 test('not root on Debian: stops with the one sudo apt-get command', () => {
@@ -29,7 +31,10 @@ test('not root on Debian: stops with the one sudo apt-get command', () => {
 });
 
 test('not Debian: stops with the command of the package manager found, or says what to install', () => {
-  expect(decide([SSHD, SMTP], machine({ debian: false, root: false, managers: ['dnf'] }))).toMatchObject({ action: 'stop', command: 'sudo dnf install -y openssh-server exim' });
+  expect(decide([SSHD, SMTP], machine({ debian: false, root: false, managers: ['dnf'] }))).toMatchObject({
+    action: 'stop',
+    command: 'sudo dnf install -y openssh-server exim',
+  });
   expect(decide([SSHD], machine({ debian: false, root: true, managers: ['apk'] }))).toMatchObject({ action: 'stop', command: 'apk add openssh-server' });
   const none = decide([SSHD], machine({ debian: false, managers: [] }));
   expect(none).toMatchObject({ action: 'stop' });
@@ -47,7 +52,10 @@ test('pebble and pebble-challtestsrv are peers, both from Debian’s one pebble 
   const acme = PEERS.filter((p) => p.binary.startsWith('/usr/bin/pebble'));
   expect(acme.map((p) => p.binary).sort()).toEqual(['/usr/bin/pebble', '/usr/bin/pebble-challtestsrv']);
   expect(decide(acme, machine({}))).toMatchObject({ action: 'install', packages: ['pebble'] });
-  expect(decide([SSHD, ...acme], machine({ root: false }, ['/usr/sbin/sshd']))).toMatchObject({ action: 'stop', command: 'sudo apt-get update && sudo apt-get install -y pebble' });
+  expect(decide([SSHD, ...acme], machine({ root: false }, ['/usr/sbin/sshd']))).toMatchObject({
+    action: 'stop',
+    command: 'sudo apt-get update && sudo apt-get install -y pebble',
+  });
   expect(decide(acme, machine({}, ['/usr/bin/pebble', '/usr/bin/pebble-challtestsrv']))).toEqual({ action: 'none' });
 });
 

@@ -49,8 +49,18 @@ test('every trigger has its function: the catch-all route, its pages or its sche
     const fn = generated[fnName(module)];
     expect({ module, handler: fn?.handler }).toEqual({ module, handler: `dist/${module}.handler` });
     if ('route' in t) expect({ module, events: fn.events }).toEqual({ module, events: [{ httpApi: '*' }] });
-    else if ('pages' in t) expect({ module, events: fn.events, role: fn.tags?.role }).toEqual({ module, events: t.pages.map((path) => ({ httpApi: { method: 'GET', path } })), role: undefined });
-    else expect({ module, events: fn.events, timeout: fn.timeout }).toEqual({ module, events: [{ schedule: { rate: [t.schedule], enabled: SCHEDULES_ENABLED } }], timeout: t.timeout });
+    else if ('pages' in t)
+      expect({ module, events: fn.events, role: fn.tags?.role }).toEqual({
+        module,
+        events: t.pages.map((path) => ({ httpApi: { method: 'GET', path } })),
+        role: undefined,
+      });
+    else
+      expect({ module, events: fn.events, timeout: fn.timeout }).toEqual({
+        module,
+        events: [{ schedule: { rate: [t.schedule], enabled: SCHEDULES_ENABLED } }],
+        timeout: t.timeout,
+      });
   }
 });
 

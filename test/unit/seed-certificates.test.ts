@@ -21,7 +21,10 @@ test('the demo seed has a ready certificate whose file the simulated host keeps,
   const crt = files['/usr/local/etc/ssl/hostmgr/api.crt'];
   expect(crt.mode).toBe('600');
   expect(files['/usr/local/etc/ssl/hostmgr/api.key'].mode).toBe('600');
-  const seed = validateSeed({ nodes: [{ id: nodeId, name: `certs-${nodeId.slice(0, 6)}` }], certificates: certs, hosts: { [nodeId]: { ...demo.hosts[demo.certificates[0].nodeId] } } }, 'fixture');
+  const seed = validateSeed(
+    { nodes: [{ id: nodeId, name: `certs-${nodeId.slice(0, 6)}` }], certificates: certs, hosts: { [nodeId]: { ...demo.hosts[demo.certificates[0].nodeId] } } },
+    'fixture',
+  );
   await loadSeed(testDb(), seed, 'fixture');
   await loadSeed(testDb(), seed, 'fixture');
   const rows = await testDb().selectFrom('certificates').selectAll().where('node_id', '=', nodeId).orderBy('name').execute();
@@ -37,7 +40,10 @@ test('the demo seed has a ready certificate whose file the simulated host keeps,
 
 test('a ready certificate without its file on the host is refused, naming the path', async () => {
   const nodeId = randomUUID();
-  const seed = validateSeed({ nodes: [{ id: nodeId, name: 'c' }], certificates: [{ nodeId, name: 'web', domain: 'web.example.com', issuanceStatus: 'ready' }] }, 'fixture');
+  const seed = validateSeed(
+    { nodes: [{ id: nodeId, name: 'c' }], certificates: [{ nodeId, name: 'web', domain: 'web.example.com', issuanceStatus: 'ready' }] },
+    'fixture',
+  );
   await expect(loadSeed(testDb(), seed, 'fixture')).rejects.toThrow(SeedError);
   await expect(loadSeed(testDb(), seed, 'fixture')).rejects.toThrow(/\/usr\/local\/etc\/ssl\/hostmgr\/web\.crt/);
 });

@@ -40,16 +40,25 @@ test('loads objects, rules (object by name) and WireGuard clients in one go; loa
     ['egress', 'snat', 'inet', '10.20.0.0/16', object.id, ['vlan20'], true, true],
     ['web', 'dnat', 'inet6', '2001:db8::80', null, [], false, true],
   ]);
-  expect(await db.selectFrom('wireguard_clients').select(['name', 'interface', 'fib']).where('node_id', '=', node).execute()).toEqual([{ name: 'vpn', interface: 'wg0', fib: 1 }]);
+  expect(await db.selectFrom('wireguard_clients').select(['name', 'interface', 'fib']).where('node_id', '=', node).execute()).toEqual([
+    { name: 'vpn', interface: 'wg0', fib: 1 },
+  ]);
 
   // a second file: the rule refers to the object the store holds; same keys update, nothing is added
-  const again = validateSeed({
-    natRules: [{ nodeId: node, name: 'egress', type: 'binat', source: '10.21.0.0/16', sourceObject: `lans-${T}`, egressInterfaces: ['vlan21'], policyRouting: false }],
-    wireguardClients: [{ nodeId: node, name: 'vpn-2', interface: 'wg0', fib: 2 }],
-  }, 'again');
+  const again = validateSeed(
+    {
+      natRules: [
+        { nodeId: node, name: 'egress', type: 'binat', source: '10.21.0.0/16', sourceObject: `lans-${T}`, egressInterfaces: ['vlan21'], policyRouting: false },
+      ],
+      wireguardClients: [{ nodeId: node, name: 'vpn-2', interface: 'wg0', fib: 2 }],
+    },
+    'again',
+  );
   expect(await loadSeed(db, again, 'again')).toMatchObject({ natRules: 1, wireguardClients: 1 });
   const updated = await db.selectFrom('firewall_nat_rules').selectAll().where('node_id', '=', node).where('name', '=', 'egress').execute();
-  expect(updated.map((r) => [r.type, r.source, r.source_object_id, r.egress_interfaces, r.policy_routing])).toEqual([['binat', '10.21.0.0/16', object.id, ['vlan21'], false]]);
+  expect(updated.map((r) => [r.type, r.source, r.source_object_id, r.egress_interfaces, r.policy_routing])).toEqual([
+    ['binat', '10.21.0.0/16', object.id, ['vlan21'], false],
+  ]);
   expect(await db.selectFrom('wireguard_clients').select(['name', 'fib']).where('node_id', '=', node).execute()).toEqual([{ name: 'vpn-2', fib: 2 }]);
 });
 

@@ -32,9 +32,14 @@ function fixture() {
   const node = randomUUID();
   const pending = randomUUID();
   return {
-    T, node, pending,
+    T,
+    node,
+    pending,
     seed: {
-      nodes: [{ id: node, name: `seed-${T}`, ip: '10.3.0.1' }, { id: pending, name: `seed-p-${T}`, status: 'pending', lastSeenAt: '-2h' }],
+      nodes: [
+        { id: node, name: `seed-${T}`, ip: '10.3.0.1' },
+        { id: pending, name: `seed-p-${T}`, status: 'pending', lastSeenAt: '-2h' },
+      ],
       clusterNotes: [{ title: `note ${T}`, content: 'first', createdAt: '2025-02-01T10:00:00Z' }],
       notifications: [
         { kind: 'pool_degraded', title: `tank degraded ${T}`, severity: 'warning', scope: 'node', nodeId: node, createdAt: '-50m' },
@@ -50,7 +55,9 @@ function fixture() {
         { templateKey: `backup_failed_${T}`, targetKey: `nightly-${T}`, kind: 'custom', emailEnabled: true, config: 'to=ops@example.org' },
         { templateKey: `backup_failed_${T}`, targetKey: `weekly-${T}`, kind: 'auto', deleted: true },
       ],
-      backupJobs: [{ name: `nightly-${T}`, nodeId: node, sourceDataset: 'tank/jails/101', targetEndpoint: 'backup@10.0.0.50:vault/101', schedule: '15 2 * * *' }],
+      backupJobs: [
+        { name: `nightly-${T}`, nodeId: node, sourceDataset: 'tank/jails/101', targetEndpoint: 'backup@10.0.0.50:vault/101', schedule: '15 2 * * *' },
+      ],
       backupEvents: [
         { job: `nightly-${T}`, status: 'success', createdAt: '-2d', output: 'sent 1.2G' },
         { job: `nightly-${T}`, status: 'failed', createdAt: '-1d', error: `out of space ${T}` },
@@ -93,14 +100,16 @@ describe('seed schema and files', () => {
     doc.notificationRules[0].active = 'yes';
     doc.colour = 'blue';
     const problems = problemsOf(() => readSeedFile(writeJson('invalid.json', doc)));
-    expect(problems).toEqual(expect.arrayContaining([
-      'backupEvents[1].status: must be one of "queued", "running", "success", "failed", "interrupted"',
-      'nodes[0].role: is not an accepted field',
-      'notifications[0].createdAt: must be an ISO 8601 date-time, "now" or a relative time such as -2h',
-      'backupJobs[0].sourceDataset: is required',
-      'notificationRules[0].active: must be boolean',
-      'colour: is not an accepted field',
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'backupEvents[1].status: must be one of "queued", "running", "success", "failed", "interrupted"',
+        'nodes[0].role: is not an accepted field',
+        'notifications[0].createdAt: must be an ISO 8601 date-time, "now" or a relative time such as -2h',
+        'backupJobs[0].sourceDataset: is required',
+        'notificationRules[0].active: must be boolean',
+        'colour: is not an accepted field',
+      ]),
+    );
     expect(problems).toHaveLength(6);
   });
 
@@ -131,8 +140,15 @@ describe('loading a seed', () => {
     const { rulesSynchronised, ...counts } = first;
     expect(rulesSynchronised).toBeGreaterThanOrEqual(1);
     expect(counts).toEqual({
-      nodes: 2, clusterNotes: 1, notifications: 2, notificationTemplates: 1, notificationTargets: 3, notificationRules: 2,
-      backupJobs: 1, backupEvents: 3, backupEventsSkipped: 0,
+      nodes: 2,
+      clusterNotes: 1,
+      notifications: 2,
+      notificationTemplates: 1,
+      notificationTargets: 3,
+      notificationRules: 2,
+      backupJobs: 1,
+      backupEvents: 3,
+      backupEventsSkipped: 0,
     });
 
     const nodes = await db.selectFrom('nodes').select(['id', 'name', 'status', 'last_seen_at']).where('id', 'in', [node, pending]).orderBy('status').execute();
@@ -169,7 +185,12 @@ describe('loading a seed', () => {
       nodes: await db.selectFrom('nodes').selectAll().where('id', 'in', [node, pending]).orderBy('id').execute(),
       notes: await db.selectFrom('cluster_notes').select(['id', 'title', 'content']).where('title', '=', `note ${T}`).execute(),
       notifications: await db.selectFrom('notifications').selectAll().where('title', 'like', `%${T}`).orderBy('id').execute(),
-      rules: await db.selectFrom('notification_rules').select(['id', 'target_key', 'kind', 'deleted_at']).where('template_key', '=', `backup_failed_${T}`).orderBy('id').execute(),
+      rules: await db
+        .selectFrom('notification_rules')
+        .select(['id', 'target_key', 'kind', 'deleted_at'])
+        .where('template_key', '=', `backup_failed_${T}`)
+        .orderBy('id')
+        .execute(),
       jobs: await db.selectFrom('backup_jobs').select(['id', 'name']).where('node_id', '=', node).execute(),
       events: await db.selectFrom('backup_events').select(['id', 'status']).where('node_id', '=', node).orderBy('id').execute(),
     });
@@ -184,18 +205,32 @@ describe('loading a seed', () => {
     const { T, node, seed } = fixture();
     const db = testDb();
     await loadSeed(db, validateSeed(seed, 'fixture'), 'fixture');
-    const update = validateSeed({
-      nodes: [{ id: node, name: `renamed-${T}`, ip: '10.3.0.9' }],
-      clusterNotes: [{ title: `note ${T}`, content: 'second' }],
-      backupJobs: [{ name: `weekly-${T}`, nodeId: node, sourceDataset: 'zroot/home', targetEndpoint: 'backup@10.0.0.50:vault/home' }],
-      backupEvents: [{ job: `weekly-${T}`, status: 'running' }, { job: `nightly-${T}`, status: 'success' }],
-    }, 'update');
+    const update = validateSeed(
+      {
+        nodes: [{ id: node, name: `renamed-${T}`, ip: '10.3.0.9' }],
+        clusterNotes: [{ title: `note ${T}`, content: 'second' }],
+        backupJobs: [{ name: `weekly-${T}`, nodeId: node, sourceDataset: 'zroot/home', targetEndpoint: 'backup@10.0.0.50:vault/home' }],
+        backupEvents: [
+          { job: `weekly-${T}`, status: 'running' },
+          { job: `nightly-${T}`, status: 'success' },
+        ],
+      },
+      'update',
+    );
     const summary = await loadSeed(db, update, 'update');
     expect(summary).toMatchObject({ nodes: 1, clusterNotes: 1, backupJobs: 1, backupEvents: 1, backupEventsSkipped: 1 });
-    expect((await db.selectFrom('nodes').select(['name', 'ip']).where('id', '=', node).executeTakeFirstOrThrow())).toEqual({ name: `renamed-${T}`, ip: '10.3.0.9' });
+    expect(await db.selectFrom('nodes').select(['name', 'ip']).where('id', '=', node).executeTakeFirstOrThrow()).toEqual({
+      name: `renamed-${T}`,
+      ip: '10.3.0.9',
+    });
     const notes = await db.selectFrom('cluster_notes').select('content').where('title', '=', `note ${T}`).execute();
     expect(notes).toEqual([{ content: 'second' }]);
-    const weekly = await db.selectFrom('backup_events as e').innerJoin('backup_jobs as j', 'j.id', 'e.job_id').select(['e.status', 'e.started_at']).where('j.name', '=', `weekly-${T}`).execute();
+    const weekly = await db
+      .selectFrom('backup_events as e')
+      .innerJoin('backup_jobs as j', 'j.id', 'e.job_id')
+      .select(['e.status', 'e.started_at'])
+      .where('j.name', '=', `weekly-${T}`)
+      .execute();
     expect(weekly).toHaveLength(1);
     expect(weekly[0].status).toBe('running');
     expect(weekly[0].started_at).toBeInstanceOf(Date);
@@ -208,7 +243,13 @@ describe('loading a seed', () => {
     doc.backupJobs.push({ name: `orphan-${T}`, nodeId: ghost, sourceDataset: 'a', targetEndpoint: 'b' });
     // the target rules are the API's (one check): a host key that does not parse, the runner as its own target
     doc.backupJobs.push(
-      { name: `badkey-${T}`, nodeId: node, sourceDataset: 'a', targetEndpoint: 'b', target: { dataset: 'vault/a', ssh: { user: 'backup', host: 'b.example', hostKey: 'ssh-ed25519 not-base64!' } } },
+      {
+        name: `badkey-${T}`,
+        nodeId: node,
+        sourceDataset: 'a',
+        targetEndpoint: 'b',
+        target: { dataset: 'vault/a', ssh: { user: 'backup', host: 'b.example', hostKey: 'ssh-ed25519 not-base64!' } },
+      },
       { name: `self-${T}`, nodeId: node, sourceDataset: 'a', targetEndpoint: 'b', target: { dataset: 'vault/a', nodeId: node } },
     );
     doc.backupEvents.push({ job: `missing-${T}`, status: 'success' });
@@ -224,17 +265,19 @@ describe('loading a seed', () => {
     }
     expect(err).toBeInstanceOf(SeedError);
     expect((err as SeedError).message).toMatch(/^seed broken is invalid:\n/);
-    expect((err as SeedError).problems).toEqual(expect.arrayContaining([
-      `backupJobs[1].nodeId: node ${ghost} is neither in this seed nor in the store`,
-      `backupEvents[3].job: no backup job named "missing-${T}" in this seed or the store`,
-      expect.stringMatching(/^backupJobs\[2\]\.target\.ssh\.hostKey: /),
-      'backupJobs[3].target.nodeId: must be another node than the runner (nodeId)',
-      'notifications[2].nodeId: is required when scope is "node"',
-      `notificationRules[2].templateKey: no template "nope_${T}" in this seed or the store`,
-      `notificationRules[3].targetKey: no job_${T} target "not-a-target" in this seed or the store`,
-      'nodes[2].id: repeats nodes[0]',
-      'clusterNotes[1].createdAt: not a valid date-time',
-    ]));
+    expect((err as SeedError).problems).toEqual(
+      expect.arrayContaining([
+        `backupJobs[1].nodeId: node ${ghost} is neither in this seed nor in the store`,
+        `backupEvents[3].job: no backup job named "missing-${T}" in this seed or the store`,
+        expect.stringMatching(/^backupJobs\[2\]\.target\.ssh\.hostKey: /),
+        'backupJobs[3].target.nodeId: must be another node than the runner (nodeId)',
+        'notifications[2].nodeId: is required when scope is "node"',
+        `notificationRules[2].templateKey: no template "nope_${T}" in this seed or the store`,
+        `notificationRules[3].targetKey: no job_${T} target "not-a-target" in this seed or the store`,
+        'nodes[2].id: repeats nodes[0]',
+        'clusterNotes[1].createdAt: not a valid date-time',
+      ]),
+    );
     expect((err as SeedError).problems).toHaveLength(9);
     expect(await testDb().selectFrom('nodes').select('id').where('id', '=', node).execute()).toEqual([]);
     expect(await testDb().selectFrom('notification_templates').select('key').where('key', '=', `backup_failed_${T}`).execute()).toEqual([]);

@@ -10,16 +10,27 @@ import { arrangeNode, freeGuestId, guestRow, jailInv } from '../http/jail-setup.
 /** The seed says which node holds a guest; that wins over stored rows and over whoever reports first. */
 const demoHost = () => JSON.parse(readFileSync('shared/seed/demo.json', 'utf8')).hosts['7d3f0c2e-5b1a-4c8e-9f60-2a4b8c1d9e01'];
 function seedWith(nodes: Array<{ id: string; ctids: number[] }>) {
-  const hosts = Object.fromEntries(nodes.map((n) => [n.id, { ...demoHost(), jails: n.ctids.map((ctid) => ({ ctid, name: `s${ctid}`, dataset: `tank/jails/${ctid}` })), vms: [] }]));
+  const hosts = Object.fromEntries(
+    nodes.map((n) => [n.id, { ...demoHost(), jails: n.ctids.map((ctid) => ({ ctid, name: `s${ctid}`, dataset: `tank/jails/${ctid}` })), vms: [] }]),
+  );
   return validateSeed({ nodes: nodes.map((n, i) => ({ id: n.id, name: `seeded-${n.id.slice(0, 8)}-${i}`, ip: `127.0.0.${30 + i}` })), hosts }, 'test');
 }
 
 test('a guest id given to two hosts is refused, naming both', async () => {
   const [a, b] = [randomUUID(), randomUUID()];
   const id = await freeGuestId();
-  const err = await loadSeed(testDb(), seedWith([{ id: a, ctids: [id] }, { id: b, ctids: [id] }]), 'clash').catch((e) => e);
+  const err = await loadSeed(
+    testDb(),
+    seedWith([
+      { id: a, ctids: [id] },
+      { id: b, ctids: [id] },
+    ]),
+    'clash',
+  ).catch((e) => e);
   expect(err).toBeInstanceOf(SeedError);
-  expect(err.problems).toEqual([`hosts["${b}"].jails[0].ctid: guest id ${id} is also hosts["${a}"].jails[0].ctid; guest ids (jail ctids and VM rids) are unique across the cluster`]);
+  expect(err.problems).toEqual([
+    `hosts["${b}"].jails[0].ctid: guest id ${id} is also hosts["${a}"].jails[0].ctid; guest ids (jail ctids and VM rids) are unique across the cluster`,
+  ]);
 });
 
 test('loading moves a stored guest to its seeded node; another node reporting it first does not take it', async () => {

@@ -53,13 +53,22 @@ describe('store failures map to the named responses', () => {
     try {
       const { handler } = await import('#functions/notifications/count');
       const event = {
-        version: '2.0', routeKey: 'GET /api/notifications/count', rawPath: '/api/notifications/count', rawQueryString: '',
-        headers: { authorization: `Bearer ${token}` }, isBase64Encoded: false,
+        version: '2.0',
+        routeKey: 'GET /api/notifications/count',
+        rawPath: '/api/notifications/count',
+        rawQueryString: '',
+        headers: { authorization: `Bearer ${token}` },
+        isBase64Encoded: false,
         requestContext: { http: { method: 'GET', path: '/api/notifications/count' }, requestId: 'r1' },
       } as unknown as APIGatewayProxyEventV2;
       const res = (await handler(event, { awsRequestId: 'test-503' } as Context)) as { statusCode: number; body: string };
       expect(res.statusCode).toBe(503);
-      expect(JSON.parse(res.body)).toEqual({ status: 'error', message: 'cluster_consensus_unavailable', error: expect.stringContaining('unreachable'), data: null });
+      expect(JSON.parse(res.body)).toEqual({
+        status: 'error',
+        message: 'cluster_consensus_unavailable',
+        error: expect.stringContaining('unreachable'),
+        data: null,
+      });
     } finally {
       await closeDb();
       process.env.DATABASE_URL = saved;

@@ -17,7 +17,9 @@ function simulatedHost(): Executor {
     statePath: join(mkdtempSync(join(tmpdir(), 'hm-tl-')), 'host.json'),
     seed: testHost({
       disks: [{ name: 'ada1', sizeBytes: 10 ** 11 }],
-      pools: [{ name: 'tank', vdevs: [{ type: 'disk', name: 'ada1' }], allocatedBytes: 10 ** 10, io: { readOps: 10, writeOps: 5, readBytes: 1e5, writeBytes: 5e4 } }],
+      pools: [
+        { name: 'tank', vdevs: [{ type: 'disk', name: 'ada1' }], allocatedBytes: 10 ** 10, io: { readOps: 10, writeOps: 5, readBytes: 1e5, writeBytes: 5e4 } },
+      ],
     }),
   });
   return { kind: 'simulator', run: (argv) => sim.run(argv) };
@@ -54,11 +56,31 @@ describe('agent telemetry loop', () => {
   test('a refused post (4xx) is dropped, not retried for ever; the buffer keeps at most the newest samples', async () => {
     let t = 0;
     const collect = async (): Promise<TelemetrySample> => ({ time: ++t, intervalSeconds: 10, pools: [] });
-    const refused = createTelemetryLoop({ exec: simulatedHost(), api: new AgentClient({ call: async () => { throw new ApiError(400, 'validation_failed', 'body.samples[0].time: must be >= 0'); } }), log: quiet, intervalSeconds: 10, collect });
+    const refused = createTelemetryLoop({
+      exec: simulatedHost(),
+      api: new AgentClient({
+        call: async () => {
+          throw new ApiError(400, 'validation_failed', 'body.samples[0].time: must be >= 0');
+        },
+      }),
+      log: quiet,
+      intervalSeconds: 10,
+      collect,
+    });
     await refused.tick();
     expect(refused.pending).toHaveLength(0);
 
-    const down = createTelemetryLoop({ exec: simulatedHost(), api: new AgentClient({ call: async () => { throw new Error('connect ECONNREFUSED'); } }), log: quiet, intervalSeconds: 10, collect });
+    const down = createTelemetryLoop({
+      exec: simulatedHost(),
+      api: new AgentClient({
+        call: async () => {
+          throw new Error('connect ECONNREFUSED');
+        },
+      }),
+      log: quiet,
+      intervalSeconds: 10,
+      collect,
+    });
     for (let i = 0; i < MAX_BUFFERED_SAMPLES + 5; i++) await down.tick();
     expect(down.pending).toHaveLength(MAX_BUFFERED_SAMPLES);
     expect(down.pending[down.pending.length - 1].time).toBe(t);

@@ -18,7 +18,15 @@ const vm = (rid: number, extra: Partial<VmInventory> = {}): VmInventory => ({
 const row = (rid: number) => testDb().selectFrom('guests').selectAll().where('id', '=', rid).executeTakeFirst();
 const config = async (rid: number) => (await row(rid))?.config as unknown as VmConfig;
 const macsOf = async (rid: number) =>
-  (await testDb().selectFrom('vm_mac_bindings as b').innerJoin('vm_mac_objects as o', 'o.id', 'b.mac_object_id').select('o.mac').where('b.guest_id', '=', rid).orderBy('o.mac').execute()).map((r) => r.mac);
+  (
+    await testDb()
+      .selectFrom('vm_mac_bindings as b')
+      .innerJoin('vm_mac_objects as o', 'o.id', 'b.mac_object_id')
+      .select('o.mac')
+      .where('b.guest_id', '=', rid)
+      .orderBy('o.mac')
+      .execute()
+  ).map((r) => r.mac);
 
 test('new VMs are inserted with their options, MAC objects are created and bound; later reports update them', async () => {
   const node = await onlineNode();
@@ -83,7 +91,10 @@ test('while a task is on its way the persisted options stay (state follows); a V
   expect((await config(rid)).options.qemuGuestAgent).toBe(false);
 
   const [purged] = await freeRids(1);
-  await testDb().insertInto('tasks').values({ kind: 'vm.purge-registration', node_id: node, resource: `vm:${purged}`, payload: '{}', requested_by: 'test' }).execute();
+  await testDb()
+    .insertInto('tasks')
+    .values({ kind: 'vm.purge-registration', node_id: node, resource: `vm:${purged}`, payload: '{}', requested_by: 'test' })
+    .execute();
   await applyVmInventory(testDb(), node, [vm(rid), vm(purged, { state: 'orphaned' })]);
   expect(await row(purged)).toBeUndefined();
   await testDb().updateTable('tasks').set({ status: 'failed', finished_at: sql<Date>`now()` }).where('resource', '=', `vm:${purged}`).execute();

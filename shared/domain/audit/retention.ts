@@ -9,9 +9,6 @@ export function auditRetentionDays(env: NodeJS.ProcessEnv = process.env): number
 
 /** Deletes audit rows older than the retention (run by the scheduled sweep); returns how many. */
 export async function pruneAudit(db: Db, days = auditRetentionDays()): Promise<number> {
-  const res = await db
-    .deleteFrom('audit_log')
-    .where('at', '<', sql<Date>`now() - ${days} * interval '1 day'`)
-    .executeTakeFirst();
+  const res = await db.deleteFrom('audit_log').where('at', '<', sql<Date>`now() - ${days} * interval '1 day'`).executeTakeFirst();
   return Number(res.numDeletedRows);
 }

@@ -6,7 +6,18 @@ export const BACKUP_EVENT_STATUSES = ['queued', 'running', 'success', 'failed', 
 export type BackupEventStatus = (typeof BACKUP_EVENT_STATUSES)[number];
 
 /** The fields E12 may sort by (default `startedAt`, descending); the query schema refuses any other. */
-export const BACKUP_EVENT_SORT_FIELDS = ['id', 'jobId', 'mode', 'sourceDataset', 'targetEndpoint', 'status', 'createdAt', 'startedAt', 'completedAt', 'updatedAt'] as const;
+export const BACKUP_EVENT_SORT_FIELDS = [
+  'id',
+  'jobId',
+  'mode',
+  'sourceDataset',
+  'targetEndpoint',
+  'status',
+  'createdAt',
+  'startedAt',
+  'completedAt',
+  'updatedAt',
+] as const;
 export type BackupEventSortField = (typeof BACKUP_EVENT_SORT_FIELDS)[number];
 
 /** API field → column; each column has a `(column, id)` index (migration 0002). */
@@ -74,7 +85,11 @@ const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  * ␟ = U+001F, which a search may not contain, so no match spans two fields) that contain `search`.
  */
 async function matchingDocs(db: Kysely<Database>, search: string): Promise<number[]> {
-  const rows = await db.selectFrom('backup_event_search_docs').select('id').where('doc', 'like', sql<string>`lower(${likePattern(search)})`).execute();
+  const rows = await db
+    .selectFrom('backup_event_search_docs')
+    .select('id')
+    .where('doc', 'like', sql<string>`lower(${likePattern(search)})`)
+    .execute();
   return rows.map((r) => r.id);
 }
 

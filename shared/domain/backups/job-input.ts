@@ -67,9 +67,11 @@ export async function jobColumns(trx: Db, input: BackupJobInput, now = new Date(
   const problems: { field: string; problem: string }[] = [];
   const { source, target } = input;
   const hasGuest = source.guestType !== undefined || source.guestId !== undefined;
-  if (source.dataset !== undefined && hasGuest) problems.push({ field: 'body.source', problem: 'must name either a dataset or a guest (guestType + guestId), not both' });
+  if (source.dataset !== undefined && hasGuest)
+    problems.push({ field: 'body.source', problem: 'must name either a dataset or a guest (guestType + guestId), not both' });
   else if (source.dataset === undefined && !hasGuest) problems.push({ field: 'body.source', problem: 'must name a dataset or a guest (guestType + guestId)' });
-  else if (hasGuest && (source.guestType === undefined || source.guestId === undefined)) problems.push({ field: 'body.source', problem: 'a guest source needs both guestType and guestId' });
+  else if (hasGuest && (source.guestType === undefined || source.guestId === undefined))
+    problems.push({ field: 'body.source', problem: 'a guest source needs both guestType and guestId' });
   const sourceProblem = source.dataset === undefined ? undefined : datasetProblem(source.dataset);
   if (sourceProblem) problems.push({ field: 'body.source.dataset', problem: sourceProblem });
   const checked = checkTargetInput(target, input.nodeId);
@@ -85,7 +87,8 @@ export async function jobColumns(trx: Db, input: BackupJobInput, now = new Date(
   let sourceLabel = source.dataset ?? '';
   if (hasGuest) {
     const g = await trx.selectFrom('guests').select(['id', 'name']).where('id', '=', source.guestId!).where('type', '=', source.guestType!).executeTakeFirst();
-    if (!g) throw notFound(source.guestType === 'jail' ? 'jail_not_found' : 'vm_not_found', `body.source: ${source.guestType} ${source.guestId} does not exist`);
+    if (!g)
+      throw notFound(source.guestType === 'jail' ? 'jail_not_found' : 'vm_not_found', `body.source: ${source.guestType} ${source.guestId} does not exist`);
     sourceLabel = `${source.guestType}:${g.id}${g.name ? ` (${g.name})` : ''}`;
   }
   const enabled = input.enabled ?? true;
@@ -104,4 +107,3 @@ export async function jobColumns(trx: Db, input: BackupJobInput, now = new Date(
     next_run_at: enabled ? nextRunAfter(input.schedule, now) : null,
   };
 }
-

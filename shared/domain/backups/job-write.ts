@@ -10,7 +10,11 @@ import { requireBackupJob, toBackupJob, type BackupJob } from './jobs.ts';
 /** Creates a job; its first run is due at the schedule's next slot. */
 export async function createBackupJob(db: Kysely<Database>, input: BackupJobInput): Promise<BackupJob> {
   return inTransaction(db, async (trx) => {
-    const row = await trx.insertInto('backup_jobs').values(await jobColumns(trx, input)).returningAll().executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('backup_jobs')
+      .values(await jobColumns(trx, input))
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return toBackupJob(row);
   });
 }

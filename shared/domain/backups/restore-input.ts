@@ -30,9 +30,15 @@ export function checkEncryptionKey(key: string | undefined, format: KeyFormat | 
   if (format === undefined) throw new ValidationError([{ field: 'body.encryptionKeyFormat', problem: 'is required with encryptionKey' }]);
   const problem =
     format === 'hex'
-      ? /^[0-9A-Fa-f]{64}$/.test(key) ? null : 'must be 64 hexadecimal digits for keyformat hex'
+      ? /^[0-9A-Fa-f]{64}$/.test(key)
+        ? null
+        : 'must be 64 hexadecimal digits for keyformat hex'
       : format === 'raw'
-        ? /^[A-Za-z0-9+/]+={0,2}$/.test(key) && Buffer.from(key, 'base64').length === RAW_KEY_BYTES ? null : 'must be 32 bytes, base64-encoded, for keyformat raw'
-        : key.length >= 8 && key.length <= 512 ? null : 'must be 8–512 characters for keyformat passphrase';
+        ? /^[A-Za-z0-9+/]+={0,2}$/.test(key) && Buffer.from(key, 'base64').length === RAW_KEY_BYTES
+          ? null
+          : 'must be 32 bytes, base64-encoded, for keyformat raw'
+        : key.length >= 8 && key.length <= 512
+          ? null
+          : 'must be 8–512 characters for keyformat passphrase';
   if (problem) throw new ValidationError([{ field: 'body.encryptionKey', problem }]);
 }

@@ -16,7 +16,10 @@ export async function guestDataset(trx: Db, job: JobRow): Promise<string> {
   const root = [...all].sort((a, b) => a.length - b.length)[0];
   if (!root) throw conflict('backup_source_missing', `backup job ${job.id}: ${job.guest_type} ${job.guest_id} has no ZFS dataset`);
   if (!all.every((d) => d === root || d.startsWith(`${root}/`))) {
-    throw conflict('backup_source_not_nested', `backup job ${job.id}: the datasets of ${job.guest_type} ${job.guest_id} do not share one parent (${all.join(', ')})`);
+    throw conflict(
+      'backup_source_not_nested',
+      `backup job ${job.id}: the datasets of ${job.guest_type} ${job.guest_id} do not share one parent (${all.join(', ')})`,
+    );
   }
   return root;
 }
@@ -45,7 +48,13 @@ export async function requireRunnerMember(trx: Db, job: JobRow): Promise<void> {
 export async function planBackupRun(trx: Db, job: JobRow): Promise<TaskPlan<'backup.run'>> {
   const source = job.guest_type ? await guestDataset(trx, job) : job.source_dataset;
   const target = await runTarget(trx, job);
-  return { kind: 'backup.run', nodeId: job.node_id, resource: resourceKey.backupJob(job.id), exclusive: true, payload: { jobId: job.id, source, retention: job.retention, target } };
+  return {
+    kind: 'backup.run',
+    nodeId: job.node_id,
+    resource: resourceKey.backupJob(job.id),
+    exclusive: true,
+    payload: { jobId: job.id, source, retention: job.retention, target },
+  };
 }
 
 /** The run's event, `queued`, in the transaction that creates its task (a repeated request finds the first). */
@@ -55,7 +64,17 @@ export async function recordQueuedEvent(trx: Db, task: TaskRow): Promise<number>
   const p = task.payload as TaskPlan<'backup.run'>['payload'];
   const row = await trx
     .insertInto('backup_events')
-    .values({ job_id: p.jobId, node_id: task.node_id, task_id: task.id, mode: '', source_dataset: p.source, target_endpoint: p.target.label, status: 'queued', output: '', error: '' })
+    .values({
+      job_id: p.jobId,
+      node_id: task.node_id,
+      task_id: task.id,
+      mode: '',
+      source_dataset: p.source,
+      target_endpoint: p.target.label,
+      status: 'queued',
+      output: '',
+      error: '',
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -52,7 +52,15 @@ export async function scheduleDueRuns(db: Kysely<Database>, o: { now?: Date; lim
   const toSend: TaskRow[] = [];
   for (const { id } of due) {
     const r = await inTransaction(db, async (trx) => {
-      const job = await trx.selectFrom('backup_jobs').selectAll().where('id', '=', id).where('next_run_at', '<=', now).where('enabled', '=', true).forUpdate().skipLocked().executeTakeFirst();
+      const job = await trx
+        .selectFrom('backup_jobs')
+        .selectAll()
+        .where('id', '=', id)
+        .where('next_run_at', '<=', now)
+        .where('enabled', '=', true)
+        .forUpdate()
+        .skipLocked()
+        .executeTakeFirst();
       if (!job) return null; // another scheduler took it
       const next = nextRunAfter(job.schedule, now);
       await trx.updateTable('backup_jobs').set({ next_run_at: next }).where('id', '=', id).execute();
@@ -66,7 +74,18 @@ export async function scheduleDueRuns(db: Kysely<Database>, o: { now?: Date; lim
         // the run cannot even be planned: E12 shows it as a failed run with the reason
         await trx
           .insertInto('backup_events')
-          .values({ job_id: id, node_id: job.node_id, source_dataset: job.source_dataset, target_endpoint: job.target_endpoint, mode: '', output: '', status: 'failed', error: e.detail, started_at: now, completed_at: now })
+          .values({
+            job_id: id,
+            node_id: job.node_id,
+            source_dataset: job.source_dataset,
+            target_endpoint: job.target_endpoint,
+            mode: '',
+            output: '',
+            status: 'failed',
+            error: e.detail,
+            started_at: now,
+            completed_at: now,
+          })
           .execute();
         await raiseNotification(trx, {
           kind: 'backup_failed',

@@ -9,7 +9,10 @@ const STAMP = /^\d{8}T\d{6}Z$/;
 export const backupSnapshotPrefix = (jobId: number) => `${PREFIX}${jobId}-`;
 
 export function backupSnapshotName(jobId: number, at: Date): string {
-  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
   return `${backupSnapshotPrefix(jobId)}${stamp}`;
 }
 
@@ -20,5 +23,4 @@ export function isJobSnapshot(jobId: number, name: string): boolean {
 }
 
 /** This job's snapshot names among `names`, oldest first. */
-export const jobSnapshotsOldestFirst = (jobId: number, names: readonly string[]): string[] =>
-  names.filter((n) => isJobSnapshot(jobId, n)).sort();
+export const jobSnapshotsOldestFirst = (jobId: number, names: readonly string[]): string[] => names.filter((n) => isJobSnapshot(jobId, n)).sort();

@@ -44,7 +44,8 @@ export function checkTargetInput(t: BackupTargetInput, runnerId: string): { targ
   const problems: TargetProblem[] = [];
   const dp = datasetProblem(t.dataset);
   if (dp) problems.push({ field: 'target.dataset', problem: dp });
-  if ((t.nodeId === undefined) === (t.ssh === undefined)) problems.push({ field: 'target', problem: 'must name either a member node (nodeId) or an SSH endpoint (ssh), exactly one' });
+  if ((t.nodeId === undefined) === (t.ssh === undefined))
+    problems.push({ field: 'target', problem: 'must name either a member node (nodeId) or an SSH endpoint (ssh), exactly one' });
   const key = t.ssh ? normalHostKey(t.ssh.hostKey) : undefined;
   if (typeof key === 'object') problems.push({ field: 'target.ssh.hostKey', problem: key.problem });
   if (t.nodeId !== undefined && t.nodeId === runnerId) problems.push({ field: 'target.nodeId', problem: 'must be another node than the runner (nodeId)' });

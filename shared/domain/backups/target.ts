@@ -18,21 +18,37 @@ export function targetOf(row: TargetColumns): BackupTarget | null {
   if (!row.target_dataset) return null;
   if (row.target_node_id) return { kind: 'node', nodeId: row.target_node_id, dataset: row.target_dataset };
   if (row.target_ssh_host && row.target_ssh_user && row.target_ssh_host_key) {
-    return { kind: 'ssh', user: row.target_ssh_user, host: row.target_ssh_host, port: row.target_ssh_port ?? 22, hostKey: row.target_ssh_host_key, dataset: row.target_dataset };
+    return {
+      kind: 'ssh',
+      user: row.target_ssh_user,
+      host: row.target_ssh_host,
+      port: row.target_ssh_port ?? 22,
+      hostKey: row.target_ssh_host_key,
+      dataset: row.target_dataset,
+    };
   }
   return null;
 }
 
 /** The target as a task reaches it: an SSH endpoint's pinned key travels as its fingerprint. */
 export function peerOf(t: BackupTarget): BackupPeer {
-  return t.kind === 'node' ? { kind: 'node', nodeId: t.nodeId, dataset: t.dataset } : { kind: 'ssh', user: t.user, host: t.host, port: t.port, dataset: t.dataset, hostKeys: [hostKeyFingerprint(t.hostKey)] };
+  return t.kind === 'node'
+    ? { kind: 'node', nodeId: t.nodeId, dataset: t.dataset }
+    : { kind: 'ssh', user: t.user, host: t.host, port: t.port, dataset: t.dataset, hostKeys: [hostKeyFingerprint(t.hostKey)] };
 }
 
 /** The columns that store a target. */
 export function targetColumns(t: BackupTarget): TargetColumns {
   return t.kind === 'node'
     ? { target_node_id: t.nodeId, target_dataset: t.dataset, target_ssh_user: null, target_ssh_host: null, target_ssh_port: null, target_ssh_host_key: null }
-    : { target_node_id: null, target_dataset: t.dataset, target_ssh_user: t.user, target_ssh_host: t.host, target_ssh_port: t.port, target_ssh_host_key: t.hostKey };
+    : {
+        target_node_id: null,
+        target_dataset: t.dataset,
+        target_ssh_user: t.user,
+        target_ssh_host: t.host,
+        target_ssh_port: t.port,
+        target_ssh_host_key: t.hostKey,
+      };
 }
 
 /**

@@ -26,11 +26,13 @@ interface NewCertificate {
 function checkFields(c: NewCertificate): void {
   const problems: { field: string; problem: string }[] = [];
   if (c.type === 'imported') {
-    for (const f of ['certificatePem', 'privateKeyPem'] as const) if (c[f] === undefined) problems.push({ field: f, problem: 'is required for an imported certificate' });
+    for (const f of ['certificatePem', 'privateKeyPem'] as const)
+      if (c[f] === undefined) problems.push({ field: f, problem: 'is required for an imported certificate' });
     if (c.staging !== undefined) problems.push({ field: 'staging', problem: 'applies to managed (ACME) certificates only' });
   } else {
     if (c.domain === undefined) problems.push({ field: 'domain', problem: `is required for a ${c.type} certificate` });
-    for (const f of ['certificatePem', 'privateKeyPem'] as const) if (c[f] !== undefined) problems.push({ field: f, problem: 'applies to imported certificates only' });
+    for (const f of ['certificatePem', 'privateKeyPem'] as const)
+      if (c[f] !== undefined) problems.push({ field: f, problem: 'applies to imported certificates only' });
     if (c.type === 'self-signed' && c.staging !== undefined) problems.push({ field: 'staging', problem: 'applies to managed (ACME) certificates only' });
   }
   if (problems.length) throw new ValidationError(problems);
@@ -45,7 +47,8 @@ function checkFields(c: NewCertificate): void {
  */
 export async function createCertificate(trx: Db, enqueue: Enqueue, c: NewCertificate): Promise<CertificateRecord & { taskId: number }> {
   checkFields(c);
-  const imported = c.type === 'imported' ? checkImportedCertificate({ certificatePem: c.certificatePem!, privateKeyPem: c.privateKeyPem!, domain: c.domain }) : null;
+  const imported =
+    c.type === 'imported' ? checkImportedCertificate({ certificatePem: c.certificatePem!, privateKeyPem: c.privateKeyPem!, domain: c.domain }) : null;
   const nodeId = await targetNode(trx, c.nodeId);
   const taken = await trx.selectFrom('certificates').select('id').where('node_id', '=', nodeId).where('name', '=', c.name).executeTakeFirst();
   if (taken) throw conflict('certificate_name_taken', `name: node ${nodeId} already has certificate ${taken.id} named ${c.name}`);

@@ -9,7 +9,11 @@ const SELF_SIGNED_VALIDITY_DAYS = 365;
  * The task that installs an imported certificate on its node, exclusive on the certificate. The private key
  * is a task secret (shared/jobs/secrets.ts): the agent gets it, the stored payload loses it when the task ends.
  */
-export function installTask(row: Pick<CertificateRow, 'id' | 'node_id' | 'name' | 'fingerprint'>, certificatePem: string, privateKeyPem: string): TaskPlan<'certificate.install'> {
+export function installTask(
+  row: Pick<CertificateRow, 'id' | 'node_id' | 'name' | 'fingerprint'>,
+  certificatePem: string,
+  privateKeyPem: string,
+): TaskPlan<'certificate.install'> {
   return {
     kind: 'certificate.install',
     nodeId: row.node_id,

@@ -7,7 +7,10 @@ import { acmeDirectoryUrl } from './acme-directory.ts';
  * The task that issues (or renews) a managed certificate on its node: exclusive on the certificate, so two
  * issuances of one certificate never run at once. It carries no secret: keys are made and kept on the host.
  */
-export function issuanceTask(row: Pick<CertificateRow, 'id' | 'node_id' | 'name' | 'domain' | 'staging'>, operation: 'initial' | 'renewal'): TaskPlan<'certificate.issue'> {
+export function issuanceTask(
+  row: Pick<CertificateRow, 'id' | 'node_id' | 'name' | 'domain' | 'staging'>,
+  operation: 'initial' | 'renewal',
+): TaskPlan<'certificate.issue'> {
   return {
     kind: 'certificate.issue',
     nodeId: row.node_id,

@@ -46,7 +46,11 @@ export async function queueDueRenewals(db: Kysely<Database>, now: Date = new Dat
     const task = await inTransaction(db, async (trx) => {
       const row = await dueQuery(trx, now).where('id', '=', due.id).forUpdate().executeTakeFirst();
       if (!row) return null;
-      await trx.updateTable('certificates').set({ issuance_status: 'queued', issuance_operation: 'renewal', updated_at: sql<Date>`now()` }).where('id', '=', row.id).execute();
+      await trx
+        .updateTable('certificates')
+        .set({ issuance_status: 'queued', issuance_operation: 'renewal', updated_at: sql<Date>`now()` })
+        .where('id', '=', row.id)
+        .execute();
       return createTask(trx, { ...issuanceTask(row, 'renewal'), undo: issuanceUndo(row), requestedBy: 'certificate renewals' });
     });
     if (!task) continue;

@@ -21,7 +21,10 @@ async function retryableCertificate(db: Db, id: number, forUpdate: boolean) {
   const holder = await activeExclusiveTask(db, resourceKey.certificate(id));
   if (holder) throw conflict('certificate_issuance_active', `certificate ${id} has an issuance already: task ${holder.id} is ${holder.status}`);
   if (row.fingerprint !== '' || row.issuance_operation !== 'initial' || row.issuance_status === 'ready') {
-    throw conflict('certificate_already_issued', `certificate ${id} is already issued (valid until ${row.not_after?.toISOString() ?? 'unknown'}): renewals retry on their own`);
+    throw conflict(
+      'certificate_already_issued',
+      `certificate ${id} is already issued (valid until ${row.not_after?.toISOString() ?? 'unknown'}): renewals retry on their own`,
+    );
   }
   return row;
 }

@@ -18,7 +18,11 @@ export async function certificateViews(db: Db, rows: CertificateRow[]): Promise<
     const tasks = await db
       .selectFrom('tasks')
       .select(['resource', 'phase'])
-      .where('resource', 'in', queued.map((r) => resourceKey.certificate(r.id)))
+      .where(
+        'resource',
+        'in',
+        queued.map((r) => resourceKey.certificate(r.id)),
+      )
       .where('kind', 'in', [...CERTIFICATE_TASK_KINDS])
       .where('status', '=', 'running')
       .execute();

@@ -25,7 +25,12 @@ export async function rotateClusterKey(db: Db): Promise<string> {
 /** A cluster key when none is set yet (the first `npm start`): returns the new key, or null when one exists. */
 export async function ensureClusterKey(db: Db): Promise<string | null> {
   const key = generateClusterKey();
-  const row = await db.insertInto('cluster_settings').values({ key_hash: hashClusterKey(key) }).onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+  const row = await db
+    .insertInto('cluster_settings')
+    .values({ key_hash: hashClusterKey(key) })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
   return row ? key : null;
 }
 
@@ -46,6 +51,6 @@ export async function requireClusterKey(trx: Db, presented: string): Promise<voi
   const given = Buffer.from(hashClusterKey(presented), 'hex');
   const stored = Buffer.from(row.key_hash, 'hex');
   if (given.length !== stored.length || !timingSafeEqual(given, stored)) {
-    throw new DomainError('forbidden', 'cluster_key_mismatch', 'clusterKey does not match this cluster\'s key');
+    throw new DomainError('forbidden', 'cluster_key_mismatch', "clusterKey does not match this cluster's key");
   }
 }

@@ -26,14 +26,21 @@ const toNote = (r: Selectable<ClusterNotesTable>): ClusterNote => ({
 export async function listNotes(db: Kysely<Database>, req: PageRequest): Promise<Page<ClusterNote>> {
   const [rows, total] = await Promise.all([
     db.selectFrom('cluster_notes').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(req.size).offset(offsetOf(req)).execute(),
-    db.selectFrom('cluster_notes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('cluster_notes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { data: rows.map(toNote), last_page: lastPage(Number(total.n), req.size) };
 }
 
 export async function createNote(db: Kysely<Database>, note: { title: string; content?: string }): Promise<ClusterNote> {
   const row = await inTransaction(db, (trx) =>
-    trx.insertInto('cluster_notes').values({ title: note.title, content: note.content ?? '' }).returningAll().executeTakeFirstOrThrow(),
+    trx
+      .insertInto('cluster_notes')
+      .values({ title: note.title, content: note.content ?? '' })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
   );
   return toNote(row);
 }
@@ -45,7 +52,12 @@ export async function createNote(db: Kysely<Database>, note: { title: string; co
 export async function bulkDeleteNotes(db: Kysely<Database>, ids: number[]): Promise<number[]> {
   return inTransaction(db, async (trx) => {
     const found = await trx.selectFrom('cluster_notes').select('id').where('id', 'in', ids).execute();
-    requireAllFound(ids, found.map((r) => r.id), 'cluster_note_not_found', 'cluster note');
+    requireAllFound(
+      ids,
+      found.map((r) => r.id),
+      'cluster_note_not_found',
+      'cluster note',
+    );
     await trx.deleteFrom('cluster_notes').where('id', 'in', ids).execute();
     return ids;
   });

@@ -7,7 +7,6 @@ import { onlineSql } from '#store/presence';
 import { requireJail, requireNoActiveTask } from './store.ts';
 import type { JailConfig } from './types.ts';
 
-
 interface MigrationResult {
   guestId: number;
   outcome: 'queued';
@@ -21,8 +20,7 @@ export function reportedGuestIds(inventory: unknown): number[] {
   return ids.map(Number).filter(Number.isInteger);
 }
 
-const nodeQuery = (db: Db) =>
-  db.selectFrom('nodes').select(['id', 'ip', 'status', 'inventory', onlineSql('nodes').as('online')]);
+const nodeQuery = (db: Db) => db.selectFrom('nodes').select(['id', 'ip', 'status', 'inventory', onlineSql('nodes').as('online')]);
 
 /** `targetNodeUuid` omitted: the online member with the fewest guests, other than the source (ties → lowest id). */
 async function pickTarget(trx: Db, sourceId: string) {

@@ -4,7 +4,6 @@ import type { JailConfig, JailInventory } from './types.ts';
 import { activeJailTask, jailConfigOf } from './store.ts';
 import { outranks } from '#domain/nodes/membership';
 
-
 /** A newly seen jail: its persisted configuration starts as what the host has. */
 function configFromInventory(j: JailInventory): JailConfig {
   return {

@@ -7,7 +7,13 @@ import { jailConfigOf } from './store.ts';
  * jail is pinned again too (its CPUs may have been reset by a host reboot or by hand).
  */
 export const jailReapplySource: ReapplySource = async (db, nodeId) => {
-  const rows = await db.selectFrom('guests').select(['id', 'name', 'state', 'config']).where('node_id', '=', nodeId).where('type', '=', 'jail').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('guests')
+    .select(['id', 'name', 'state', 'config'])
+    .where('node_id', '=', nodeId)
+    .where('type', '=', 'jail')
+    .orderBy('id')
+    .execute();
   const items: ReapplyItem[] = [];
   for (const r of rows) {
     const c = jailConfigOf(r.config);

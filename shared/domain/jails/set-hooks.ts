@@ -18,12 +18,7 @@ interface HooksRecord {
  * in the caller's transaction; the agent writes the hook scripts and `exec.<phase> +=` lines, so the change
  * takes effect on the jail's next start/stop (a running jail is not restarted).
  */
-export async function setLifecycleHooks(
-  trx: Transaction<Database>,
-  enqueue: Enqueue,
-  ctid: number,
-  hooks: JailHooks,
-): Promise<HooksRecord> {
+export async function setLifecycleHooks(trx: Transaction<Database>, enqueue: Enqueue, ctid: number, hooks: JailHooks): Promise<HooksRecord> {
   const problems = hookProblems(hooks);
   if (problems.length) throw new ValidationError(problems);
   const jail = await requireJail(trx, ctid);

@@ -6,7 +6,6 @@ import { activeExclusiveTask } from '#shared/jobs/tasks';
 import { noHooks } from './hooks.ts';
 import type { JailConfig } from './types.ts';
 
-
 export interface JailRow extends Omit<Selectable<GuestsTable>, 'config'> {
   config: JailConfig;
 }
@@ -42,7 +41,13 @@ export async function requireNoExclusiveTask(db: Db, ctid: number): Promise<void
 
 /** The jail's oldest queued or running task, if any. */
 export const activeJailTask = (db: Db, ctid: number) =>
-  db.selectFrom('tasks').select(['id', 'kind', 'status']).where('resource', '=', resourceKey.jail(ctid)).where('status', 'in', ACTIVE_STATUSES).orderBy('id').executeTakeFirst();
+  db
+    .selectFrom('tasks')
+    .select(['id', 'kind', 'status'])
+    .where('resource', '=', resourceKey.jail(ctid))
+    .where('status', 'in', ACTIVE_STATUSES)
+    .orderBy('id')
+    .executeTakeFirst();
 
 /** 409 `jail_busy` while any task is queued or running on the jail (E20 needs it at rest). */
 export async function requireNoActiveTask(db: Db, ctid: number): Promise<void> {
@@ -51,5 +56,9 @@ export async function requireNoActiveTask(db: Db, ctid: number): Promise<void> {
 }
 
 export async function saveJailConfig(trx: Db, ctid: number, config: JailConfig): Promise<void> {
-  await trx.updateTable('guests').set({ config: JSON.stringify(config), updated_at: new Date() }).where('id', '=', ctid).execute();
+  await trx
+    .updateTable('guests')
+    .set({ config: JSON.stringify(config), updated_at: new Date() })
+    .where('id', '=', ctid)
+    .execute();
 }

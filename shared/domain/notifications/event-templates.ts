@@ -6,7 +6,12 @@ import type { Db } from '#store/tables';
  * to write a rule on them: the template is added when a rule first names it. A seed may relabel them.
  */
 const BUILT_IN_TEMPLATES = [
-  { key: 'task.failed', label: 'Task failed (event)', description: 'A task ended failed or interrupted; match by task kind and node', target_type: 'task_event' },
+  {
+    key: 'task.failed',
+    label: 'Task failed (event)',
+    description: 'A task ended failed or interrupted; match by task kind and node',
+    target_type: 'task_event',
+  },
   { key: 'task.succeeded', label: 'Task succeeded (event)', description: 'A task ended successfully; match by task kind and node', target_type: 'task_event' },
   { key: 'task_failed', label: 'Task failed', description: 'A task on a node ended failed', target_type: 'node' },
   { key: 'task_interrupted', label: 'Task interrupted', description: 'A task on a node was cut off (agent restart, silent node)', target_type: 'node' },
@@ -17,5 +22,9 @@ const BUILT_IN_TEMPLATES = [
 export async function ensureBuiltInTemplate(trx: Db, key: string): Promise<void> {
   const t = BUILT_IN_TEMPLATES.find((x) => x.key === key);
   if (!t) return;
-  await trx.insertInto('notification_templates').values({ ...t, default_config: '{}' }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await trx
+    .insertInto('notification_templates')
+    .values({ ...t, default_config: '{}' })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
 }

@@ -18,7 +18,14 @@ export async function synchroniseRules(db: Db): Promise<number> {
       eb
         .selectFrom('notification_templates as t')
         .innerJoin('notification_targets as g', 'g.target_type', 't.target_type')
-        .select(['t.key as template_key', 'g.key as target_key', sql.lit('auto').as('kind'), sql.lit(true).as('active'), sql.lit(true).as('ui_enabled'), 't.default_config'])
+        .select([
+          't.key as template_key',
+          'g.key as target_key',
+          sql.lit('auto').as('kind'),
+          sql.lit(true).as('active'),
+          sql.lit(true).as('ui_enabled'),
+          't.default_config',
+        ])
         .where(({ not, exists, selectFrom }) =>
           not(exists(selectFrom('notification_rules as r').select('r.id').whereRef('r.template_key', '=', 't.key').whereRef('r.target_key', '=', 'g.key'))),
         ),

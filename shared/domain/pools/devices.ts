@@ -1,14 +1,18 @@
 import { conflict, notFound } from '#shared/errors/domain-errors';
 import type { Db } from '#store/tables';
 
-
 /**
  * A device as E7 accepts it (1–24 chars): a device name (`ada1p3`, a vdev GUID) or a GEOM label of one of
  * FreeBSD's label classes (`gpt/disk3`, `gptid/…`, `diskid/…`, `label/…`, `ufsid/…`), optionally as its `/dev/`
  * path. No other slash and no `.`/`..` name: `../dev/da1` or `/dev/../da1` would name a device the in-use
  * check never compared against. A leading `-` would read as a zpool option.
  */
-export const deviceNameSchema = { type: 'string', minLength: 1, maxLength: 24, pattern: '^(/dev/)?((gpt|gptid|diskid|label|ufsid)/)?(?!\\.\\.?$)[A-Za-z0-9_.:+][A-Za-z0-9_.:+-]*$' } as const;
+export const deviceNameSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 24,
+  pattern: '^(/dev/)?((gpt|gptid|diskid|label|ufsid)/)?(?!\\.\\.?$)[A-Za-z0-9_.:+][A-Za-z0-9_.:+-]*$',
+} as const;
 
 /** Pool GUIDs are unsigned 64-bit integers printed in decimal. */
 export const poolGuidSchema = { type: 'string', minLength: 1, maxLength: 20, pattern: '^[0-9]+$' } as const;

@@ -8,7 +8,12 @@ import { checkReplacement, requirePool } from './devices.ts';
  * E7: validates a device replacement against the node's reported inventory and plans the exclusive
  * `pool.replace-device` task (one active replacement per pool; a second is 409 resource_busy).
  */
-export async function planDeviceReplacement(trx: Transaction<Database>, guid: string, oldDevice: string, newDevice: string): Promise<TaskPlan<'pool.replace-device'>> {
+export async function planDeviceReplacement(
+  trx: Transaction<Database>,
+  guid: string,
+  oldDevice: string,
+  newDevice: string,
+): Promise<TaskPlan<'pool.replace-device'>> {
   const pool = await requirePool(trx, guid);
   const devices = await checkReplacement(trx, pool, oldDevice, newDevice);
   return {

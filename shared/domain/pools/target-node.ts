@@ -2,7 +2,6 @@ import { notFound } from '#shared/errors/domain-errors';
 import { requireNode } from '#domain/cluster/nodes';
 import type { Db } from '#store/tables';
 
-
 /**
  * The node a host-level request without a node in its path acts on (E11's tunables, E14's dashboard). The spec
  * describes these as operations of "the host"; in a cluster that is the node the caller names with `?nodeId=`

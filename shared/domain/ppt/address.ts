@@ -22,7 +22,8 @@ const LIMITS: [keyof PciAddress, number][] = [
  * 400 pci_domain_unsupported for any other.
  */
 export function checkPciDomain(domain: string): 0 {
-  if (!/^[0-9]+$/.test(domain) || Number(domain) !== 0) throw invalid('pci_domain_unsupported', `body.domain: only PCI domain 0 can be passed through, not ${JSON.stringify(domain)}`);
+  if (!/^[0-9]+$/.test(domain) || Number(domain) !== 0)
+    throw invalid('pci_domain_unsupported', `body.domain: only PCI domain 0 can be passed through, not ${JSON.stringify(domain)}`);
   return 0;
 }
 

@@ -32,12 +32,25 @@ const sameAddress = (d: PciDeviceInventory, a: PciAddress) => d.domain === 0 && 
  * pci_device_not_found; one on another driver is 409 pci_device_not_ppt. Otherwise the record is stored and
  * a `ppt.import` task (pptdevs[2,3] and vmm_load in /boot/loader.conf) queued — in the caller's transaction.
  */
-export async function importPptDevice(trx: Transaction<Database>, enqueue: Enqueue, req: PptImportRequest, requestedBy: string): Promise<{ created: boolean; device: PptDeviceView }> {
+export async function importPptDevice(
+  trx: Transaction<Database>,
+  enqueue: Enqueue,
+  req: PptImportRequest,
+  requestedBy: string,
+): Promise<{ created: boolean; device: PptDeviceView }> {
   const domain = checkPciDomain(req.domain);
   const addr = parsePciDeviceId(req.deviceID);
   const nodeId = await targetNode(trx, req.nodeId);
   const managed = () =>
-    trx.selectFrom('ppt_devices').selectAll().where('node_id', '=', nodeId).where('domain', '=', domain).where('bus', '=', addr.bus).where('slot', '=', addr.slot).where('function', '=', addr.function).executeTakeFirst();
+    trx
+      .selectFrom('ppt_devices')
+      .selectAll()
+      .where('node_id', '=', nodeId)
+      .where('domain', '=', domain)
+      .where('bus', '=', addr.bus)
+      .where('slot', '=', addr.slot)
+      .where('function', '=', addr.function)
+      .executeTakeFirst();
 
   const existing = await managed();
   if (existing) return { created: false, device: toPptDeviceView(existing) };
@@ -47,12 +60,24 @@ export async function importPptDevice(trx: Transaction<Database>, enqueue: Enque
   const device = devices.find((d) => sameAddress(d, addr));
   if (!device) throw notFound('pci_device_not_found', `PCI device ${addr.deviceID} (domain 0) does not exist on node ${nodeId}`);
   if (device.driver !== PPT_DRIVER) {
-    throw conflict('pci_device_not_ppt', `PCI device ${addr.deviceID} is attached to ${device.driver}${device.driver === 'none' ? '' : device.unit} (${device.selector}), not to ${PPT_DRIVER}`);
+    throw conflict(
+      'pci_device_not_ppt',
+      `PCI device ${addr.deviceID} is attached to ${device.driver}${device.driver === 'none' ? '' : device.unit} (${device.selector}), not to ${PPT_DRIVER}`,
+    );
   }
 
   const inserted = await trx
     .insertInto('ppt_devices')
-    .values({ node_id: nodeId, domain, bus: addr.bus, slot: addr.slot, function: addr.function, device_id: addr.deviceID, old_driver: device.driver, requested_by: requestedBy })
+    .values({
+      node_id: nodeId,
+      domain,
+      bus: addr.bus,
+      slot: addr.slot,
+      function: addr.function,
+      device_id: addr.deviceID,
+      old_driver: device.driver,
+      requested_by: requestedBy,
+    })
     .onConflict((oc) => oc.columns(['node_id', 'domain', 'bus', 'slot', 'function']).doNothing())
     .returningAll()
     .executeTakeFirst();

@@ -32,17 +32,63 @@ export interface Delta {
   generatedAt: number;
 }
 
-
 const epochMs = sql<number>`(extract(epoch from time) * 1000)::bigint`.as('time');
 const POOL_COLUMNS = [
-  'id', 'pool_guid', 'pool_name', 'interval_seconds', 'sample_count', 'size', 'allocated', 'free', 'fragmentation', 'dedup_ratio', 'health', 'worst_health',
-  'read_iops', 'write_iops', 'read_bytes_per_second', 'write_bytes_per_second', 'read_latency_nanos', 'write_latency_nanos',
-  'max_read_iops', 'max_write_iops', 'max_read_bytes_per_second', 'max_write_bytes_per_second', 'max_read_latency_nanos', 'max_write_latency_nanos',
+  'id',
+  'pool_guid',
+  'pool_name',
+  'interval_seconds',
+  'sample_count',
+  'size',
+  'allocated',
+  'free',
+  'fragmentation',
+  'dedup_ratio',
+  'health',
+  'worst_health',
+  'read_iops',
+  'write_iops',
+  'read_bytes_per_second',
+  'write_bytes_per_second',
+  'read_latency_nanos',
+  'write_latency_nanos',
+  'max_read_iops',
+  'max_write_iops',
+  'max_read_bytes_per_second',
+  'max_write_bytes_per_second',
+  'max_read_latency_nanos',
+  'max_write_latency_nanos',
 ] as const;
 const ARC_COLUMNS = [
-  'id', 'interval_ms', 'sample_count', 'size', 'target_size', 'min_size', 'max_size', 'data_size', 'metadata_size', 'header_size', 'other_size',
-  'compressed_size', 'uncompressed_size', 'l2_size', 'l2_allocated', 'l2_device_count', 'hits', 'misses', 'demand_hits', 'demand_misses',
-  'prefetch_hits', 'prefetch_misses', 'l2_hits', 'l2_misses', 'evictions', 'l2_read_bytes', 'l2_write_bytes', 'evict_not_enough', 'memory_throttle',
+  'id',
+  'interval_ms',
+  'sample_count',
+  'size',
+  'target_size',
+  'min_size',
+  'max_size',
+  'data_size',
+  'metadata_size',
+  'header_size',
+  'other_size',
+  'compressed_size',
+  'uncompressed_size',
+  'l2_size',
+  'l2_allocated',
+  'l2_device_count',
+  'hits',
+  'misses',
+  'demand_hits',
+  'demand_misses',
+  'prefetch_hits',
+  'prefetch_misses',
+  'l2_hits',
+  'l2_misses',
+  'evictions',
+  'l2_read_bytes',
+  'l2_write_bytes',
+  'evict_not_enough',
+  'memory_throttle',
 ] as const;
 
 /**
@@ -50,7 +96,10 @@ const ARC_COLUMNS = [
  * have id, node_id and time; the cast only lets one builder serve both.)
  */
 function scoped(db: Kysely<Database>, stream: Stream, q: DeltaQuery, head: number) {
-  let qb = db.selectFrom((stream === 'pool' ? 'pool_telemetry' : 'arc_telemetry') as 'pool_telemetry').where('node_id', '=', q.nodeId).where('id', '<=', head);
+  let qb = db
+    .selectFrom((stream === 'pool' ? 'pool_telemetry' : 'arc_telemetry') as 'pool_telemetry')
+    .where('node_id', '=', q.nodeId)
+    .where('id', '<=', head);
   if (stream === 'pool' && q.poolGuid) qb = qb.where('pool_guid', '=', q.poolGuid);
   return qb;
 }
@@ -81,8 +130,15 @@ async function countNewer(db: Kysely<Database>, stream: Stream, q: DeltaQuery, a
   if (newest === undefined) return 0;
   if (newest > 0 && atCursor !== undefined && atCursor > 0) return newest - atCursor;
   if (newest > 0 && atCursor === undefined && oldest !== undefined && oldest > 0) return newest - (oldest - 1);
-  const inner = scoped(db, stream, q, head).select(sql.lit(1).as('one')).where('id', '>', after).orderBy('id').limit(DELTA_MAX_NEWER + 1);
-  const row = await db.selectFrom(inner.as('newer')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const inner = scoped(db, stream, q, head)
+    .select(sql.lit(1).as('one'))
+    .where('id', '>', after)
+    .orderBy('id')
+    .limit(DELTA_MAX_NEWER + 1);
+  const row = await db
+    .selectFrom(inner.as('newer'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -62,7 +62,12 @@ const chunks = <T>(rows: T[]): T[][] => Array.from({ length: Math.ceil(rows.leng
  * there is no usable base — the node's first sample, or counters that went backwards (the host rebooted and
  * its counters restarted); that sample then becomes the base of the next one.
  */
-export function arcRow(nodeId: string, time: Date, arc: ArcSample, base: { counters: Counters; at: Date } | null): Omit<Insertable<ArcTelemetryTable>, 'id'> | null {
+export function arcRow(
+  nodeId: string,
+  time: Date,
+  arc: ArcSample,
+  base: { counters: Counters; at: Date } | null,
+): Omit<Insertable<ArcTelemetryTable>, 'id'> | null {
   if (!base) return null;
   const intervalMs = time.getTime() - base.at.getTime();
   if (intervalMs <= 0) return null;
@@ -109,9 +114,15 @@ export function arcRow(nodeId: string, time: Date, arc: ArcSample, base: { count
 
 /** Stores the samples in one transaction (ids allocated in commit order, see ./cursors.ts). */
 async function storeSamples(trx: Trx, nodeId: string, samples: TelemetrySample[]): Promise<IngestResult> {
-  await trx.insertInto('telemetry_nodes').values({ node_id: nodeId }).onConflict((oc) => oc.column('node_id').doNothing()).execute();
+  await trx
+    .insertInto('telemetry_nodes')
+    .values({ node_id: nodeId })
+    .onConflict((oc) => oc.column('node_id').doNothing())
+    .execute();
   const state = await trx.selectFrom('telemetry_nodes').selectAll().where('node_id', '=', nodeId).forUpdate().executeTakeFirstOrThrow();
-  const fresh = [...samples].sort((a, b) => a.time - b.time).filter((s, i, all) => (i === 0 || s.time > all[i - 1].time) && (!state.last_sample_at || s.time > state.last_sample_at.getTime()));
+  const fresh = [...samples]
+    .sort((a, b) => a.time - b.time)
+    .filter((s, i, all) => (i === 0 || s.time > all[i - 1].time) && (!state.last_sample_at || s.time > state.last_sample_at.getTime()));
 
   const pools = fresh.flatMap((s) => poolRows(nodeId, s));
   let base = state.arc_counters && state.arc_counters_at ? { counters: state.arc_counters, at: state.arc_counters_at } : null;

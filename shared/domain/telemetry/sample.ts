@@ -12,7 +12,22 @@ const rate = { type: 'number', minimum: 0 } as const;
 const poolSampleSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['guid', 'name', 'health', 'size', 'allocated', 'free', 'fragmentation', 'dedupRatio', 'readIOPS', 'writeIOPS', 'readBytesPerSecond', 'writeBytesPerSecond', 'readLatencyNanos', 'writeLatencyNanos'],
+  required: [
+    'guid',
+    'name',
+    'health',
+    'size',
+    'allocated',
+    'free',
+    'fragmentation',
+    'dedupRatio',
+    'readIOPS',
+    'writeIOPS',
+    'readBytesPerSecond',
+    'writeBytesPerSecond',
+    'readLatencyNanos',
+    'writeLatencyNanos',
+  ],
   properties: {
     guid: { type: 'string', minLength: 1, maxLength: 20, pattern: '^[0-9]+$' },
     name: { type: 'string', minLength: 1, maxLength: 256 },

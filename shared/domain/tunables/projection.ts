@@ -1,7 +1,6 @@
 import type { TunableInventory } from '#domain/inventory';
 import type { Db } from '#store/tables';
 
-
 const CHUNK = 500;
 
 /**
@@ -19,10 +18,24 @@ export async function projectTunables(trx: Db, nodeId: string, tunables: Tunable
   });
   const gone = [...before.keys()].filter((name) => !reported.has(name));
   for (let i = 0; i < gone.length; i += CHUNK) {
-    await trx.deleteFrom('tunables').where('node_id', '=', nodeId).where('name', 'in', gone.slice(i, i + CHUNK)).execute();
+    await trx
+      .deleteFrom('tunables')
+      .where('node_id', '=', nodeId)
+      .where('name', 'in', gone.slice(i, i + CHUNK))
+      .execute();
   }
   for (let i = 0; i < changed.length; i += CHUNK) {
-    const rows = changed.slice(i, i + CHUNK).map((t) => ({ node_id: nodeId, name: t.name, type: t.type, value: t.value, writable: t.writable, description: t.description ?? '', updated_at: new Date() }));
+    const rows = changed
+      .slice(i, i + CHUNK)
+      .map((t) => ({
+        node_id: nodeId,
+        name: t.name,
+        type: t.type,
+        value: t.value,
+        writable: t.writable,
+        description: t.description ?? '',
+        updated_at: new Date(),
+      }));
     await trx
       .insertInto('tunables')
       .values(rows)

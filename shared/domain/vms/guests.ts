@@ -43,12 +43,17 @@ export async function requireNodeOnline(trx: Transaction<Database>, vm: VmRow): 
 
 /** E5/E17/E19: the domain's definition may only change while it is shut off. */
 function requireShutOff(vm: VmRow): void {
-  if (vm.state === 'orphaned') throw conflict('vm_orphaned', `vm ${vm.id} is an orphaned registration (libvirt does not define it); purge it with DELETE /api/vm/${vm.id}/registration`);
+  if (vm.state === 'orphaned')
+    throw conflict('vm_orphaned', `vm ${vm.id} is an orphaned registration (libvirt does not define it); purge it with DELETE /api/vm/${vm.id}/registration`);
   if (vm.state !== 'shut off') throw conflict('vm_not_shut_off', `vm ${vm.id} is ${vm.state}; shut it off first`);
 }
 
 export async function writeVmConfig(trx: Transaction<Database>, rid: number, config: VmConfig): Promise<void> {
-  await trx.updateTable('guests').set({ config: JSON.stringify(config), updated_at: new Date() }).where('id', '=', rid).execute();
+  await trx
+    .updateTable('guests')
+    .set({ config: JSON.stringify(config), updated_at: new Date() })
+    .where('id', '=', rid)
+    .execute();
 }
 
 /** Locks the VM and checks what an option change of a shut-off VM needs, in this order: 404, 503, 409. */

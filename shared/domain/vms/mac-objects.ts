@@ -1,6 +1,5 @@
 import type { Db } from '#store/tables';
 
-
 interface MacObjectUse {
   id: number;
   mac: string;

@@ -58,7 +58,8 @@ export function redactInventory<I>(inventory: I): I {
 
 /** True when a reported inventory carries a VNC password (it must not be stored; agents should never send it). */
 export const reportsVncPassword = (inventory: { vms?: unknown }): boolean =>
-  Array.isArray(inventory.vms) && inventory.vms.some((v) => {
+  Array.isArray(inventory.vms) &&
+  inventory.vms.some((v) => {
     const vnc = (v as { options?: { vnc?: Record<string, unknown> } })?.options?.vnc;
     return Boolean(vnc && ('password' in vnc || 'passwd' in vnc));
   });

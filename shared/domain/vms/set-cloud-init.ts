@@ -14,6 +14,12 @@ export async function setCloudInit(trx: Transaction<Database>, enqueue: Enqueue,
   const undo: VmUndo = { options: { cloudInit: config.options.cloudInit } };
   config.options.cloudInit = cloudInit;
   await writeVmConfig(trx, rid, config);
-  const task = await enqueue({ kind: 'vm.cloud-init', nodeId: vm.node_id, resource: resourceKey.vm(rid), payload: { rid, domain: config.domain, ...cloudInit }, undo });
+  const task = await enqueue({
+    kind: 'vm.cloud-init',
+    nodeId: vm.node_id,
+    resource: resourceKey.vm(rid),
+    payload: { rid, domain: config.domain, ...cloudInit },
+    undo,
+  });
   return { rid, ...cloudInit, taskId: task.id };
 }

@@ -17,6 +17,12 @@ export async function setGuestAgent(trx: Transaction<Database>, enqueue: Enqueue
   const undo: VmUndo = { options: { qemuGuestAgent: config.options.qemuGuestAgent } };
   config.options.qemuGuestAgent = enabled;
   await writeVmConfig(trx, rid, config);
-  const task = await enqueue({ kind: 'vm.guest-agent', nodeId: vm.node_id, resource: resourceKey.vm(rid), payload: { rid, domain: config.domain, enabled }, undo });
+  const task = await enqueue({
+    kind: 'vm.guest-agent',
+    nodeId: vm.node_id,
+    resource: resourceKey.vm(rid),
+    payload: { rid, domain: config.domain, enabled },
+    undo,
+  });
   return { rid, enabled, taskId: task.id };
 }

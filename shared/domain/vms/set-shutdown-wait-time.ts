@@ -15,6 +15,12 @@ export async function setShutdownWaitTime(trx: Transaction<Database>, enqueue: E
   const undo: VmUndo = { options: { shutdownWaitTime: config.options.shutdownWaitTime } };
   config.options.shutdownWaitTime = waitTime;
   await writeVmConfig(trx, rid, config);
-  const task = await enqueue({ kind: 'vm.shutdown-wait-time', nodeId: vm.node_id, resource: resourceKey.vm(rid), payload: { rid, domain: config.domain, waitTime }, undo });
+  const task = await enqueue({
+    kind: 'vm.shutdown-wait-time',
+    nodeId: vm.node_id,
+    resource: resourceKey.vm(rid),
+    payload: { rid, domain: config.domain, waitTime },
+    undo,
+  });
   return { rid, waitTime, taskId: task.id };
 }

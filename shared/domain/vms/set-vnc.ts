@@ -16,7 +16,15 @@ import { FIRST_AUTO_VNC_PORT } from './types.ts';
 export async function setVnc(trx: Transaction<Database>, enqueue: Enqueue, rid: number, body: VncRequest) {
   const { bind } = checkVnc(body);
   const { vm, config } = await lockShutOffVm(trx, rid);
-  const others = await trx.selectFrom('guests').select(['id', 'config']).where('node_id', '=', vm.node_id).where('type', '=', 'vm').where('id', '<>', rid).where('state', '<>', 'orphaned').forUpdate().execute();
+  const others = await trx
+    .selectFrom('guests')
+    .select(['id', 'config'])
+    .where('node_id', '=', vm.node_id)
+    .where('type', '=', 'vm')
+    .where('id', '<>', rid)
+    .where('state', '<>', 'orphaned')
+    .forUpdate()
+    .execute();
   const taken = new Map<number, number>();
   for (const o of others) {
     const v = vmConfigOf(o).options.vnc;
@@ -41,8 +49,26 @@ export async function setVnc(trx: Transaction<Database>, enqueue: Enqueue, rid: 
     kind: 'vm.vnc',
     nodeId: vm.node_id,
     resource: resourceKey.vm(rid),
-    payload: { rid, domain: config.domain, enabled: body.vncEnabled, bind, port, resolution: body.vncResolution, wait: body.vncWait, password: body.vncPassword },
+    payload: {
+      rid,
+      domain: config.domain,
+      enabled: body.vncEnabled,
+      bind,
+      port,
+      resolution: body.vncResolution,
+      wait: body.vncWait,
+      password: body.vncPassword,
+    },
     undo,
   });
-  return { rid, vncEnabled: body.vncEnabled, vncBind: bind, vncPort: port, vncResolution: body.vncResolution, vncWait: body.vncWait, vncAuth: auth, taskId: task.id };
+  return {
+    rid,
+    vncEnabled: body.vncEnabled,
+    vncBind: bind,
+    vncPort: port,
+    vncResolution: body.vncResolution,
+    vncWait: body.vncWait,
+    vncAuth: auth,
+    taskId: task.id,
+  };
 }

@@ -26,7 +26,11 @@ export const authenticate = (required: Role): middy.MiddlewareObj<APIGatewayProx
     request.context.hm.principal = check.principal;
     await touchToken(getDb(), check.principal.tokenId, check.lastUsedAt);
     if (!roleAllows(check.principal.role, required)) {
-      throw forbidden(required === 'agent' ? 'only agent tokens may call this endpoint' : `this operation requires the ${required} role; the token has ${check.principal.role}`);
+      throw forbidden(
+        required === 'agent'
+          ? 'only agent tokens may call this endpoint'
+          : `this operation requires the ${required} role; the token has ${check.principal.role}`,
+      );
     }
   },
 });

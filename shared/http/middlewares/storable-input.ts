@@ -23,7 +23,8 @@ export const storableRequest = (spec: CompiledSpec): middy.MiddlewareObj<APIGate
       findUnstorable(params[root], root, errors);
       for (const name of spec.integers?.[root] ?? []) {
         const value = params[root][name];
-        if (typeof value === 'string' && !unstorableProblem(value) && !isCanonicalInteger(value)) errors.push({ field: `${root}.${name}`, problem: NOT_CANONICAL });
+        if (typeof value === 'string' && !unstorableProblem(value) && !isCanonicalInteger(value))
+          errors.push({ field: `${root}.${name}`, problem: NOT_CANONICAL });
       }
     }
     if (errors.length) throw new ValidationError(errors);

@@ -70,7 +70,10 @@ export async function rowCounter(db: Kysely<Database>, ownNodes: () => readonly 
     const own = ownNodes();
     const scoped = (name: string) =>
       BACKGROUND_RAISED.has(name) ? (own.length ? sql` WHERE node_id IS NULL OR node_id IN (${sql.join(own)})` : sql` WHERE node_id IS NULL`) : sql``;
-    const query = sql.join(rows.map((r) => sql`SELECT ${r.name}::text AS name, count(*)::int AS n FROM ${sql.table(r.name)}${scoped(r.name)}`), sql` UNION ALL `);
+    const query = sql.join(
+      rows.map((r) => sql`SELECT ${r.name}::text AS name, count(*)::int AS n FROM ${sql.table(r.name)}${scoped(r.name)}`),
+      sql` UNION ALL `,
+    );
     const counted = await sql<{ name: string; n: number }>`${query}`.execute(db);
     return Object.fromEntries(counted.rows.map((r) => [r.name, Number(r.n)]));
   };

@@ -156,14 +156,12 @@ function cleanRequests(op: Operation, known: Known): fc.Arbitrary<FuzzRequest> {
     .tuple(...queryParams.map((p) => fc.tuple(fc.constant(p.name), p.required || known[p.name] ? text(p) : fc.option(text(p), { nil: undefined }))))
     .map((params) => params.flatMap(([name, value]) => (value === undefined ? [] : [`${encode(name)}=${encode(value)}`])).join('&'));
   const body = op.body && op.method !== 'GET' ? validValue(op.body, 'body', known, true).map((v) => JSON.stringify(v)) : fc.constant(undefined);
-  return fc
-    .record({ path, query, body })
-    .map(({ path: p, query: q, body: b }) => ({
-      method: op.method,
-      url: q ? `${p}?${q}` : p,
-      contentType: b === undefined ? undefined : 'application/json',
-      body: b,
-    }));
+  return fc.record({ path, query, body }).map(({ path: p, query: q, body: b }) => ({
+    method: op.method,
+    url: q ? `${p}?${q}` : p,
+    contentType: b === undefined ? undefined : 'application/json',
+    body: b,
+  }));
 }
 
 /** Requests with any part hostile: path, query (absent, duplicated and unknown keys), content type, body. */

@@ -89,11 +89,8 @@ function validString(s: Schema, name: string, known: Known, clean: boolean): fc.
   const min = s.minLength ?? 0;
   const max = Math.min(s.maxLength ?? 64, 256);
   const free = fc.string({ minLength: min, maxLength: Math.max(min, max), unit: 'grapheme' });
-  const base = s.pattern ? matching(s.pattern, min, s.maxLength ?? Infinity) ?? free : free;
-  const around = [
-    ...(s.maxLength !== undefined ? ['y'.repeat(s.maxLength), 'y'.repeat(s.maxLength + 1)] : []),
-    ...(min > 0 ? ['y'.repeat(min - 1)] : []),
-  ];
+  const base = s.pattern ? (matching(s.pattern, min, s.maxLength ?? Infinity) ?? free) : free;
+  const around = [...(s.maxLength !== undefined ? ['y'.repeat(s.maxLength), 'y'.repeat(s.maxLength + 1)] : []), ...(min > 0 ? ['y'.repeat(min - 1)] : [])];
   if (known[name]?.length) return fc.oneof({ arbitrary: fc.constantFrom(...known[name]), weight: clean ? 4 : 1 }, base);
   const options: fc.Arbitrary<unknown>[] = [base];
   if (around.length && !clean) options.push(fc.constantFrom(...around));
@@ -103,7 +100,9 @@ function validString(s: Schema, name: string, known: Known, clean: boolean): fc.
 function validNumber(s: Schema, integer: boolean, clean: boolean): fc.Arbitrary<unknown> {
   const min = s.minimum ?? -(2 ** 31);
   const max = s.maximum ?? 2 ** 31;
-  const inRange = integer ? fc.integer({ min: Math.max(min, Number.MIN_SAFE_INTEGER), max: Math.min(max, Number.MAX_SAFE_INTEGER) }) : fc.double({ min, max, noNaN: true });
+  const inRange = integer
+    ? fc.integer({ min: Math.max(min, Number.MIN_SAFE_INTEGER), max: Math.min(max, Number.MAX_SAFE_INTEGER) })
+    : fc.double({ min, max, noNaN: true });
   const bounds = clean ? [min, max] : [min, max, min - 1, max + 1, ...(integer ? [min + 0.5] : [])];
   return fc.oneof(inRange, fc.constantFrom(...bounds));
 }
@@ -131,7 +130,12 @@ export function validValue(s: Schema, name: string, known: Known, clean: boolean
         case 'null':
           return fc.constant(null);
         case 'array':
-          return depth > 4 ? fc.constant([]) : fc.array(clean ? validValue(s.items ?? {}, name, known, true, depth + 1) : anyValue(s.items ?? {}, name, known, depth + 1), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 4, 6) });
+          return depth > 4
+            ? fc.constant([])
+            : fc.array(clean ? validValue(s.items ?? {}, name, known, true, depth + 1) : anyValue(s.items ?? {}, name, known, depth + 1), {
+                minLength: s.minItems ?? 0,
+                maxLength: Math.min(s.maxItems ?? 4, 6),
+              });
         case 'object':
           return depth > 4 ? fc.constant({}) : objectValue(s, known, clean, depth + 1);
         default:

@@ -15,14 +15,37 @@ describe('arcstats', () => {
 
   it('maps counters and sizes into the telemetry sample', () => {
     const s = arcSample(parseArcstats(fixture('sysctl-kstat-zfs-misc-arcstats-freebsd14.txt')), 0);
-    expect(s.counters).toMatchObject({ hits: 1473806, misses: 63001, demandHits: 566567 + 906938, demandMisses: 48482 + 12021, prefetchHits: 105 + 196, prefetchMisses: 2092 + 406, evictions: 90151, evictNotEnough: 12 });
-    expect(s.sizes).toMatchObject({ size: 137512848, targetSize: 176014976, minSize: 132892288, maxSize: 3178811392, dataSize: 56701440, metadataSize: 41935872, headerSize: 1872848, otherSize: 36376512, l2DeviceCount: 0 });
+    expect(s.counters).toMatchObject({
+      hits: 1473806,
+      misses: 63001,
+      demandHits: 566567 + 906938,
+      demandMisses: 48482 + 12021,
+      prefetchHits: 105 + 196,
+      prefetchMisses: 2092 + 406,
+      evictions: 90151,
+      evictNotEnough: 12,
+    });
+    expect(s.sizes).toMatchObject({
+      size: 137512848,
+      targetSize: 176014976,
+      minSize: 132892288,
+      maxSize: 3178811392,
+      dataSize: 56701440,
+      metadataSize: 41935872,
+      headerSize: 1872848,
+      otherSize: 36376512,
+      l2DeviceCount: 0,
+    });
   });
 
   it('simulated arcstats print in the FreeBSD 14 order and their counters advance with time', async () => {
     const h = simulate(demoHost());
     const text = await runChecked(h.exec, ['sysctl', '-q', 'kstat.zfs.misc.arcstats']);
-    const names = (t: string) => t.split('\n').filter(Boolean).map((l) => l.split(':')[0]);
+    const names = (t: string) =>
+      t
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(':')[0]);
     expect(names(text)).toEqual(names(fixture('sysctl-kstat-zfs-misc-arcstats-freebsd14.txt')));
     const a = (await readArcstats(h.exec))!;
     h.advance(10_000);

@@ -82,7 +82,8 @@ describe('telemetry collector', () => {
     ]);
     const tank = a.pools[1];
     expect(tank.size).toBe(tank.allocated + tank.free);
-    for (const k of ['readIOPS', 'writeIOPS', 'readBytesPerSecond', 'writeBytesPerSecond', 'readLatencyNanos', 'writeLatencyNanos'] as const) expect(tank[k]).toBeGreaterThan(0);
+    for (const k of ['readIOPS', 'writeIOPS', 'readBytesPerSecond', 'writeBytesPerSecond', 'readLatencyNanos', 'writeLatencyNanos'] as const)
+      expect(tank[k]).toBeGreaterThan(0);
     expect(tank.readLatencyNanos).toBeGreaterThan(4_200_000 * 0.85);
     expect(a.arc!.sizes.l2DeviceCount).toBe(1);
     expect(a.arc!.sizes.l2Size).toBe(128849018880);

@@ -12,12 +12,19 @@ describe('netstat -rn --libxo json (routing tables for E18)', () => {
     expect(routes).toHaveLength(16);
     expect(routes.filter((r) => r.family === 'inet')).toHaveLength(9);
     expect(routes).toContainEqual({ family: 'inet', destination: '10.0.2.0/24', gateway: '10.0.3.3', flags: 'UG1', interface: 'r1-eth1' });
-    expect(routes).toContainEqual({ family: 'inet6', destination: '2001:db8:2::/64', gateway: 'fe80::6013:37ff:fea9:9ea0%r1-eth1', flags: 'UG1', interface: 'r1-eth1' });
+    expect(routes).toContainEqual({
+      family: 'inet6',
+      destination: '2001:db8:2::/64',
+      gateway: 'fe80::6013:37ff:fea9:9ea0%r1-eth1',
+      flags: 'UG1',
+      interface: 'r1-eth1',
+    });
     expect(routes).toContainEqual({ family: 'inet6', destination: 'fe80::%lo0/64', gateway: 'link#13', flags: 'U', interface: 'lo0' });
   });
 
   it('reads a family of one entry, which libxo writes as an object', () => {
-    const one = '{"statistics": {"route-information": {"route-table": {"rt-family": {"address-family":"Internet", "rt-entry": {"destination":"default","gateway":"192.0.2.1","flags":"UGS","interface-name":"em0"}}}}}}';
+    const one =
+      '{"statistics": {"route-information": {"route-table": {"rt-family": {"address-family":"Internet", "rt-entry": {"destination":"default","gateway":"192.0.2.1","flags":"UGS","interface-name":"em0"}}}}}}';
     expect(parseNetstatRoutes(one)).toEqual([{ family: 'inet', destination: 'default', gateway: '192.0.2.1', flags: 'UGS', interface: 'em0' }]);
   });
 
@@ -46,7 +53,10 @@ describe('netstat -rn --libxo json (routing tables for E18)', () => {
     const h = simulate(host({ routing: routingSection() }));
     expect((await getSysctls(h.exec, ['net.fibs'])).get('net.fibs')).toBe('2');
     const tables = await routeTables(h.exec);
-    expect(tables.map((t) => [t.fib, t.routes.length])).toEqual([[0, 16], [1, 3]]);
+    expect(tables.map((t) => [t.fib, t.routes.length])).toEqual([
+      [0, 16],
+      [1, 3],
+    ]);
     expect(tables[1].routes[0]).toEqual({ family: 'inet', destination: 'default', gateway: '10.66.0.1', flags: 'UGS', interface: 'wg0' });
   });
 

@@ -84,7 +84,11 @@ describe('group jobs on a simulated host', () => {
     const result = await groupSetMembers(ctxFor(exec, progress), { group: 'foo', members: ['user2', 'testuser', 'user4'] });
     expect(result).toEqual({ group: 'foo', members: ['user2', 'testuser', 'user4'], added: ['testuser'], removed: ['user1', 'user3'] });
     expect(await members(exec, 'foo')).toEqual(['user2', 'user4', 'testuser']);
-    expect(progress.filter((p) => p.startsWith('applying'))).toEqual(['applying pw groupmod foo -d user1', 'applying pw groupmod foo -d user3', 'applying pw groupmod foo -m testuser']);
+    expect(progress.filter((p) => p.startsWith('applying'))).toEqual([
+      'applying pw groupmod foo -d user1',
+      'applying pw groupmod foo -d user3',
+      'applying pw groupmod foo -m testuser',
+    ]);
   });
 
   test('a failing step in the middle undoes the applied steps: the host keeps its members', async () => {

@@ -2,12 +2,25 @@ import { CommandError, runChecked } from '#agent/executors/executor';
 import { getSysctl, getSysctls, listTunables, parseSysctlLines, parseSysctlSet, parseSysctlTypes, setSysctl } from '#agent/drivers/sysctl';
 import { demoHost, fixture, host, simulate } from '../simulator/sim-helper.ts';
 
-const message = (p: Promise<unknown>) => p.then(() => 'ok', (e) => (e instanceof CommandError ? `${e.result.code}:${e.message}` : `not a CommandError: ${e}`));
+const message = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e) => (e instanceof CommandError ? `${e.result.code}:${e.message}` : `not a CommandError: ${e}`),
+  );
 
 describe('sysctl parsers (verbatim samples)', () => {
   it('reads name: value lines, values with spaces and braces included', () => {
     const lines = parseSysctlLines(fixture('sysctl-hw-ncpu-and-more-freebsd14.txt'));
-    expect(lines.map((l) => l.name)).toEqual(['hw.ncpu', 'hw.physmem', 'hw.pagesize', 'hw.model', 'kern.cp_time', 'kern.cp_times', 'kern.boottime', 'vm.loadavg']);
+    expect(lines.map((l) => l.name)).toEqual([
+      'hw.ncpu',
+      'hw.physmem',
+      'hw.pagesize',
+      'hw.model',
+      'kern.cp_time',
+      'kern.cp_times',
+      'kern.boottime',
+      'vm.loadavg',
+    ]);
     expect(lines[3].value).toBe('Intel(R) Atom(TM) CPU D525   @ 1.80GHz');
     expect(lines[6].value).toBe('{ sec = 1790798684, usec = 725700 } Wed Sep 30 16:04:44 2026');
     expect(parseSysctlLines(fixture('sysctl-kern-ostype.txt'))).toEqual([{ name: 'kern.ostype', value: 'FreeBSD' }]);
@@ -51,8 +64,14 @@ describe('simulated sysctl prints what FreeBSD prints', () => {
     const h = ostype();
     expect(await h.exec.run(['sysctl', 'dev.cpu.0.freq=2501'])).toEqual({ code: 0, stdout: fixture('sysctl-set-success.txt'), stderr: '' });
     expect(await h.exec.run(['sysctl', 'dev.cpu.0.freq=2501/35000'])).toEqual({ code: 1, stdout: '', stderr: fixture('sysctl-set-invalid-integer-error.txt') });
-    expect(await h.exec.run(['sysctl', 'dev.ix.0.iflib.simple_tx=1'])).toEqual({ code: 1, stdout: '', stderr: fixture('sysctl-set-readonly-tunable-error.txt') });
-    expect((await h.exec.run(['sysctl', 'hw.ncpu', 'hw.physmem', 'hw.pagesize', 'hw.model'])).stdout).toBe(fixture('sysctl-hw-ncpu-and-more-freebsd14.txt').split('\n').slice(0, 4).join('\n') + '\n');
+    expect(await h.exec.run(['sysctl', 'dev.ix.0.iflib.simple_tx=1'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: fixture('sysctl-set-readonly-tunable-error.txt'),
+    });
+    expect((await h.exec.run(['sysctl', 'hw.ncpu', 'hw.physmem', 'hw.pagesize', 'hw.model'])).stdout).toBe(
+      fixture('sysctl-hw-ncpu-and-more-freebsd14.txt').split('\n').slice(0, 4).join('\n') + '\n',
+    );
   });
 
   it('reports unknown OIDs one per line, like a host without ZFS', async () => {
@@ -74,13 +93,15 @@ describe('sysctl driver against the simulator', () => {
     expect(await message(getSysctl(h.exec, 'no.such.oid'))).toBe("1:sysctl: unknown oid 'no.such.oid'");
   });
 
-  it('sets and persists a value; errors carry sysctl\'s message', async () => {
+  it("sets and persists a value; errors carry sysctl's message", async () => {
     const h = simulate(demoHost());
     expect(await setSysctl(h.exec, 'kern.maxfiles', '2000000')).toEqual({ name: 'kern.maxfiles', old: '1037802', new: '2000000' });
     expect((await getSysctl(h.exec, 'kern.maxfiles')).number).toBe(2000000);
     expect(await setSysctl(h.exec, 'net.inet.ip.forwarding', '1')).toEqual({ name: 'net.inet.ip.forwarding', old: '0', new: '1' });
     expect(await message(setSysctl(h.exec, 'kern.maxfiles', '12abc'))).toBe("1:sysctl: invalid integer '12abc'");
-    expect(await message(setSysctl(h.exec, 'kern.hz', '100'))).toBe("1:sysctl: oid 'kern.hz' is a read only tunable\nsysctl: Tunable values are set in /boot/loader.conf");
+    expect(await message(setSysctl(h.exec, 'kern.hz', '100'))).toBe(
+      "1:sysctl: oid 'kern.hz' is a read only tunable\nsysctl: Tunable values are set in /boot/loader.conf",
+    );
     expect(await message(setSysctl(h.exec, 'kern.ostype', 'Linux'))).toBe("1:sysctl: oid 'kern.ostype' is read only");
     expect(await message(setSysctl(h.exec, 'kern.ipc.soacceptqueue', '70000'))).toBe('1:sysctl: kern.ipc.soacceptqueue=70000: Invalid argument');
     // a string OID, and the host's name follows it
@@ -113,7 +134,13 @@ describe('sysctl driver against the simulator', () => {
     const h = simulate(demoHost());
     const list = await listTunables(h.exec);
     const by = new Map(list.map((t) => [t.name, t]));
-    expect(by.get('kern.maxfiles')).toEqual({ name: 'kern.maxfiles', type: 'integer', value: '1037802', writable: true, description: 'Maximum number of files' });
+    expect(by.get('kern.maxfiles')).toEqual({
+      name: 'kern.maxfiles',
+      type: 'integer',
+      value: '1037802',
+      writable: true,
+      description: 'Maximum number of files',
+    });
     expect(by.get('vfs.zfs.arc_max')).toMatchObject({ type: 'unsigned long', value: '0', writable: true });
     expect(by.get('net.inet.ip.forwarding')).toMatchObject({ type: 'integer', writable: true });
     expect(by.get('kern.hz')).toMatchObject({ type: 'integer', writable: false });

@@ -16,12 +16,39 @@ import { demoHost, fixture, simulate, T0 } from '../simulator/sim-helper.ts';
 
 describe('zpool list parser (verbatim samples)', () => {
   it('reads FreeBSD 14 -Hp -o output', () => {
-    const [row] = parseZpoolList(fixture('zpool-list-Hp-o-freebsd14.txt'), ['name', 'health', 'size', 'alloc', 'free', 'fragmentation', 'capacity', 'dedupratio']);
-    expect(row).toEqual({ name: 'zroot', health: 'ONLINE', size: 67108864000, allocated: 11959578624, free: 55149285376, fragmentation: 4, capacity: 17, dedupRatio: 1 });
+    const [row] = parseZpoolList(fixture('zpool-list-Hp-o-freebsd14.txt'), [
+      'name',
+      'health',
+      'size',
+      'alloc',
+      'free',
+      'fragmentation',
+      'capacity',
+      'dedupratio',
+    ]);
+    expect(row).toEqual({
+      name: 'zroot',
+      health: 'ONLINE',
+      size: 67108864000,
+      allocated: 11959578624,
+      free: 55149285376,
+      fragmentation: 4,
+      capacity: 17,
+      dedupRatio: 1,
+    });
   });
 
   it('reads legacy units (FreeNAS frag %, dedup x) and the default columns of 11.2', () => {
-    const freenas = parseZpoolList(fixture('zpool-list-Hp-o-freenas.txt'), ['name', 'health', 'size', 'alloc', 'free', 'fragmentation', 'capacity', 'dedupratio']);
+    const freenas = parseZpoolList(fixture('zpool-list-Hp-o-freenas.txt'), [
+      'name',
+      'health',
+      'size',
+      'alloc',
+      'free',
+      'fragmentation',
+      'capacity',
+      'dedupratio',
+    ]);
     expect(freenas.map((r) => [r.name, r.fragmentation, r.capacity, r.dedupRatio])).toEqual([
       ['freenas-boot', null, 6, 1],
       ['red1', 8, 12, 1.83],
@@ -36,7 +63,16 @@ describe('zpool list parser (verbatim samples)', () => {
   });
 
   it('reads an UNAVAIL pool whose numbers are dashes as nulls', () => {
-    const [row] = parseZpoolList(fixture('zpool-list-Hp-o-unavail.txt'), ['name', 'health', 'size', 'alloc', 'free', 'fragmentation', 'capacity', 'dedupratio']);
+    const [row] = parseZpoolList(fixture('zpool-list-Hp-o-unavail.txt'), [
+      'name',
+      'health',
+      'size',
+      'alloc',
+      'free',
+      'fragmentation',
+      'capacity',
+      'dedupratio',
+    ]);
     expect(row.health).toBe('UNAVAIL');
     expect(row.size).toBeNull();
     expect(row.fragmentation).toBeNull();
@@ -118,7 +154,15 @@ describe('zpool status parser (verbatim samples)', () => {
 describe('zpool iostat parser', () => {
   it('reads the human table of zpool iostat (and skips vdev rows of -v)', () => {
     expect(parseZpoolIostat(fixture('zpool-iostat.txt'))).toEqual([
-      { name: 'data', allocated: 288 * 2 ** 30, free: Math.round(1.53 * 2 ** 40), readOps: 2, writeOps: 11, readBytes: Math.round(11.3 * 1024), writeBytes: Math.round(57.1 * 1024) },
+      {
+        name: 'data',
+        allocated: 288 * 2 ** 30,
+        free: Math.round(1.53 * 2 ** 40),
+        readOps: 2,
+        writeOps: 11,
+        readBytes: Math.round(11.3 * 1024),
+        writeBytes: Math.round(57.1 * 1024),
+      },
     ]);
     expect(parseZpoolIostat(fixture('zpool-iostat-v.txt')).map((r) => r.name)).toEqual(['data']);
   });
@@ -201,11 +245,17 @@ describe('zpool driver against the simulator', () => {
     expect((await poolStatus(h.exec, 'tank')).scan).toMatchObject({ function: 'resilver', state: 'finished', processed: '1.70T' });
   });
 
-  it('fails a replace with zpool\'s own message', async () => {
+  it("fails a replace with zpool's own message", async () => {
     const h = simulate(demoHost());
-    const msg = (p: Promise<unknown>) => p.then(() => 'ok', (e) => (e instanceof CommandError ? e.message : `not a CommandError: ${e}`));
+    const msg = (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e) => (e instanceof CommandError ? e.message : `not a CommandError: ${e}`),
+      );
     expect(await msg(replaceDevice(h.exec, 'tank', 'da9', 'da3'))).toBe('cannot replace da9 with da3: no such device in pool');
-    expect(await msg(replaceDevice(h.exec, 'tank', 'da1', 'da0'))).toBe("invalid vdev specification\nuse '-f' to override the following errors:\n/dev/da0 is part of active pool 'tank'");
+    expect(await msg(replaceDevice(h.exec, 'tank', 'da1', 'da0'))).toBe(
+      "invalid vdev specification\nuse '-f' to override the following errors:\n/dev/da0 is part of active pool 'tank'",
+    );
     expect(await msg(replaceDevice(h.exec, 'tank', 'da1', 'da5'))).toBe('cannot replace da1 with da5: device is too small');
     expect(await msg(replaceDevice(h.exec, 'nope', 'da1', 'da3'))).toBe("cannot open 'nope': no such pool");
   });

@@ -50,7 +50,7 @@ describe('seed hosts', () => {
     expect(validate.errors!.map((e) => e.instancePath).sort()).toEqual(['/cpus', '/pools/0/vdevs']);
   });
 
-  it('the demo seed describes the demo node\'s host: valid, ready for a device replacement', async () => {
+  it("the demo seed describes the demo node's host: valid, ready for a device replacement", async () => {
     const seed = JSON.parse(readFileSync(join(ROOT, 'shared/seed/demo.json'), 'utf8'));
     const demo = loadSeedHost(seed, '7d3f0c2e-5b1a-4c8e-9f60-2a4b8c1d9e01');
     expect(validate(demo)).toBe(true);
@@ -76,7 +76,13 @@ describe('seed hosts', () => {
 
 describe('the simulated host', () => {
   it('creates its state from the seed (GUIDs, boot time) and keeps changes across instances', async () => {
-    const seed = host({ disks: [{ name: 'ada0', sizeBytes: 1e12 }, { name: 'ada1', sizeBytes: 1e12 }], pools: [{ name: 'p', vdevs: [{ type: 'disk', name: 'ada0' }], allocatedBytes: 1 }] });
+    const seed = host({
+      disks: [
+        { name: 'ada0', sizeBytes: 1e12 },
+        { name: 'ada1', sizeBytes: 1e12 },
+      ],
+      pools: [{ name: 'p', vdevs: [{ type: 'disk', name: 'ada0' }], allocatedBytes: 1 }],
+    });
     const h = simulate(seed);
     await runChecked(h.exec, ['zpool', 'replace', 'p', 'ada0', 'ada1']);
     const state = JSON.parse(readFileSync(h.statePath, 'utf8'));
@@ -98,7 +104,7 @@ describe('the simulated host', () => {
     expect(res.stderr).toMatch(/does not exist and no seed host was given/);
   });
 
-  it('answers an unknown command like sh (the executor: like execFile\'s ENOENT), and a command by its path', async () => {
+  it("answers an unknown command like sh (the executor: like execFile's ENOENT), and a command by its path", async () => {
     const h = simulate(demoHost());
     expect(await h.exec.run(['frobnicate', '-x'])).toEqual({ code: 127, stdout: '', stderr: 'frobnicate: not found\n' });
     expect(await h.exec.simulator.run(['frobnicate', '-x'])).toEqual({ code: 127, stdout: '', stderr: 'sh: frobnicate: not found\n' });
@@ -146,7 +152,7 @@ describe('simulator CLI', () => {
       child.on('close', (code) => resolve({ code, stdout, stderr }));
     });
 
-  it('prints stdout and stderr and exits with the command\'s code', async () => {
+  it("prints stdout and stderr and exits with the command's code", async () => {
     const state = join(dir, 'a.json');
     const ok = await cli(state, ['zpool', 'list', '-H', '-o', 'name,health']);
     expect(ok).toEqual({ code: 0, stdout: 'zroot\tONLINE\ntank\tONLINE\n', stderr: '' });
@@ -162,7 +168,9 @@ describe('simulator CLI', () => {
     const results = await Promise.all(values.map((v) => cli(state, ['sysctl', v])));
     expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
     const sim = new SimulatorExecutor({ statePath: state });
-    expect(await runChecked(sim, ['sysctl', '-n', 'kern.maxfiles', 'kern.maxfilesperproc', 'net.inet.ip.forwarding', 'vfs.zfs.txg.timeout'])).toBe('1111\n2222\n1\n9\n');
+    expect(await runChecked(sim, ['sysctl', '-n', 'kern.maxfiles', 'kern.maxfilesperproc', 'net.inet.ip.forwarding', 'vfs.zfs.txg.timeout'])).toBe(
+      '1111\n2222\n1\n9\n',
+    );
     expect(existsSync(`${state}.lock`)).toBe(false);
   });
 

@@ -64,7 +64,10 @@ test('recv -u: the received files are not visible until zfs mount; mount refuses
 test('canmount=off and mountpoint none are refused by zfs mount', async () => {
   const e = await received();
   expect((await zfs(e, 'set', 'canmount=off', 'zroot/jails/copy')).code).toBe(0);
-  expect(await zfs(e, 'mount', 'zroot/jails/copy')).toMatchObject({ code: 1, stderr: "cannot mount 'zroot/jails/copy': 'canmount' property is set to 'off'\n" });
+  expect(await zfs(e, 'mount', 'zroot/jails/copy')).toMatchObject({
+    code: 1,
+    stderr: "cannot mount 'zroot/jails/copy': 'canmount' property is set to 'off'\n",
+  });
   expect((await zfs(e, 'get', '-H', '-o', 'value,source', 'canmount', 'zroot/jails/copy')).stdout).toBe('off\tlocal\n');
   expect(await zfs(e, 'mount', 'zroot')).toMatchObject({ code: 1, stderr: "cannot mount 'zroot': no mountpoint set\n" });
 });

@@ -12,13 +12,26 @@ test('rename moves a dataset with its snapshots; refuses an existing target, ano
   const e = host();
   await e.run(['jls']);
   await e.run(['zfs', 'snapshot', '-r', 'zroot/jails/app@s1']);
-  expect(await e.run(['zfs', 'rename', 'zroot/jails/app', 'zroot/jails/other'])).toEqual({ code: 1, stdout: '', stderr: "cannot unmount '/zroot/jails/app': pool or dataset is busy\n" });
+  expect(await e.run(['zfs', 'rename', 'zroot/jails/app', 'zroot/jails/other'])).toEqual({
+    code: 1,
+    stdout: '',
+    stderr: "cannot unmount '/zroot/jails/app': pool or dataset is busy\n",
+  });
   await e.run(['jail', '-f', '/etc/jail.conf.d/app.conf', '-r', 'app']);
-  expect(await e.run(['zfs', 'rename', 'zroot/jails/app', 'tank/app'])).toMatchObject({ code: 1, stderr: "cannot rename to 'tank/app': datasets must be within same pool\n" });
-  expect(await e.run(['zfs', 'rename', 'zroot/jails/app', 'zroot/jails'])).toMatchObject({ code: 1, stderr: "cannot rename to 'zroot/jails': dataset already exists\n" });
+  expect(await e.run(['zfs', 'rename', 'zroot/jails/app', 'tank/app'])).toMatchObject({
+    code: 1,
+    stderr: "cannot rename to 'tank/app': datasets must be within same pool\n",
+  });
+  expect(await e.run(['zfs', 'rename', 'zroot/jails/app', 'zroot/jails'])).toMatchObject({
+    code: 1,
+    stderr: "cannot rename to 'zroot/jails': dataset already exists\n",
+  });
   expect(await e.run(['zfs', 'rename', 'zroot/jails/app', 'zroot/jails/app.old'])).toMatchObject({ code: 0, stderr: '' });
   expect(await names(e)).toEqual(['zroot/jails/app.old', 'zroot/jails/app.old@s1']);
-  expect(await e.run(['zfs', 'rename', 'zroot/jails/nope', 'zroot/jails/x'])).toMatchObject({ code: 1, stderr: "cannot open 'zroot/jails/nope': dataset does not exist\n" });
+  expect(await e.run(['zfs', 'rename', 'zroot/jails/nope', 'zroot/jails/x'])).toMatchObject({
+    code: 1,
+    stderr: "cannot open 'zroot/jails/nope': dataset does not exist\n",
+  });
 });
 
 test('set mountpoint moves the files; read-only properties are refused', async () => {
@@ -29,7 +42,10 @@ test('set mountpoint moves the files; read-only properties are refused', async (
   expect(await at(e, '/srv/app/f.txt')).toBe('hello');
   expect(await at(e, '/zroot/jails/app/f.txt')).toBeNull();
   expect((await e.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint', 'zroot/jails/app'])).stdout).toBe('/srv/app\tlocal\n');
-  expect(await e.run(['zfs', 'set', 'guid=1', 'zroot/jails/app'])).toMatchObject({ code: 1, stderr: "cannot set property for 'zroot/jails/app': 'guid' is readonly\n" });
+  expect(await e.run(['zfs', 'set', 'guid=1', 'zroot/jails/app'])).toMatchObject({
+    code: 1,
+    stderr: "cannot set property for 'zroot/jails/app': 'guid' is readonly\n",
+  });
   expect(await e.run(['zfs', 'set', 'mountpoint=rel', 'zroot/jails/app'])).toMatchObject({ code: 1 });
 });
 
@@ -45,7 +61,9 @@ test('a snapshot keeps what its filesystem held, under .zfs/snapshot, and a stre
   expect(await at(e, '/zroot/jails/copy/f.txt')).toBeNull();
   expect((await e.run(['zfs', 'mount', 'zroot/jails/copy'])).code).toBe(0);
   expect(await at(e, '/zroot/jails/copy/f.txt')).toBe('one');
-  expect((await e.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint', 'zroot/jails/copy'])).stdout).toBe('/zroot/jails/copy\tinherited from zroot/jails\n');
+  expect((await e.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint', 'zroot/jails/copy'])).stdout).toBe(
+    '/zroot/jails/copy\tinherited from zroot/jails\n',
+  );
   await e.run(['zfs', 'destroy', 'zroot/jails/app@s1']);
   expect(await at(e, '/zroot/jails/app/.zfs/snapshot/s1/f.txt')).toBeNull();
 });
@@ -53,12 +71,27 @@ test('a snapshot keeps what its filesystem held, under .zfs/snapshot, and a stre
 test("load-key reads stdin and answers in libzfs's words", async () => {
   const e = host();
   await e.run(['jls']);
-  expect(await e.run(['zfs', 'load-key', '-L', 'prompt', 'zroot/jails/app'], { stdin: 'whatever\n' })).toMatchObject({ code: 255, stderr: "Key load error: 'zroot/jails/app' is not encrypted.\n" });
-  await e.simulator.state((s) => {
-    s.datasets.find((d) => d.name === 'zroot/jails/app')!.properties = { encryption: 'aes-256-gcm', keyformat: 'passphrase', keylocation: 'prompt', keystatus: 'unavailable', [SIM_KEY_PROPERTY]: 'the passphrase' };
+  expect(await e.run(['zfs', 'load-key', '-L', 'prompt', 'zroot/jails/app'], { stdin: 'whatever\n' })).toMatchObject({
+    code: 255,
+    stderr: "Key load error: 'zroot/jails/app' is not encrypted.\n",
   });
-  expect(await e.run(['zfs', 'load-key', '-L', 'prompt', 'zroot/jails/app'], { stdin: 'wrong one\n' })).toMatchObject({ code: 255, stderr: "Key load error: Incorrect key provided for 'zroot/jails/app'.\n" });
+  await e.simulator.state((s) => {
+    s.datasets.find((d) => d.name === 'zroot/jails/app')!.properties = {
+      encryption: 'aes-256-gcm',
+      keyformat: 'passphrase',
+      keylocation: 'prompt',
+      keystatus: 'unavailable',
+      [SIM_KEY_PROPERTY]: 'the passphrase',
+    };
+  });
+  expect(await e.run(['zfs', 'load-key', '-L', 'prompt', 'zroot/jails/app'], { stdin: 'wrong one\n' })).toMatchObject({
+    code: 255,
+    stderr: "Key load error: Incorrect key provided for 'zroot/jails/app'.\n",
+  });
   expect((await e.run(['zfs', 'load-key', '-L', 'prompt', 'zroot/jails/app'], { stdin: 'the passphrase\n' })).code).toBe(0);
   expect((await e.run(['zfs', 'get', '-H', '-o', 'value', 'keystatus', 'zroot/jails/app'])).stdout).toBe('available\n');
-  expect(await e.run(['zfs', 'load-key', '-L', 'prompt', 'zroot/jails/app'], { stdin: 'the passphrase\n' })).toMatchObject({ code: 255, stderr: "Key load error: Key already loaded for 'zroot/jails/app'.\n" });
+  expect(await e.run(['zfs', 'load-key', '-L', 'prompt', 'zroot/jails/app'], { stdin: 'the passphrase\n' })).toMatchObject({
+    code: 255,
+    stderr: "Key load error: Key already loaded for 'zroot/jails/app'.\n",
+  });
 });

@@ -5,7 +5,10 @@ import { host, simulate } from './sim-helper.ts';
 const disk = (name: string) => ({ name, sizeBytes: 1e11 });
 const leaf = (name: string) => ({ type: 'disk' as const, name });
 const mirrorHost = (): SimHost =>
-  host({ disks: ['ada1', 'ada2', 'ada3'].map(disk), pools: [{ name: 'tank', vdevs: [{ type: 'mirror', children: [leaf('ada1'), leaf('ada2')] }], allocatedBytes: 1e9 }] });
+  host({
+    disks: ['ada1', 'ada2', 'ada3'].map(disk),
+    pools: [{ name: 'tank', vdevs: [{ type: 'mirror', children: [leaf('ada1'), leaf('ada2')] }], allocatedBytes: 1e9 }],
+  });
 
 describe('zpool detach', () => {
   it('detaching the new side of a replacement calls it off: the old device stays, the resilver is canceled', async () => {
@@ -35,7 +38,11 @@ describe('zpool detach', () => {
     expect(await h.exec.run(['zpool', 'detach', 'tank', 'ada9'])).toEqual({ code: 1, stdout: '', stderr: 'cannot detach ada9: no such device in pool\n' });
     expect((await h.exec.run(['zpool', 'detach', 'nope', 'ada1'])).stderr).toBe("cannot open 'nope': no such pool\n");
     expect((await h.exec.run(['zpool', 'detach', 'tank', 'ada2'])).code).toBe(0);
-    expect(await h.exec.run(['zpool', 'detach', 'tank', 'ada1'])).toEqual({ code: 1, stdout: '', stderr: 'cannot detach ada1: only applicable to mirror and replacing vdevs\n' });
+    expect(await h.exec.run(['zpool', 'detach', 'tank', 'ada1'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'cannot detach ada1: only applicable to mirror and replacing vdevs\n',
+    });
     expect((await h.exec.run(['zpool', 'detach', 'tank'])).code).toBe(2);
   });
 });

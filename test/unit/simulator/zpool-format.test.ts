@@ -79,7 +79,10 @@ describe('zpool status', () => {
 
   it('words an offline device and a finished resilver like the samples', async () => {
     const offline = simulate(
-      host({ disks: ['da0', 'da1', 'da2'].map((d) => disk(d)), pools: [{ name: 'storage', vdevs: [{ type: 'raidz1', children: [leaf('da0'), leaf('da1', { state: 'OFFLINE' }), leaf('da2')] }], allocatedBytes: 1e9 }] }),
+      host({
+        disks: ['da0', 'da1', 'da2'].map((d) => disk(d)),
+        pools: [{ name: 'storage', vdevs: [{ type: 'raidz1', children: [leaf('da0'), leaf('da1', { state: 'OFFLINE' }), leaf('da2')] }], allocatedBytes: 1e9 }],
+      }),
     );
     const out = await runChecked(offline.exec, ['zpool', 'status', '-x']);
     expect(statusAction(out)).toBe(statusAction(fixture('zpool-status-x-degraded-offline.txt')));
@@ -105,11 +108,20 @@ describe('zpool status', () => {
 describe('zpool replace errors', () => {
   it('cannot open a device that does not exist (sample)', async () => {
     const h = simulate(host({ disks: [disk('ada0')], pools: [{ name: 'fourbays', vdevs: [leaf('ada0')], allocatedBytes: 1 }] }));
-    expect(await h.exec.run(['zpool', 'replace', 'fourbays', '12186307818742867296'])).toEqual({ code: 1, stdout: '', stderr: fixture('zpool-replace-error-cannot-open.txt') });
+    expect(await h.exec.run(['zpool', 'replace', 'fourbays', '12186307818742867296'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: fixture('zpool-replace-error-cannot-open.txt'),
+    });
   });
 
   it('words the other refusals as the samples do', async () => {
-    const h = simulate(host({ disks: ['ada1', 'ada2', 'ada3', 'ada4'].map((d) => disk(d)), pools: [{ name: 'iocage', vdevs: [{ type: 'mirror', children: [leaf('ada2'), leaf('ada3')] }], allocatedBytes: 1 }] }));
+    const h = simulate(
+      host({
+        disks: ['ada1', 'ada2', 'ada3', 'ada4'].map((d) => disk(d)),
+        pools: [{ name: 'iocage', vdevs: [{ type: 'mirror', children: [leaf('ada2'), leaf('ada3')] }], allocatedBytes: 1 }],
+      }),
+    );
     const inPool = await h.exec.run(['zpool', 'replace', 'iocage', 'ada3', '/dev/ada2']);
     const sample = fixture('zpool-add-error-part-of-active-pool-freebsd.txt').split('\n');
     expect(inPool.stderr.split('\n').slice(0, 3)).toEqual(sample.slice(0, 3));
@@ -119,7 +131,12 @@ describe('zpool replace errors', () => {
   });
 
   it('is busy when the new disk is held through one of its partitions', async () => {
-    const h = simulate(host({ disks: ['ada0', 'ada1', 'ada2'].map((d) => disk(d)), pools: [{ name: 'tank', vdevs: [{ type: 'mirror', children: [leaf('ada0p3', { sizeBytes: 1e11 }), leaf('ada1')] }], allocatedBytes: 1 }] }));
+    const h = simulate(
+      host({
+        disks: ['ada0', 'ada1', 'ada2'].map((d) => disk(d)),
+        pools: [{ name: 'tank', vdevs: [{ type: 'mirror', children: [leaf('ada0p3', { sizeBytes: 1e11 }), leaf('ada1')] }], allocatedBytes: 1 }],
+      }),
+    );
     const res = await h.exec.run(['zpool', 'replace', 'tank', 'ada1', 'ada0']);
     // the 0.6 sample stops after "is busy"; OpenZFS 2.x libzfs goes on
     expect(fixture('zpool-replace-error-is-busy.txt')).toMatch(/^cannot replace (\S+) with (\S+): \2 is busy\n$/);
@@ -129,7 +146,18 @@ describe('zpool replace errors', () => {
 
 describe('zpool iostat', () => {
   it('prints the -l header groups in the order of the sample', async () => {
-    const h = simulate(host({ pools: [{ name: 'tank', vdevs: [leaf('ada0', { sizeBytes: 1e12 })], allocatedBytes: 1e11, io: { readOps: 4, writeOps: 91, readWaitNs: 881, writeWaitNs: 56 } }] }));
+    const h = simulate(
+      host({
+        pools: [
+          {
+            name: 'tank',
+            vdevs: [leaf('ada0', { sizeBytes: 1e12 })],
+            allocatedBytes: 1e11,
+            io: { readOps: 4, writeOps: 91, readWaitNs: 881, writeWaitNs: 56 },
+          },
+        ],
+      }),
+    );
     const out = await runChecked(h.exec, ['zpool', 'iostat', '-l']);
     const sample = fixture('zpool-iostat-l-linux.txt').split('\n');
     const lines = out.split('\n');

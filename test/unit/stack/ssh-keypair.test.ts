@@ -29,8 +29,17 @@ test('a simulated host whose stored sshd key is unreadable gets a new one; its p
     const statePath = join(dir, 'host.json');
     ensureSimulatorState(statePath, testHost());
     const sim = new HostSimulator({ statePath });
-    await sim.state((s) => writeFile(s, '/etc/ssh/ssh_host_ed25519_key', '-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n', '600', true));
-    const peer = await startPeerSsh({ hosts: [{ nodeId: 'n1', address: '127.0.0.1', statePath }], port: 0, dir: join(dir, 'peer'), warn: (l) => { throw new Error(l); } });
+    await sim.state((s) =>
+      writeFile(s, '/etc/ssh/ssh_host_ed25519_key', '-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n', '600', true),
+    );
+    const peer = await startPeerSsh({
+      hosts: [{ nodeId: 'n1', address: '127.0.0.1', statePath }],
+      port: 0,
+      dir: join(dir, 'peer'),
+      warn: (l) => {
+        throw new Error(l);
+      },
+    });
     await peer.stop();
     expect(peer.served.get('n1')).toBe('127.0.0.1');
     const stored = await new HostSimulator({ statePath }).state((s) => readFile(s, '/etc/ssh/ssh_host_ed25519_key'));

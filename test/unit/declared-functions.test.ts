@@ -37,10 +37,10 @@ test('a schema, a catch-all and a schedule become their serverless functions', a
       events: [{ httpApi: '*' }],
       package: { patterns: ['dist/functions/meta/not-found.*'] },
     },
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the Serverless variable the build writes, not a template literal
     'tasks-sweep': {
       handler: 'dist/functions/tasks/sweep.handler',
       timeout: 60,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the Serverless variable the build writes, not a template literal
       events: [{ schedule: { rate: ['rate(1 minute)'], enabled: "${strToBool(${env:HM_SCHEDULES_ENABLED, 'true'})}" } }],
       package: { patterns: ['dist/functions/tasks/sweep.*'] },
     },

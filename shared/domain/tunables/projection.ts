@@ -25,17 +25,15 @@ export async function projectTunables(trx: Db, nodeId: string, tunables: Tunable
       .execute();
   }
   for (let i = 0; i < changed.length; i += CHUNK) {
-    const rows = changed
-      .slice(i, i + CHUNK)
-      .map((t) => ({
-        node_id: nodeId,
-        name: t.name,
-        type: t.type,
-        value: t.value,
-        writable: t.writable,
-        description: t.description ?? '',
-        updated_at: new Date(),
-      }));
+    const rows = changed.slice(i, i + CHUNK).map((t) => ({
+      node_id: nodeId,
+      name: t.name,
+      type: t.type,
+      value: t.value,
+      writable: t.writable,
+      description: t.description ?? '',
+      updated_at: new Date(),
+    }));
     await trx
       .insertInto('tunables')
       .values(rows)

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { runChecked, type Executor } from '../executors/executor.ts';
-import { readOrNull } from './host-files.ts';
+import { readOrNull, teeFile } from './host-files.ts';
 
 /**
  * Where certificates live on the host, whatever made them (ACME, an import, self-signed): under
@@ -19,9 +19,9 @@ export async function installPrivateFile(exec: Executor, path: string, content: 
   const dir = path.slice(0, path.lastIndexOf('/')) || '/';
   const tmp = `${path}.hostmgr-new`;
   await runChecked(exec, ['mkdir', '-p', dir]);
-  await runChecked(exec, ['tee', tmp], { stdin: '' });
+  await teeFile(exec, tmp, '');
   await runChecked(exec, ['chmod', '600', tmp]);
-  await runChecked(exec, ['tee', tmp], { stdin: content });
+  await teeFile(exec, tmp, content);
   await runChecked(exec, ['mv', tmp, path]);
 }
 

@@ -15,10 +15,20 @@ export async function readOrNull(exec: Executor, path: string): Promise<string |
   }
 }
 
+/**
+ * `tee path` with the content on stdin. tee also copies its input to stdout: that copy (a private key, a VNC
+ * password, cloud-init user data) is dropped here, so a failure's error is tee's stderr or its exit code,
+ * never the content.
+ */
+export async function teeFile(exec: Executor, path: string, content: string): Promise<void> {
+  const res = await exec.run(['tee', path], { stdin: content });
+  if (res.code !== 0) throw new CommandError(['tee', path], { ...res, stdout: '' });
+}
+
 /** Writes the file (creating its directory); `mode` e.g. '755' for scripts. */
 export async function writeText(exec: Executor, path: string, content: string, mode?: string): Promise<void> {
   await runChecked(exec, ['mkdir', '-p', path.slice(0, path.lastIndexOf('/')) || '/']);
-  await runChecked(exec, ['tee', path], { stdin: content });
+  await teeFile(exec, path, content);
   if (mode) await runChecked(exec, ['chmod', mode, path]);
 }
 
@@ -28,7 +38,7 @@ export async function writeFiles(exec: Executor, files: Record<string, string>):
   if (!paths.length) return;
   const dirs = [...new Set(paths.map((p) => p.slice(0, p.lastIndexOf('/')) || '/'))];
   await runChecked(exec, ['mkdir', '-p', ...dirs]);
-  for (const p of paths) await runChecked(exec, ['tee', p], { stdin: files[p] });
+  for (const p of paths) await teeFile(exec, p, files[p]);
   const scripts = paths.filter((p) => p.endsWith('.sh'));
   if (scripts.length) await runChecked(exec, ['chmod', '755', ...scripts]);
 }

@@ -106,6 +106,7 @@ export const PROGRAM_DIRS: Record<string, string> = {
   zfs: '/sbin',
   zpool: '/sbin',
   env: '/usr/bin',
+  logger: '/usr/bin',
   netstat: '/usr/bin',
   rctl: '/usr/bin',
   readlink: '/usr/bin',

@@ -22,7 +22,9 @@ export interface CheckLine {
 /** Every program the agent runs, with the package that brings it when it is not in the base system. */
 export const AGENT_PROGRAMS: { name: string; pkg?: string }[] = [
   ...['cat', 'chmod', 'cpuset', 'ls', 'mkdir', 'mv', 'rm', 'sysctl', 'zfs', 'zpool', 'netstat', 'rctl', 'ssh-keygen', 'tee'].map((name) => ({ name })),
-  ...['ctld', 'jail', 'jls', 'makefs', 'pciconf', 'pw', 'service'].map((name) => ({ name })),
+  ...['ctladm', 'ctld', 'jail', 'jexec', 'jls', 'makefs', 'pciconf', 'pw', 'service', 'sysrc'].map((name) => ({ name })),
+  // run by the jails' limits.sh when a memory rule cannot be set
+  { name: 'logger' },
   { name: 'virsh', pkg: 'libvirt' },
 ];
 

@@ -37,6 +37,8 @@ function host(ctid: number, vm: number, orphan: number): SimHost {
   const base = testJailHost([{ ctid, name: `cj${ctid}`, dataset: `zroot/jails/cj${ctid}`, state: 'running' }]);
   return {
     ...base,
+    // libvirt 12.4 (the guest agent channel E5 enables needs it; on 14.3's libvirt 11 E5 is refused with 409)
+    profile: 'freebsd-15.0',
     disks: ['ada0', 'ada1', 'ada2', 'ada3'].map((name) => ({ name, sizeBytes: 100 * 1000 ** 3 })),
     pools: [
       ...base.pools,

@@ -1,5 +1,5 @@
 import type { JobHandler } from './job.ts';
-import { missingCapability } from '#domain/capabilities';
+import { guestAgentChannelMissing } from '#domain/capabilities';
 import { readGuestAgent, setGuestAgent } from '../drivers/domain-xml-options.ts';
 import { libvirtVersion } from '../drivers/virsh.ts';
 import { guestAgentSocket } from '../drivers/vm-runtime.ts';
@@ -16,7 +16,7 @@ export const vmGuestAgent: JobHandler<'vm.guest-agent'> = async (ctx, p) => {
   const uuid = await requireShutOffOnHost(ctx.exec, p.rid, p.domain);
   if (p.enabled) {
     const version = await libvirtVersion(ctx.exec);
-    const missing = missingCapability({ osrelease: '', osreldate: 0, racct: false, libvirtVersion: version }, 'guest-agent-channel');
+    const missing = guestAgentChannelMissing(version);
     if (missing) throw new Error(`capability_missing: ${missing}; nothing changed`);
   }
   await ctx.progress('defining', 50);

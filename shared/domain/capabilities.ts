@@ -62,12 +62,19 @@ export function missingCapability(caps: HostCapabilities | undefined, need: Capa
     case 'racct':
       return caps.racct ? null : RACCT_REQUIRED;
     case 'libvirt':
-      return caps.libvirtVersion === null ? 'VMs need libvirt: pkg install libvirt, then sysrc libvirtd_enable=YES && service libvirtd start' : null;
+      return caps.libvirtVersion === null ? LIBVIRT_REQUIRED : null;
     case 'guest-agent-channel':
-      if (caps.libvirtVersion === null) return missingCapability(caps, 'libvirt');
-      if (caps.libvirtVersion === undefined) return null;
-      return compareVersions(caps.libvirtVersion, LIBVIRT_VIRTIO_CONSOLE_SINCE) >= 0
-        ? null
-        : `the guest agent channel needs libvirt ${LIBVIRT_VIRTIO_CONSOLE_SINCE} or newer (the host has ${caps.libvirtVersion}): pkg upgrade libvirt`;
+      return guestAgentChannelMissing(caps.libvirtVersion);
   }
+}
+
+const LIBVIRT_REQUIRED = 'VMs need libvirt: pkg install libvirt, then sysrc libvirtd_enable=YES && service libvirtd start';
+
+/** The guest agent channel's rule alone, for a libvirt version (null: none installed; undefined: not reported). */
+export function guestAgentChannelMissing(libvirtVersion: string | null | undefined): string | null {
+  if (libvirtVersion === null) return LIBVIRT_REQUIRED;
+  if (libvirtVersion === undefined) return null;
+  return compareVersions(libvirtVersion, LIBVIRT_VIRTIO_CONSOLE_SINCE) >= 0
+    ? null
+    : `the guest agent channel needs libvirt ${LIBVIRT_VIRTIO_CONSOLE_SINCE} or newer (the host has ${libvirtVersion}): pkg upgrade libvirt`;
 }

@@ -72,8 +72,9 @@ beforeAll(async () => {
     host: testJailHost([{ ctid, name: 'big', dataset: 'zroot/jails/big', state: 'running' }]),
     // the target "host" behind sshd: every command runs through the simulator CLI on the target's state file
     args: ['--node-ip', '127.0.0.1', ...peerViaSshd(sshd, target.statePath)],
-    // a simulated send of the 1 GiB jail streams 16 MiB at 1 MiB/s: long enough to cancel it mid-way
-    env: { HM_SIM_SEND_MAX_BYTES: String(16 * MiB), HM_SIM_STREAM_BYTES_PER_S: String(MiB) },
+    // a simulated send of the 1 GiB jail streams 16 MiB at 64 KiB/s: 256 s, far longer than the test waits,
+    // so a migration that ends at all ended because the cancellation stopped its send
+    env: { HM_SIM_SEND_MAX_BYTES: String(16 * MiB), HM_SIM_STREAM_BYTES_PER_S: String(64 * 1024) },
   });
   // a resilver of a minute, read every 150 ms
   pools = await startTestAgent({ host: poolHost(), env: { HM_SIM_RESILVER_MS: '60000', HM_RESILVER_POLL_MS: '150' } });
@@ -116,13 +117,11 @@ test('E20: a running migration is cancelled mid-transfer: the send is stopped, t
   expectEnvelope(res, 202);
   const id = res.body.data.taskId as number;
   await waitUntil('the initial send under way', async () => (await getTaskRow(id)).phase === 'initial full send', 20_000, 50);
-  const asked = Date.now();
   expectEnvelope(await cancel(id), 202, 'task_cancel_requested');
-  const task = await waitForTask(id, ['cancelled', 'success', 'failed'], 30_000);
+  // the send alone would take 256 s: ending inside this (generous, load-proof) wait means it was stopped
+  const task = await waitForTask(id, ['cancelled', 'success', 'failed'], 120_000);
   expect(task.status).toBe('cancelled');
   expect(task.error).toMatch(/^cancelled: .*; undone: the jail stays on this node$/);
-  // stopped within a few seconds, not after the whole 16-second send
-  expect(task.finished_at!.getTime() - asked).toBeLessThan(8_000);
 
   // exactly one host has it: the source, running, with no migration snapshot or journal left
   expect((await sim(source).state((s) => findSimJail(s, 'big')))!.state).toBe('running');
@@ -131,7 +130,7 @@ test('E20: a running migration is cancelled mid-transfer: the send is stopped, t
   expect(await sim(target).state((s) => findSimJail(s, 'big'))).toBeUndefined();
   expect((await datasetsOf(target)).filter((d) => d.startsWith('zroot/jails/big'))).toEqual([]);
   expect((await testDb().selectFrom('guests').select('node_id').where('id', '=', ctid).executeTakeFirstOrThrow()).node_id).toBe(source.nodeId);
-}, 90_000);
+}, 180_000);
 
 test('a queued task cancelled before delivery never reaches the host; the agent skips it and goes on', async () => {
   const t = await probeTask(pools.nodeId, { dispatch: false });

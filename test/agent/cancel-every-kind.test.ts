@@ -1,12 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { call, expectEnvelope, testDb, tokenFor, uid, type ApiResponse } from '../helpers/api.ts';
 import { insertNode, probeTask, startTestAgent, testJailHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
 import { freeRids, randomMac } from '../http/vm-fixtures.ts';
 import { createTarget } from '../http/iscsi-fixtures.ts';
+import { selfSignedCertificate } from '../helpers/self-signed.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { TASK_KINDS, type TaskKind } from '#shared/jobs/protocol';
 import type { SimHost } from '#shared/seed/host/schema';
@@ -26,7 +23,6 @@ let operator: string;
 let admin: string;
 let keepOnline: NodeJS.Timeout | undefined;
 let targetOnline: NodeJS.Timeout | undefined;
-let certDir: string;
 let cert: { crt: string; key: string };
 const ids: Record<string, number> = {};
 
@@ -101,33 +97,10 @@ function host(ctid: number, vm: number, orphan: number): SimHost {
   } as SimHost;
 }
 
-/** A certificate and its key for the imported kind (openssl, as the certificate tests make them). */
+/** A certificate and its key for the imported kind. */
 function makeCertificate(): { crt: string; key: string } {
-  certDir = mkdtempSync(join(tmpdir(), 'hm-cancel-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      'k.pem',
-      '-out',
-      'c.pem',
-      '-days',
-      '30',
-      '-subj',
-      '/CN=imp.example.org',
-      '-addext',
-      'subjectAltName=DNS:imp.example.org',
-    ],
-    { cwd: certDir, stdio: 'ignore' },
-  );
-  return { crt: readFileSync(join(certDir, 'c.pem'), 'utf8'), key: readFileSync(join(certDir, 'k.pem'), 'utf8') };
+  const { cert, key } = selfSignedCertificate('imp.example.org');
+  return { crt: cert, key };
 }
 
 /** How to ask for a task of each kind. `runs`: the host here can carry it out (no peer, no ACME server needed). */
@@ -331,7 +304,6 @@ afterAll(async () => {
   if (keepOnline) clearInterval(keepOnline);
   if (targetOnline) clearInterval(targetOnline);
   await agent?.kill();
-  if (certDir) rmSync(certDir, { recursive: true, force: true });
 });
 
 let hostBefore: SimHost;

@@ -1,10 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { selfSignedCertificate } from './self-signed.ts';
 
 /** Real HTTP(S) servers on loopback that the filename probe (E8) is pointed at. */
 
@@ -51,22 +48,11 @@ export function httpSource(host: string, handler: Handler, port = 0): Promise<So
   return listen(http.createServer(recorder(seen, handler)), host, 'http', seen, port);
 }
 
-/** An HTTPS source with a fresh self-signed certificate for `localhost` (made by openssl, argv only). */
+/** An HTTPS source with a fresh self-signed certificate for `localhost`. */
 export function httpsSource(host: string, handler: Handler): Promise<Source> {
-  const dir = mkdtempSync(join(tmpdir(), 'hm-probe-tls-'));
-  try {
-    execFileSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
-      { stdio: 'ignore' },
-    );
-    const key = readFileSync(join(dir, 'key.pem'));
-    const cert = readFileSync(join(dir, 'cert.pem'));
-    const seen: Source['seen'] = [];
-    return listen(https.createServer({ key, cert }, recorder(seen, handler)), host, 'https', seen);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { key, cert } = selfSignedCertificate('localhost', { key: 'rsa', days: 1 });
+  const seen: Source['seen'] = [];
+  return listen(https.createServer({ key, cert }, recorder(seen, handler)), host, 'https', seen);
 }
 
 /** A source that answers every request with this filename, so a probe that reached it would report it. */

@@ -1,10 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { checkImportedCertificate } from '#domain/certificates/imported';
 import { DomainError } from '#shared/errors/domain-errors';
+import { selfSignedCertificate } from '../helpers/self-signed.ts';
 
 /**
  * The validity window of an imported certificate, checked at the instant given: a certificate whose `notBefore` is
@@ -13,35 +10,8 @@ import { DomainError } from '#shared/errors/domain-errors';
 let pem: { crt: string; key: string };
 
 beforeAll(() => {
-  const dir = mkdtempSync(join(tmpdir(), 'hm-imported-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        'k.pem',
-        '-out',
-        'c.pem',
-        '-days',
-        '30',
-        '-subj',
-        '/CN=soon.example.com',
-        '-addext',
-        'subjectAltName=DNS:soon.example.com',
-      ],
-      { cwd: dir, stdio: 'ignore' },
-    );
-    pem = { crt: readFileSync(join(dir, 'c.pem'), 'utf8'), key: readFileSync(join(dir, 'k.pem'), 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { cert, key } = selfSignedCertificate('soon.example.com');
+  pem = { crt: cert, key };
 });
 
 test('a certificate not valid yet (notBefore 100 days ahead of now) is refused with 400 naming certificatePem', () => {

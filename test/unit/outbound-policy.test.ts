@@ -1,16 +1,6 @@
-/**
- * The outbound-address policy (shared/domain/outbound) that E8's probe, every notification channel and E22's
- * ACME check connect through: property-tested over addresses of every class (test/helpers/fuzz/addresses.ts),
- * then against live servers — the connection goes to the checked address without a second lookup, keeps the
- * name for Host/SNI/certificate, and a slow-drip server cannot hold it past its deadline.
- */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import fc from 'fast-check';
 import { probeAcmeDirectory } from '#domain/certificates/acme-directory';
@@ -20,6 +10,7 @@ import { failureReason, isFixedReason, OutboundFailure } from '#domain/outbound/
 import { outboundRequest } from '#domain/outbound/http-request';
 import { AddressRefused, resolvePinned, type Resolver } from '#domain/outbound/resolve';
 import { DomainError } from '#shared/errors/domain-errors';
+import { selfSignedCertificate } from '../helpers/self-signed.ts';
 import { publicV4, publicV6, refusedV4, refusedV6, v4CarriedInV6, v4In } from '../helpers/fuzz/addresses.ts';
 
 const RUNS = { numRuns: 300 };
@@ -133,36 +124,8 @@ describe('fixed failure reasons', () => {
   });
 });
 
-/** A certificate for `name` (self-signed, made by openssl, argv only). */
-function certificateFor(name: string): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'hm-outbound-tls-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        `/CN=${name}`,
-        '-addext',
-        `subjectAltName=DNS:${name}`,
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+/** A certificate for `name` (self-signed). */
+const certificateFor = (name: string) => selfSignedCertificate(name, { key: 'rsa', days: 1 });
 
 async function listen(server: http.Server, host: string): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, host, resolve));

@@ -13,6 +13,9 @@ export default {
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   // one shared stack; tests that count or dismiss global state must not race each other
   maxWorkers: 1,
-  testTimeout: 30000,
+  // a bound against a hang, not a measurement: 30 s × HM_TEST_PATIENCE (3), like every timeout a test names
+  // (test/setup/patience.ts stretches those), so the suite passes on one busy core
+  testTimeout: 90_000,
+  setupFilesAfterEnv: ['<rootDir>/test/setup/patience.ts'],
   reporters: ['default', '<rootDir>/test/setup/summary-reporter.cjs'],
 };

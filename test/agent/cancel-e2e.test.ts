@@ -72,9 +72,9 @@ beforeAll(async () => {
     host: testJailHost([{ ctid, name: 'big', dataset: 'zroot/jails/big', state: 'running' }]),
     // the target "host" behind sshd: every command runs through the simulator CLI on the target's state file
     args: ['--node-ip', '127.0.0.1', ...peerViaSshd(sshd, target.statePath)],
-    // a simulated send of the 1 GiB jail streams 16 MiB at 64 KiB/s: 256 s, far longer than the test waits,
-    // so a migration that ends at all ended because the cancellation stopped its send
-    env: { HM_SIM_SEND_MAX_BYTES: String(16 * MiB), HM_SIM_STREAM_BYTES_PER_S: String(64 * 1024) },
+    // a simulated send of the 1 GiB jail streams 16 MiB at 4 KiB/s: over an hour, far longer than the test waits
+    // (even stretched for a busy machine), so a migration that ends at all ended because the cancellation stopped its send
+    env: { HM_SIM_SEND_MAX_BYTES: String(16 * MiB), HM_SIM_STREAM_BYTES_PER_S: String(4 * 1024) },
   });
   // a resilver of a minute, read every 150 ms
   pools = await startTestAgent({ host: poolHost(), env: { HM_SIM_RESILVER_MS: '60000', HM_RESILVER_POLL_MS: '150' } });
@@ -118,7 +118,7 @@ test('E20: a running migration is cancelled mid-transfer: the send is stopped, t
   const id = res.body.data.taskId as number;
   await waitUntil('the initial send under way', async () => (await getTaskRow(id)).phase === 'initial full send', 20_000, 50);
   expectEnvelope(await cancel(id), 202, 'task_cancel_requested');
-  // the send alone would take 256 s: ending inside this (generous, load-proof) wait means it was stopped
+  // the send alone would take over an hour: ending inside this (generous) wait means it was stopped
   const task = await waitForTask(id, ['cancelled', 'success', 'failed'], 120_000);
   expect(task.status).toBe('cancelled');
   expect(task.error).toMatch(/^cancelled: .*; undone: the jail stays on this node$/);

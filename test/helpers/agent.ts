@@ -18,6 +18,7 @@ import type { SimHost } from '#shared/seed/host/schema';
 import { ensureSimulatorState } from '#scripts/stack/local-agent';
 import { startAgentProcess, type AgentProcess } from '#scripts/stack/agent';
 import { apiUrl, testDb } from './api.ts';
+import { patient } from './patience.ts';
 
 interface StackFile {
   queueEndpoint: string;
@@ -111,14 +112,14 @@ export const getTaskRow = (id: number) => testDb().selectFrom('tasks').selectAll
 
 /** Polls until `probe` returns a truthy value; throws with `what` (and the last value) on timeout. */
 export async function waitUntil<T>(what: string, probe: () => Promise<T>, timeoutMs = 20_000, everyMs = 100): Promise<NonNullable<T>> {
-  const until = Date.now() + timeoutMs;
+  const until = Date.now() + patient(timeoutMs);
   let last: T | undefined;
   while (Date.now() < until) {
     last = await probe();
     if (last) return last as NonNullable<T>;
     await new Promise((r) => setTimeout(r, everyMs));
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(last)}`);
+  throw new Error(`timed out after ${patient(timeoutMs)} ms waiting for ${what}; last: ${JSON.stringify(last)}`);
 }
 
 /** Waits until the task's status is one of `statuses`; returns the row. */

@@ -9,6 +9,7 @@ const id = { type: 'integer', minimum: 1 } as const;
 
 /** The Backup event record of spec part 2 (E12's rows). */
 export const backupEventSchema = describes<BackupEvent>()({
+  title: 'BackupEvent',
   type: 'object',
   properties: {
     id,
@@ -56,6 +57,7 @@ const backupTargetSchema = {
 
 /** A backup job (`toBackupJob`). */
 export const backupJobSchema = describes<BackupJob>()({
+  title: 'BackupJob',
   type: 'object',
   properties: {
     id,
@@ -99,6 +101,7 @@ export const backupJobSchema = describes<BackupJob>()({
 
 /** A run queued now: the job, its event and the task. */
 export const backupRunSchema = describes<Awaited<ReturnType<typeof runQueued>>>()({
+  title: 'BackupRunQueued',
   type: 'object',
   properties: { jobId: id, eventId: id, taskId: id },
   required: ['jobId', 'eventId', 'taskId'],
@@ -107,6 +110,7 @@ export const backupRunSchema = describes<Awaited<ReturnType<typeof runQueued>>>(
 
 /** E15's answer: the restore queued (`snapshot` null: the newest of the job's, resolved on the host). */
 export const backupRestoreSchema = describes<RestoreResult>()({
+  title: 'BackupRestoreQueued',
   type: 'object',
   properties: {
     jobId: id,

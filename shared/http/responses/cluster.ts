@@ -5,6 +5,7 @@ import { isoTime } from './time.ts';
 
 /** A cluster note. */
 export const clusterNoteSchema = describes<Awaited<ReturnType<typeof createNote>>>()({
+  title: 'ClusterNote',
   type: 'object',
   properties: {
     id: { type: 'integer', minimum: 1 },
@@ -33,6 +34,7 @@ const joinEntrySchema = {
 
 /** The Cluster join conflict report of spec part 2: the `data` of E16's 409 `cluster_join_conflict`. */
 export const joinConflictReportSchema = describes<NonNullable<ReturnType<typeof conflictReport>>>()({
+  title: 'JoinConflictReport',
   type: 'object',
   properties: {
     conflicts: {

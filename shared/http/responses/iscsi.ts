@@ -4,6 +4,7 @@ import { isoTime } from './time.ts';
 
 /** E13's answer: the LUN added, with the task that regenerates the target configuration. */
 export const lunSchema = describes<Awaited<ReturnType<typeof addLun>>>()({
+  title: 'IscsiLun',
   type: 'object',
   properties: {
     id: { type: 'integer', minimum: 1 },

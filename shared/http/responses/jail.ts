@@ -11,6 +11,7 @@ const cpuSet = { type: 'array', items: { type: 'integer', minimum: 0 } } as cons
 
 /** The Jail CPU limit record of spec part 2 (E4's answer; `memory` in bytes, 0 = none). */
 export const jailCpuLimitSchema = describes<JailCpuLimit>()({
+  title: 'JailCpuLimit',
   type: 'object',
   properties: { cores: { type: 'integer', minimum: 0 }, cpuSet, ctId, memory: { type: 'integer', minimum: 0 }, resourceLimits: { type: 'boolean' } },
   required: ['cores', 'cpuSet', 'ctId', 'memory', 'resourceLimits'],
@@ -19,6 +20,7 @@ export const jailCpuLimitSchema = describes<JailCpuLimit>()({
 
 /** E3's answer: the six phases as persisted, and the task that writes them to the host. */
 export const jailHooksRecordSchema = describes<Awaited<ReturnType<typeof setLifecycleHooks>>>()({
+  title: 'JailHooksUpdated',
   type: 'object',
   properties: { ctId, hooks: hooksSchema, taskId: { type: 'integer', minimum: 1 } },
   required: ['ctId', 'hooks', 'taskId'],
@@ -27,6 +29,7 @@ export const jailHooksRecordSchema = describes<Awaited<ReturnType<typeof setLife
 
 /** E20's answer (spec part 2, Jail migration result). */
 export const jailMigrationSchema = describes<ReturnType<typeof migrationResult>>()({
+  title: 'JailMigrationQueued',
   type: 'object',
   properties: { guestId: ctId, outcome: { type: 'string', const: 'queued' }, taskId: { type: 'integer', minimum: 1 } },
   required: ['guestId', 'outcome', 'taskId'],
@@ -57,6 +60,7 @@ const jailInventorySchema = {
 
 /** A jail as `GET /api/jail/{ctid}` shows it (`jailView`): the persisted configuration and what its host last reported. */
 export const jailViewSchema = describes<ReturnType<typeof jailView>>()({
+  title: 'Jail',
   type: 'object',
   properties: {
     ctId,

@@ -5,6 +5,7 @@ import { isoTime } from './time.ts';
 
 /** A firewall NAT rule of a node (`toNatRule`). */
 export const natRuleSchema = describes<NatRule>()({
+  title: 'NatRule',
   type: 'object',
   properties: {
     id: { type: 'integer', minimum: 1 },
@@ -45,6 +46,7 @@ export const natRuleSchema = describes<NatRule>()({
 export const natRouteSuggestionsSchema = describes<Awaited<ReturnType<typeof natRouteSuggestions>>>()({
   type: 'array',
   items: {
+    title: 'NatRouteSuggestion',
     type: 'object',
     properties: {
       name: { type: 'string' },

@@ -70,7 +70,7 @@ const err = (message: string, data: unknown) => ({ status: 'error', message, err
 describe('the response check of the suite', () => {
   test('a titled shape is one named component of the document, referenced by the response', () => {
     expect(doc.components.schemas.TaskView).toMatchObject({ title: 'TaskView', required: expect.arrayContaining(['id', 'status']) });
-    const ok200 = (doc.paths['/api/things/{id}'].get.responses['200'].content?.['application/json']?.schema as { allOf: unknown[] }).allOf[1];
+    const ok200 = (doc.paths['/api/things/{id}'].get.responses['200'].content!['application/json'].schema as { allOf: unknown[] }).allOf[1];
     expect(ok200).toEqual({ type: 'object', properties: { data: { $ref: '#/components/schemas/TaskView' } } });
   });
 

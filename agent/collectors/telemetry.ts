@@ -1,7 +1,7 @@
 import { runChecked, type Executor } from '../executors/executor.ts';
 import type { PoolSample, TelemetrySample } from '#domain/telemetry/sample';
-import { arcSample, readArcstats } from '../drivers/arc.ts';
-import { listPools, parseZpoolStatus, poolIostat, poolSummary } from '../drivers/zpool.ts';
+import { arcSample, readArcstats } from '../drivers/zfs/arcstats.ts';
+import { listPools, parseZpoolStatus, poolIostat, poolSummary } from '../drivers/zfs/pools.ts';
 
 interface TelemetryOptions {
   /** the agent's sampling interval, stored with the sample (default 10) */

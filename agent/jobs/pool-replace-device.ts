@@ -1,4 +1,4 @@
-import { detachDevice, leafVdevs, poolStatus, replaceDevice, resilverProgress, type ZpoolStatus } from '../drivers/zpool.ts';
+import { detachDevice, leafVdevs, poolStatus, replaceDevice, resilverProgress, type ZpoolStatus } from '../drivers/zfs/pools.ts';
 import { sleep } from '../runtime/backoff.ts';
 import type { JobHandler } from './job.ts';
 

@@ -1,4 +1,4 @@
-import { CommandError, type Executor } from '../executors/executor.ts';
+import { CommandError, type Executor } from '../../executors/executor.ts';
 import type { ArcSample } from '#domain/telemetry/sample';
 
 /**

@@ -1,5 +1,5 @@
 import type { Executor } from '../executors/executor.ts';
-import type { PoolInventory, PoolVdev } from '#domain/inventory';
+import type { PoolInventory, PoolVdev } from '#shared/agent-api/inventory';
 import { leafVdevs, listPools, poolStatus, poolSummary, type StatusVdev, type ZpoolStatus } from '../drivers/zfs/pools.ts';
 
 /**

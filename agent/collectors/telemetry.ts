@@ -1,5 +1,5 @@
 import { runChecked, type Executor } from '../executors/executor.ts';
-import type { PoolSample, TelemetrySample } from '#domain/telemetry/sample';
+import type { PoolSample, TelemetrySample } from '#shared/agent-api/telemetry';
 import { arcSample, readArcstats } from '../drivers/zfs/arcstats.ts';
 import { listPools, parseZpoolStatus, poolIostat, poolSummary } from '../drivers/zfs/pools.ts';
 

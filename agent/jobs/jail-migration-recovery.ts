@@ -1,6 +1,6 @@
 import type { Executor } from '../executors/executor.ts';
 import type { FinishReport } from '#shared/agent-api/contract';
-import type { PeerHost } from '#shared/jobs/start';
+import type { PeerHost } from '#shared/agent-api/tasks';
 import { listJournals } from './jail-migration-journal.ts';
 import { activeMigrations, finishCommitted, migrationResult, rollBack } from './jail-migrate.ts';
 

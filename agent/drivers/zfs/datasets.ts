@@ -1,5 +1,5 @@
 import { runChecked, type Executor } from '../../executors/executor.ts';
-import type { DatasetInventory } from '#domain/inventory';
+import type { DatasetInventory } from '#shared/agent-api/inventory';
 import { parseSize } from './numbers.ts';
 
 /**

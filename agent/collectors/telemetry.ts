@@ -16,7 +16,7 @@ interface TelemetryOptions {
 }
 
 /**
- * One E14 sample, taken every 10 s by default (shared/domain/telemetry/sample.ts): per pool `zpool list -Hp`
+ * One E14 sample, taken every 10 s by default (shared/agent-api/telemetry.ts): per pool `zpool list -Hp`
  * (sizes, fragmentation, dedup, health) joined with `zpool iostat -Hpl` (IOPS, bytes/s, total wait), and the
  * ARC's lifetime counters and sizes. The control plane turns counters into per-interval deltas and ratios.
  */

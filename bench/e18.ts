@@ -45,7 +45,7 @@ export const e18: Bench = {
     return withStore('pglite', async (store) => {
       const nodeId = randomUUID();
       const table = routes(size);
-      const inventory = { hostname: 'r', os: 'FreeBSD 14.1-RELEASE', cpus: 4, memoryBytes: 1, routes: [{ fib: 0, routes: table }] } as HostInventory;
+      const inventory = { hostname: 'r', os: 'FreeBSD 14.1-RELEASE', cpus: 4, memoryBytes: 1, routes: [{ fib: 0, routes: table }] } satisfies HostInventory;
       await store.db
         .insertInto('nodes')
         .values({ id: nodeId, name: 'bench-router', ip: '192.0.2.10', status: 'member', inventory: JSON.stringify(inventory) })

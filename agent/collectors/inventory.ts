@@ -1,7 +1,7 @@
 import type { Executor } from '../executors/executor.ts';
-import type { HostInventory } from '#domain/inventory';
+import type { HostInventory } from '#shared/agent-api/inventory';
 import { getSysctls, listTunables } from '../drivers/sysctl.ts';
-import { listDatasets } from '../drivers/zfs.ts';
+import { listDatasets } from '../drivers/zfs/datasets.ts';
 import { collectPools, freeDisks } from './pools.ts';
 import { collectJails } from './jails.ts';
 import { collectVms } from './vms.ts';

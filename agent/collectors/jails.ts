@@ -1,5 +1,5 @@
 import type { Executor } from '../executors/executor.ts';
-import type { JailInventory } from '#domain/jails/types';
+import type { JailInventory } from '#shared/agent-api/inventory';
 import { jailInventory } from '../drivers/jail.ts';
 
 /**

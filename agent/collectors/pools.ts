@@ -1,6 +1,6 @@
 import type { Executor } from '../executors/executor.ts';
-import type { PoolInventory, PoolVdev } from '#domain/inventory';
-import { leafVdevs, listPools, poolStatus, poolSummary, type StatusVdev, type ZpoolStatus } from '../drivers/zpool.ts';
+import type { PoolInventory, PoolVdev } from '#shared/agent-api/inventory';
+import { leafVdevs, listPools, poolStatus, poolSummary, type StatusVdev, type ZpoolStatus } from '../drivers/zfs/pools.ts';
 
 /**
  * Pools with their vdev trees and GUIDs: `zpool list` for sizes and pool GUIDs, `zpool status` for the

@@ -1,7 +1,7 @@
 import { runChecked, type Executor } from '../executors/executor.ts';
-import type { PoolSample, TelemetrySample } from '#domain/telemetry/sample';
-import { arcSample, readArcstats } from '../drivers/arc.ts';
-import { listPools, parseZpoolStatus, poolIostat, poolSummary } from '../drivers/zpool.ts';
+import type { PoolSample, TelemetrySample } from '#shared/agent-api/telemetry';
+import { arcSample, readArcstats } from '../drivers/zfs/arcstats.ts';
+import { listPools, parseZpoolStatus, poolIostat, poolSummary } from '../drivers/zfs/pools.ts';
 
 interface TelemetryOptions {
   /** the agent's sampling interval, stored with the sample (default 10) */
@@ -16,7 +16,7 @@ interface TelemetryOptions {
 }
 
 /**
- * One E14 sample, taken every 10 s by default (shared/domain/telemetry/sample.ts): per pool `zpool list -Hp`
+ * One E14 sample, taken every 10 s by default (shared/agent-api/telemetry.ts): per pool `zpool list -Hp`
  * (sizes, fragmentation, dedup, health) joined with `zpool iostat -Hpl` (IOPS, bytes/s, total wait), and the
  * ARC's lifetime counters and sizes. The control plane turns counters into per-interval deltas and ratios.
  */

@@ -4,7 +4,8 @@ import { hasCdrom, readGuestAgent, readMacs, readVnc, readZvols } from '../drive
 import { domName, domState, dumpXml, listUuids } from '../drivers/virsh.ts';
 import { readOrNull } from '../drivers/host-files.ts';
 import { listRegistrations, readRegistration, ridOf, vmPaths, type Registration } from '../drivers/vm-runtime.ts';
-import { defaultVmOptions, VM_STATES, type VmInventory, type VmState } from '#domain/vms/types';
+import { defaultVmOptions } from '#domain/vms/types';
+import { VM_STATES, type VmInventory, type VmState } from '#shared/agent-api/inventory';
 
 // a word this libvirt does not use: reported as libvirt's own "no state" rather than guessed
 const asState = (s: string): VmState => ((VM_STATES as readonly string[]).includes(s) ? (s as VmState) : 'no state');

@@ -1,5 +1,5 @@
 import { runChecked, type Executor } from '../executors/executor.ts';
-import type { CloudInitOptions } from '#domain/vms/types';
+import type { CloudInitOptions } from '#shared/agent-api/inventory';
 import { installPrivateFile } from './certificate-files.ts';
 import { makeDir, removeTrees } from './host-files.ts';
 import { vmPaths } from './vm-runtime.ts';

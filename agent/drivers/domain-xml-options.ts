@@ -1,4 +1,5 @@
-import { DEFAULT_VNC_BIND, DEFAULT_VNC_RESOLUTION, type VncOptions } from '#domain/vms/types';
+import { DEFAULT_VNC_BIND, DEFAULT_VNC_RESOLUTION } from '#domain/vms/types';
+import type { VncOptions } from '#shared/agent-api/inventory';
 import { type DomainXml, GUEST_AGENT_CHANNEL, attrsOf, childrenOf, el, find, findAll, is, removeAll, tagOf, type XNode } from './domain-xml.ts';
 
 /**

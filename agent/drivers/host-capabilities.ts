@@ -1,4 +1,4 @@
-import type { HostCapabilities } from '#domain/capabilities';
+import type { HostCapabilities } from '#shared/agent-api/capabilities';
 import type { Executor } from '../executors/executor.ts';
 import { getSysctls } from './sysctl.ts';
 

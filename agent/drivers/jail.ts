@@ -1,7 +1,7 @@
 import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
 import { activePhases, HOOK_PHASES, isBlank, noHooks, type HookPhase, type JailHooks } from '#domain/jails/hooks';
 import { fitCpuSet } from '#domain/jails/cpu';
-import type { JailInventory } from '#domain/jails/types';
+import type { JailInventory } from '#shared/agent-api/inventory';
 import { parseHeader, parseJailConf, paramValue, paramValues, withManagedSection, type ParsedConf } from './jail-conf.ts';
 import {
   hookCommand,

@@ -1,6 +1,6 @@
 import { runChecked, type Executor } from '../executors/executor.ts';
 import { getSysctls } from './sysctl.ts';
-import type { AddressFamily, RouteEntry, RouteTable } from '#domain/network/routes';
+import type { AddressFamily, RouteEntry, RouteTable } from '#shared/agent-api/inventory';
 
 /**
  * `netstat -rn -F <fib> --libxo json`: one FIB's routing table. libxo's JSON is

@@ -1,5 +1,5 @@
 import { runChecked, type Executor } from '../executors/executor.ts';
-import type { PciDeviceInventory } from '#domain/ppt/types';
+import type { PciDeviceInventory } from '#shared/agent-api/inventory';
 
 /**
  * pciconf(8) of FreeBSD: `pciconf -lv` lists every PCI device as one line

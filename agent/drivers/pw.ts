@@ -1,5 +1,5 @@
 import { runChecked, type Executor } from '../executors/executor.ts';
-import type { HostGroupInventory, HostUserInventory } from '#domain/groups/types';
+import type { HostGroupInventory, HostUserInventory } from '#shared/agent-api/inventory';
 
 /**
  * pw(8) of FreeBSD: users and groups in their colon formats — `pw usershow` prints master.passwd lines

@@ -1,5 +1,5 @@
 import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
-import type { TunableInventory } from '#domain/inventory';
+import type { TunableInventory } from '#shared/agent-api/inventory';
 
 /**
  * sysctl(8) of FreeBSD: read (`name: value`, -n, -t types, -d descriptions), set (`name: old -> new`) and

@@ -1,7 +1,8 @@
 import type { Executor } from '../executors/executor.ts';
 import { installPrivateFile } from './certificate-files.ts';
 import { listDir, readOrNull } from './host-files.ts';
-import { DEFAULT_SHUTDOWN_WAIT_TIME, type CloudInitOptions } from '#domain/vms/types';
+import { DEFAULT_SHUTDOWN_WAIT_TIME } from '#domain/vms/types';
+import type { CloudInitOptions } from '#shared/agent-api/inventory';
 
 /**
  * The agent's own runtime files for a VM (its "registration"), beside what libvirt keeps:

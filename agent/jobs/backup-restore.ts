@@ -2,11 +2,11 @@ import type { Executor } from '../executors/executor.ts';
 import type { JobContext, JobHandler } from './job.ts';
 import { backupPeerId, type BackupRestorePayload } from '#shared/jobs/protocol';
 import { jobSnapshotsOldestFirst } from '#domain/backups/snapshot-names';
-import { datasetExists, destroyIfExists } from '../drivers/jail-replication.ts';
-import { datasetProps, loadKey, receiveSnapshot, renameDataset, setCanmount, setMountpoint } from '../drivers/zfs-restore.ts';
-import { listSnapshots } from '../drivers/backup-snapshots.ts';
+import { datasetExists, destroyIfExists } from '../drivers/zfs/replication.ts';
+import { datasetProps, loadKey, receiveSnapshot, renameDataset, setCanmount, setMountpoint } from '../drivers/zfs/restore.ts';
+import { listSnapshots } from '../drivers/zfs/backup-snapshots.ts';
 import { guestPower, type GuestPower } from '../drivers/guest-power.ts';
-import { mountedRelative, mountTree, remountRelative } from '../drivers/zfs-mount.ts';
+import { mountedRelative, mountTree, remountRelative } from '../drivers/zfs/mount.ts';
 import { bestEffort } from './best-effort.ts';
 
 /**

@@ -1,10 +1,10 @@
 import type { JobHandler } from './job.ts';
 import { backupPeerId } from '#shared/jobs/protocol';
 import { backupSnapshotName } from '#domain/backups/snapshot-names';
-import { snapshot } from '../drivers/jail-replication.ts';
-import { beyondRetention, destroySnapshots, listSnapshots, newestCommon } from '../drivers/backup-snapshots.ts';
-import { estimateStream, progressTicker, streamBackup } from '../drivers/backup-send.ts';
-import { isEncrypted } from '../drivers/zfs-send-flags.ts';
+import { snapshot } from '../drivers/zfs/replication.ts';
+import { beyondRetention, destroySnapshots, listSnapshots, newestCommon } from '../drivers/zfs/backup-snapshots.ts';
+import { estimateStream, progressTicker, streamBackup } from '../drivers/zfs/backup-stream.ts';
+import { isEncrypted } from '../drivers/zfs/stream-flags.ts';
 
 /** How often a running stream reports its progress (HM_BACKUP_PROGRESS_MS, default 1 s: well within 2 s). */
 const progressEveryMs = () => Number(process.env.HM_BACKUP_PROGRESS_MS ?? 1000);

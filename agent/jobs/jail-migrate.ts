@@ -14,8 +14,8 @@ import {
   setMountpointTo,
   snapshot,
   type Stream,
-} from '../drivers/jail-replication.ts';
-import { mountForUse } from '../drivers/zfs-mount.ts';
+} from '../drivers/zfs/replication.ts';
+import { mountForUse } from '../drivers/zfs/mount.ts';
 import { removeJournal, writeJournal, type MigrationJournal, type MigrationPhase } from './jail-migration-journal.ts';
 import { bestEffort } from './best-effort.ts';
 

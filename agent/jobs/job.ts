@@ -1,6 +1,6 @@
 import type { Executor } from '../executors/executor.ts';
 import type { TaskKind, TaskPayloads } from '#shared/jobs/protocol';
-import type { PeerHost } from '#shared/jobs/start';
+import type { PeerHost } from '#shared/agent-api/tasks';
 
 /** What a job handler gets: the host, the task, and a way to report progress. */
 export interface JobContext {

@@ -1,5 +1,5 @@
-import { detachDevice, leafVdevs, poolStatus, replaceDevice, resilverProgress, type ZpoolStatus } from '../drivers/zpool.ts';
-import { sleep } from '../runtime/backoff.ts';
+import { detachDevice, leafVdevs, poolStatus, replaceDevice, resilverProgress, type ZpoolStatus } from '../drivers/zfs/pools.ts';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { JobHandler } from './job.ts';
 
 /** How often `zpool status` is read while the resilver runs (HM_RESILVER_POLL_MS; resilvers take hours on real disks). */
@@ -64,6 +64,7 @@ const replaceAndFollow: JobHandler<'pool.replace-device'> = async (ctx, p) => {
       await ctx.progress('resilvering', percent, status.scan.text.split('\n').slice(-1)[0]);
       reported = percent;
     }
-    await sleep(resilverPollMs(), ctx.signal);
+    // an abort ends the wait early; the loop's head then says why the job stops
+    await delay(resilverPollMs(), undefined, { signal: ctx.signal }).catch(() => undefined);
   }
 };

@@ -1,7 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import type { Executor } from '../executors/executor.ts';
 import { runChecked } from '../executors/executor.ts';
-import type { HostInventory } from '#domain/inventory';
+import type { HostInventory } from '#shared/agent-api/inventory';
 import { parseQueueMessage } from '#shared/jobs/protocol';
 import type { Registered } from '#shared/agent-api/contract';
 import { AgentApi, ApiError } from './api.ts';

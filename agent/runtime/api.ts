@@ -1,4 +1,4 @@
-import type { Envelope } from '#http/envelope';
+import type { Envelope } from '#shared/agent-api/envelope';
 import { backoffMs, sleep } from './backoff.ts';
 import type { Logger } from './log.ts';
 

@@ -1,5 +1,5 @@
-import type { HostInventory } from '#domain/inventory';
-import type { TelemetrySample } from '#domain/telemetry/sample';
+import type { HostInventory } from '#shared/agent-api/inventory';
+import type { TelemetrySample } from '#shared/agent-api/telemetry';
 import {
   agentContract,
   type AgentBody,

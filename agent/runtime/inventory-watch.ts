@@ -1,4 +1,4 @@
-import type { HostInventory } from '#domain/inventory';
+import type { HostInventory } from '#shared/agent-api/inventory';
 import { inventoryHash } from '#domain/nodes/inventory-hash';
 import type { AgentClient } from './client.ts';
 import type { Logger } from './log.ts';

@@ -1,6 +1,6 @@
 import { SshExecutor } from '../executors/ssh.ts';
 import type { Executor } from '../executors/executor.ts';
-import type { PeerHost } from '#shared/jobs/start';
+import type { PeerHost } from '#shared/agent-api/tasks';
 import type { AgentConfig } from './config.ts';
 
 /**

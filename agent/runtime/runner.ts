@@ -4,7 +4,7 @@ import { CommandError } from '../executors/executor.ts';
 import type { JobContext } from '../jobs/job.ts';
 import { handlerFor } from '../jobs/registry.ts';
 import type { FinishReport, StartAnswer } from '#shared/agent-api/contract';
-import type { PeerHost } from '#shared/jobs/start';
+import type { PeerHost } from '#shared/agent-api/tasks';
 import { ApiError, type RetryPolicy } from './api.ts';
 import type { AgentClient } from './client.ts';
 import type { Logger } from './log.ts';

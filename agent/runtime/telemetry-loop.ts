@@ -1,6 +1,6 @@
 import { collectTelemetry } from '../collectors/telemetry.ts';
 import type { Executor } from '../executors/executor.ts';
-import type { TelemetrySample } from '#domain/telemetry/sample';
+import type { TelemetrySample } from '#shared/agent-api/telemetry';
 import { ApiError } from './api.ts';
 import type { AgentClient } from './client.ts';
 import type { Logger } from './log.ts';

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { AgentApi } from '#agent/runtime/api';
 import { AgentClient } from '#agent/runtime/client';
 import { NodeQueue } from '#agent/runtime/queue';
+import type { PoolInventory } from '#shared/agent-api/inventory';
 
 interface SwarmInput {
   apiUrl: string;
@@ -28,7 +29,7 @@ const counts: Record<string, number> = { register: 0, heartbeat: 0, telemetry: 0
 let firstError = '';
 const stop = new AbortController();
 
-function pools(host: number) {
+function pools(host: number): PoolInventory[] {
   return ['zroot', 'tank'].map((name, p) => ({
     name,
     guid: String(8_000_000_000_000_000 + host * 10 + p),

@@ -6,7 +6,6 @@ import { auditAsRoutine } from '#store/audit-scope';
 import { boundNode } from '#domain/nodes/agent-binding';
 import { ValidationError } from '#shared/errors/domain-errors';
 import { reportInventory } from '#domain/nodes/registration';
-import type { HostInventory } from '#domain/inventory';
 import type { Input, Output } from './inventory.schema.ts';
 
 export const handler = endpoint<Input>(spec, async ({ body }, { db, principal }): Promise<Reply<Output>> => {
@@ -15,7 +14,7 @@ export const handler = endpoint<Input>(spec, async ({ body }, { db, principal })
   if (body.asOf !== undefined && Number.isNaN(Date.parse(body.asOf)))
     throw new ValidationError([{ field: 'body.asOf', problem: 'must be a valid UTC timestamp (YYYY-MM-DDTHH:MM:SS[.fff]Z)' }]);
   const { node, changed } = await inTransaction(db, async (trx) => {
-    const r = await reportInventory(trx, nodeId, body.inventory as HostInventory, body.asOf);
+    const r = await reportInventory(trx, nodeId, body.inventory, body.asOf);
     // an inventory that changed nothing is a routine report: no audit row (a change keeps its row)
     auditAsRoutine(!r.changed);
     return r;

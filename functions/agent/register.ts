@@ -9,7 +9,6 @@ import { requireBoundTo } from '#domain/nodes/agent-binding';
 import { checkNodeAddress, registerNode } from '#domain/nodes/registration';
 import { toNodeView } from '#domain/nodes/view';
 import { queueReapplyTasks } from '#domain/reapply';
-import type { HostInventory } from '#domain/inventory';
 import type { Input, Output } from './register.schema.ts';
 
 export const handler = endpoint<Input>(spec, async ({ body }, { db, principal }): Promise<Reply<Output>> => {
@@ -24,7 +23,7 @@ export const handler = endpoint<Input>(spec, async ({ body }, { db, principal })
     throw serviceUnavailable('queue_unavailable', `the node's dead-letter alarm could not be created: ${err.message}`);
   });
   const { node, createdNode, reapply } = await inTransaction(db, async (trx) => {
-    const { node, created: createdNode } = await registerNode(trx, { ...body, inventory: body.inventory as HostInventory });
+    const { node, created: createdNode } = await registerNode(trx, body);
     return { node, createdNode, reapply: await queueReapplyTasks(trx, nodeId) };
   });
   const data = {

@@ -1,40 +1,24 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { pathId, type EndpointSchema } from '#http/spec';
-import { capabilitiesSchema } from '#domain/capabilities';
-import type { NodeView } from '#domain/nodes/view';
-import { MAX_HOST_CPUS } from '#domain/inventory';
-import type { IngestResult } from '#domain/telemetry/ingest';
-import { telemetrySampleSchema } from '#domain/telemetry/sample';
-import { finishReportSchema, progressReportSchema } from '#shared/jobs/reports';
-import type { StartAnswer } from '#shared/jobs/start';
-import type { TaskView } from '#shared/jobs/tasks';
+import { id32 } from './ids.ts';
+import { inventorySchema } from './inventory.ts';
+import type { NodeView } from './nodes.ts';
+import { finishReportSchema, progressReportSchema } from './reports.ts';
+import type { StartAnswer, TaskView } from './tasks.ts';
+import { telemetrySampleSchema, type IngestResult } from './telemetry.ts';
 
 /**
  * The contract between the agent and the control plane's /api/agent/* endpoints, written once: per call its
  * method, route, path parameters, request body schema and response `data` type. The endpoint declarations
  * (functions/agent/*.schema.ts) take method, route and schemas from here; the agent's client
- * (agent/runtime/client.ts) takes its routes and types from here. Only this module may change the wire.
+ * (agent/runtime/client.ts) takes its routes and types from here. Only this folder may change the wire.
+ *
+ * The wire is a leaf: this folder imports nothing of the control plane (store, domain, HTTP layer), so the agent
+ * bundle carries none of it; the layers test (test/unit/layers.test.ts) holds it to that. Its one neighbour is the
+ * task-kind table the start answer's payloads are typed by (type-only).
  */
 
 /** Node ids are the hosts' UUIDs (`kern.hostuuid`); they also name the node's queue. */
 export const nodeUuid = { type: 'string', pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' } as const;
-
-/**
- * HostInventory (shared/domain/inventory.ts): the fixed head and the host's capabilities (the control plane's
- * 409s rest on them) are checked, the other sections pass through.
- */
-export const inventorySchema = {
-  type: 'object',
-  properties: {
-    hostname: { type: 'string', maxLength: 255 },
-    os: { type: 'string', maxLength: 255 },
-    cpus: { type: 'integer', minimum: 0, maximum: MAX_HOST_CPUS },
-    memoryBytes: { type: 'integer', minimum: 0 },
-    capabilities: capabilitiesSchema,
-  },
-  required: ['hostname', 'os', 'cpus', 'memoryBytes'],
-  additionalProperties: true,
-} as const;
 
 const registerBody = {
   type: 'object',
@@ -111,9 +95,12 @@ export interface Responds<T> {
 }
 const responds = <T>(): Responds<T> => ({});
 
+/** The path parameter of the task calls: the task's id. */
+const taskIdPath = { type: 'object', properties: { id: id32 }, required: ['id'], additionalProperties: false } as const;
+
 /** One call of the contract. */
 export interface AgentCall {
-  method: EndpointSchema['method'];
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   route: `/api/agent/${string}`;
   /** path parameters, `{name}` in the route */
   path?: JSONSchema;
@@ -128,9 +115,9 @@ export const agentContract = {
   interruptStale: { method: 'POST', route: '/api/agent/tasks/interrupt-stale', data: responds<StaleTasksInterrupted>() },
   inventory: { method: 'PUT', route: '/api/agent/inventory', body: inventoryBody, data: responds<InventoryRecorded>() },
   telemetry: { method: 'POST', route: '/api/agent/telemetry', body: telemetryBody, data: responds<IngestResult>() },
-  start: { method: 'POST', route: '/api/agent/tasks/{id}/start', path: pathId('id'), data: responds<StartAnswer>() },
-  progress: { method: 'POST', route: '/api/agent/tasks/{id}/progress', path: pathId('id'), body: progressReportSchema, data: responds<TaskView>() },
-  finish: { method: 'POST', route: '/api/agent/tasks/{id}/finish', path: pathId('id'), body: finishReportSchema, data: responds<TaskView>() },
+  start: { method: 'POST', route: '/api/agent/tasks/{id}/start', path: taskIdPath, data: responds<StartAnswer>() },
+  progress: { method: 'POST', route: '/api/agent/tasks/{id}/progress', path: taskIdPath, body: progressReportSchema, data: responds<TaskView>() },
+  finish: { method: 'POST', route: '/api/agent/tasks/{id}/finish', path: taskIdPath, body: finishReportSchema, data: responds<TaskView>() },
 } as const satisfies Record<string, AgentCall>;
 
 type Contract = typeof agentContract;
@@ -143,5 +130,5 @@ export type AgentPath<N extends AgentCallName> = Contract[N] extends { path: inf
 export type AgentData<N extends AgentCallName> = Contract[N]['data'] extends Responds<infer T> ? T : never;
 
 export type RegisterBody = AgentBody<'register'>;
-export type { FinishReport, ProgressReport } from '#shared/jobs/reports';
-export type { StartAnswer } from '#shared/jobs/start';
+export type { FinishReport, ProgressReport } from './reports.ts';
+export type { StartAnswer } from './tasks.ts';

@@ -1,30 +1,12 @@
-import type { FromSchema } from 'json-schema-to-ts';
+import type { HostCapabilities } from '#shared/agent-api/capabilities';
 
 /**
- * What a host can do, as its agent detects it (agent/drivers/host-capabilities.ts) and reports it in the
- * inventory's `capabilities` section. The control plane refuses a request that needs a capability the node's
- * last inventory says it lacks, with a 409 naming the capability and what the operator must do
+ * What a host can do is reported by its agent in the inventory's `capabilities` section (the schema is part of the
+ * agent wire: shared/agent-api/capabilities.ts). The control plane refuses a request that needs a capability the
+ * node's last inventory says it lacks, with a 409 naming the capability and what the operator must do
  * ({@link missingCapability}); the agent checks again before it acts, since a host may change.
  */
-export const capabilitiesSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['osrelease', 'osreldate', 'racct'],
-  properties: {
-    /** `kern.osrelease`, e.g. 14.3-RELEASE-p2 */
-    osrelease: { type: 'string', maxLength: 64 },
-    /** `kern.osreldate` (__FreeBSD_version), e.g. 1403000 */
-    osreldate: { type: 'integer', minimum: 0, maximum: 99999999 },
-    /** `zfs version`'s userland line; null without ZFS */
-    zfsVersion: { type: ['string', 'null'], maxLength: 128 },
-    /** libvirt's version (major.minor.micro) from `virsh version`; null without libvirt */
-    libvirtVersion: { type: ['string', 'null'], maxLength: 32 },
-    /** kern.racct.enable = 1: rctl(8) rules (jail memory limits) work */
-    racct: { type: 'boolean' },
-  },
-} as const;
-
-export type HostCapabilities = FromSchema<typeof capabilitiesSchema>;
+export { capabilitiesSchema, type HostCapabilities } from '#shared/agent-api/capabilities';
 
 /**
  * __FreeBSD_version from which ctld has `-t` (check the configuration and exit): 13.0. The C ctld of 13.x and 14.x

@@ -1,12 +1,9 @@
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 
-/** The response envelope of the spec (part 1): every response, success or error, has exactly these members. */
-export interface Envelope<T = unknown> {
-  status: 'success' | 'error';
-  message: string;
-  error: string;
-  data: T;
-}
+import type { Envelope } from '#shared/agent-api/envelope';
+
+// the envelope is what the agent reads too: declared with the agent wire (shared/agent-api/envelope.ts)
+export type { Envelope };
 
 /** What a handler returns: the status code (200 unless said), a snake_case message, and the data. */
 export interface Reply<T = unknown> {

@@ -3,7 +3,7 @@ import { conflict, forbidden } from '#shared/errors/domain-errors';
 import type { TaskRow, Db } from '#store/tables';
 import { notifyTaskEnded } from './notify.ts';
 import { scrubTaskSecrets } from './secrets.ts';
-import type { FinishReport, ProgressReport } from './reports.ts';
+import type { FinishReport, ProgressReport } from '#shared/agent-api/reports';
 import { getTask } from './tasks.ts';
 
 /**

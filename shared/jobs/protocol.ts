@@ -1,4 +1,4 @@
-import { TASK_STATUSES, type TaskStatus } from '#store/tables';
+import { TASK_STATUSES, type TaskStatus } from '#shared/agent-api/task-status';
 
 /**
  * The job protocol shared by functions (producers) and the agent (consumer).

@@ -3,44 +3,10 @@ import { sql } from 'kysely';
 import type { TaskRow, Db } from '#store/tables';
 import { afterTaskEnded, nodeTask, type TaskOutcome } from './lifecycle.ts';
 import { backupPeerId, CONFIGURATION_KINDS, type BackupPeer, type TaskKind, type TaskPayloads } from './protocol.ts';
-import { toTaskView, type TaskView } from './tasks.ts';
+import { toTaskView } from './tasks.ts';
+import type { PeerHost, StartAnswer, Work } from '#shared/agent-api/tasks';
 
-/** Another node's host a task may connect to, with the SSH host keys the control plane holds for it. */
-export interface PeerHost {
-  nodeId: string;
-  /** the address the node registered */
-  address: string;
-  /** `SHA256:…` fingerprints the node reported at registration; a host presenting another key is refused */
-  hostKeys: string[];
-  /** an SSH endpoint outside the cluster (a backup target): its login and port, instead of the agent's peer settings */
-  user?: string;
-  port?: number;
-}
-
-/** What the agent runs: the task row's kind and payload, never anything from the queue message. */
-export interface Work<K extends TaskKind = TaskKind> {
-  kind: K;
-  payload: TaskPayloads[K];
-  /** the hosts the task may reach over SSH (E20: the target) */
-  peers: PeerHost[];
-}
-
-/**
- * The answer of POST /api/agent/tasks/{id}/start — the one contract between the store and the agent about
- * what to run. `run: false`: already started or finished, or superseded; ack the message and run nothing —
- * unless `waitFor` is set: the task stays queued behind a running task of its resource on the node, and the
- * agent asks again once that one is done (keeping the message).
- */
-export interface StartAnswer {
-  run: boolean;
-  reason: string;
-  attempt: number;
-  task: TaskView;
-  /** present when `run` */
-  work?: Work;
-  /** present when the task must wait: the running task of the same resource it waits for */
-  waitFor?: { taskId: number; resource: string };
-}
+export type { PeerHost, StartAnswer, Work } from '#shared/agent-api/tasks';
 
 /** The backup job's target a task reaches: a backup run's target, a restore's source; null for other kinds. */
 function backupPeerOf(task: TaskRow): BackupPeer | null {

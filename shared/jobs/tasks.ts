@@ -3,6 +3,7 @@ import type { TaskRow, Db } from '#store/tables';
 import { iso, offsetOf, type PageRequest } from '#store/paging';
 import { ACTIVE_STATUSES, type TaskKind, type TaskPayloads, type TaskStatus } from './protocol.ts';
 import { noteAuditedTask } from '#store/audit-scope';
+import type { TaskView } from '#shared/agent-api/tasks';
 
 /** Who asked for a task: a token's principal, or the control plane itself (a plain name such as `agent-start`). */
 export type Requester = { tokenId: number | null; name: string } | string;
@@ -126,28 +127,7 @@ export async function getTask(db: Db, id: number): Promise<TaskRow> {
   return row;
 }
 
-/** A task as the API shows it. The payload stays internal: it can carry secrets (VNC passwords, keys). */
-export interface TaskView {
-  id: number;
-  kind: string;
-  nodeId: string;
-  resource: string;
-  status: TaskStatus;
-  phase: string;
-  progress: number;
-  output: string;
-  error: string;
-  result: unknown;
-  requestedBy: string;
-  exclusive: boolean;
-  attempts: number;
-  /** a running task whose cancellation was asked for: its agent is stopping it */
-  cancelRequestedAt: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  updatedAt: string;
-}
+export type { TaskView } from '#shared/agent-api/tasks';
 
 export function toTaskView(t: TaskRow): TaskView {
   return {

@@ -1,2 +1,2 @@
-/** The JSON schema of a row id: a positive PostgreSQL `integer` (serial), so never above 2^31 − 1. */
-export const id32 = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
+// row ids travel on the agent wire too (task ids, attempts): declared there once
+export { id32 } from '#shared/agent-api/ids';

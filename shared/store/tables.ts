@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Kysely, Selectable, Transaction } from 'kysely';
+import type { TaskStatus } from '#shared/agent-api/task-status';
 
 /** Timestamps: read as Date, written as Date or ISO string, defaulted by the database. */
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -363,9 +364,8 @@ export interface TelemetryNodesTable {
 
 // ── tasks (migration 0010) ──
 
-/** The values of `tasks.status` (the job protocol, shared/jobs/protocol.ts, names their transitions). */
-export const TASK_STATUSES = ['queued', 'running', 'success', 'failed', 'interrupted', 'cancelled'] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
+// the values of `tasks.status` are part of the agent wire (a task's view carries them)
+export { TASK_STATUSES, type TaskStatus } from '#shared/agent-api/task-status';
 
 export interface TasksTable {
   id: Generated<number>;

@@ -4,7 +4,7 @@ import type { JobContext } from '#agent/jobs/job';
 import { restoreBackup } from '#agent/jobs/backup-restore';
 import { isRunning } from '#agent/drivers/jail';
 import { runPiped } from '#agent/executors/pipe';
-import { recvArgv } from '#agent/drivers/backup-send';
+import { recvArgv } from '#agent/drivers/zfs/backup-stream';
 import { findSimJail } from '#simulator/commands/jail-model';
 import { readFile, writeFile } from '#simulator/file-tree';
 import { SIM_KEY_PROPERTY } from '#simulator/commands/zfs-load-key';
@@ -284,7 +284,7 @@ describe('canmount', () => {
     const b = simulatedHost(targetHost());
     await write(a, DATA, 'v1');
     await run(a, ['zfs', 'snapshot', '-r', `${DS}@${snap(1)}`]);
-    // received as backup runs receive (agent/drivers/backup-send.ts)
+    // received as backup runs receive (agent/drivers/zfs/backup-stream.ts)
     const r = await runPiped(a, ['zfs', 'send', '-R', `${DS}@${snap(1)}`], b, recvArgv(BACKUP));
     expect(r.target.code).toBe(0);
     expect((await b.run(['zfs', 'get', '-H', '-o', 'value,source', 'canmount', BACKUP])).stdout).toBe('noauto\tlocal\n');

@@ -4,7 +4,7 @@ import type { JobContext } from '#agent/jobs/job';
 import { migrateJail, rollBack, finishCommitted } from '#agent/jobs/jail-migrate';
 import { listJournals, writeJournal, type MigrationJournal } from '#agent/jobs/jail-migration-journal';
 import { findJail, isRunning, jailInventory, stopJail } from '#agent/drivers/jail';
-import { sendTo, snapshot } from '#agent/drivers/jail-replication';
+import { sendTo, snapshot } from '#agent/drivers/zfs/replication';
 import { findSimJail } from '#simulator/commands/jail-model';
 import { SIM_KEY_PROPERTY } from '#simulator/commands/zfs-load-key';
 import { writeFile } from '#simulator/file-tree';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listPools, poolStatus, replaceDevice, resilverProgress } from '#agent/drivers/zpool';
+import { listPools, poolStatus, replaceDevice, resilverProgress } from '#agent/drivers/zfs/pools';
 import { setSysctl } from '#agent/drivers/sysctl';
 import { CommandError, runChecked } from '#agent/executors/executor';
 import { createExecutor } from '#agent/executors/index';

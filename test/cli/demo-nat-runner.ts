@@ -22,7 +22,7 @@ await printFromEmptyStore(async (db, dir) => {
   await seedDemoIfEmpty(db);
   const host = seedHost(DEMO_SEED_FILE, DEMO_NODE_ID)!;
   const routes = await routeTables(new SimulatorExecutor({ statePath: join(dir, 'host.json'), seed: host }));
-  const inventory = { hostname: host.hostname, os: 'FreeBSD 14.1-RELEASE', cpus: host.cpus, memoryBytes: host.memoryBytes, routes } as HostInventory;
+  const inventory: HostInventory = { hostname: host.hostname, os: 'FreeBSD 14.1-RELEASE', cpus: host.cpus, memoryBytes: host.memoryBytes, routes };
   await inTransaction(db, (trx) => reportInventory(trx, DEMO_NODE_ID, inventory));
   const out: Record<string, unknown> = {};
   for (const rule of await listNatRules(db)) {

@@ -125,6 +125,35 @@ describe('agent endpoints: registration, heartbeat, inventory, node reads', () =
     expect(row.inventory).toMatchObject({ hostname: 'h2', cpus: 16 });
   });
 
+  test('inventory: every known section is checked against the one inventory schema (400 naming the field); others pass', async () => {
+    const id = randomUUID();
+    const token = await tokenFor('agent', id);
+    await register(token, id);
+    const jail = {
+      ctid: 7,
+      name: 'web',
+      state: 'running',
+      jid: 3,
+      hostname: 'web',
+      path: '/j/web',
+      dataset: null,
+      cpuSet: [],
+      memoryBytes: 0,
+      memoryUsedBytes: null,
+    };
+    const bad = await call('PUT', '/agent/inventory', {
+      token,
+      body: { inventory: inventory('h3', { jails: [{ ...jail, state: 'dancing' }], pools: [{ name: 'tank' }] }) },
+    });
+    expectEnvelope(bad, 400, 'validation_failed');
+    for (const f of ['body.inventory.jails[0].state', 'body.inventory.jails[0].hooks', 'body.inventory.pools[0].guid']) expect(bad.body.error).toContain(f);
+    const row = await testDb().selectFrom('nodes').select('inventory').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.inventory).not.toHaveProperty('jails');
+    // a section the control plane does not know (a newer agent's) passes through and is stored
+    const newer = await call('PUT', '/agent/inventory', { token, body: { inventory: inventory('h3', { futureSection: [{ x: 1 }] }) } });
+    expectEnvelope(newer, 200, 'inventory_recorded');
+  });
+
   test('GET /api/cluster/nodes lists nodes with online state and filters', async () => {
     const on = await insertNode(undefined, { status: 'member' });
     const off = await insertNode(undefined, { status: 'member', lastSeenAt: new Date(Date.now() - 40_000), heartbeatIntervalS: 10 });

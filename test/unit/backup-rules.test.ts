@@ -1,6 +1,6 @@
 import { nextRunAfter, scheduleProblem } from '#domain/backups/schedule';
 import { datasetProblem, hostKeyFingerprint, normalHostKey } from '#domain/backups/rules';
-import { beyondRetention, newestCommon } from '#agent/drivers/backup-snapshots';
+import { beyondRetention, newestCommon } from '#agent/drivers/zfs/backup-snapshots';
 import { modeOf } from '#domain/backups/run-events';
 
 /** The rules of backup jobs that need no host: schedules, dataset names, host keys, common snapshots, retention. */

@@ -1,5 +1,5 @@
 import { parseJlsJson } from '#agent/drivers/jls';
-import { parseSendDryRun } from '#agent/drivers/jail-replication';
+import { parseSendDryRun } from '#agent/drivers/zfs/replication';
 import { parseAmount, parseRctlUsage } from '#agent/drivers/rctl';
 import {
   MANAGED_BEGIN,

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
 
 /**
  * The import rules of the product code (shared/README.md). `shared/` is a strict stack: a folder imports
@@ -7,10 +8,16 @@ import { dirname, join, relative, resolve } from 'node:path';
  * deployables above it never import each other; only the host simulator imports the agent (it runs the same
  * agent code), never the other way: the hosts' agent bundle holds no simulator code.
  * Type-only imports count too: a layer must not even know the shapes of the one above it.
+ *
+ * The agent wire (`shared/agent-api`: the calls, the inventory, the envelope) is a leaf under the whole stack, so the
+ * agent and the control plane share it without the agent carrying the control plane: it imports nothing of
+ * `shared/` but the task-kind table its start answer types payloads by, and that table imports only the wire.
+ * The agent stands on the wire, the task protocol and the domain's pure rules, never on the store or the HTTP layer.
  */
 const SHARED_LAYERS: Record<string, number> = {
   errors: 0, // imports nothing at all
   trigger: 0,
+  'agent-api': 0, // imports nothing of shared/ but the task-kind table
   store: 1,
   queue: 1,
   jobs: 2,
@@ -18,8 +25,13 @@ const SHARED_LAYERS: Record<string, number> = {
   domain: 3,
   http: 4,
   seed: 4,
-  'agent-api': 5,
 };
+
+/** The task-kind table: the one module of the stack the wire may import; it imports only the wire. */
+const TASK_KIND_TABLE = ['shared/jobs/protocol.ts', 'shared/jobs/kinds.ts'];
+
+/** The folders of `shared/` the agent may import: the wire, the task protocol, the domain's pure rules. */
+const AGENT_SHARED = ['agent-api', 'jobs', 'domain'];
 
 /** Top-level folders checked, and the other top-level folders each may import. */
 const TOP: Record<string, string[]> = {
@@ -83,9 +95,14 @@ function violation(file: string, imported: string): string | undefined {
   const from = placeOf(file);
   const to = placeOf(imported);
   if (from.top !== to.top) {
+    if (from.top === 'agent' && to.top === 'shared' && !AGENT_SHARED.includes(to.folder)) return `agent must not import shared/${to.folder}`;
     return TOP[to.top] && !TOP[from.top].includes(to.top) ? `${from.top} must not import ${to.top}` : undefined;
   }
   if (from.top !== 'shared' || from.folder === to.folder) return undefined;
+  if (from.folder === 'agent-api') {
+    return TASK_KIND_TABLE.includes(imported) ? undefined : `the agent wire (shared/agent-api) is a leaf: it must not import shared/${to.folder}`;
+  }
+  if (TASK_KIND_TABLE.includes(file) && to.folder !== 'agent-api') return `the task-kind table imports only the agent wire, not shared/${to.folder}`;
   const a = SHARED_LAYERS[from.folder];
   const b = SHARED_LAYERS[to.folder];
   if (a === undefined || b === undefined) return `shared/${a === undefined ? from.folder : to.folder} has no layer in test/unit/layers.test.ts`;
@@ -130,5 +147,61 @@ describe('layers: no folder imports one above it', () => {
     expect(violation('agent/executors/index.ts', 'simulator/executor.ts')).toMatch(/agent must not import simulator/);
     expect(violation('shared/http/x.ts', 'shared/domain/nodes/y.ts')).toBeUndefined();
     expect(importsOf('shared/http/accept.ts')).toContain('shared/jobs/tasks.ts');
+  });
+});
+
+/** What the hosts' agent bundle must never hold: the control plane's store, HTTP layer and their packages. */
+const NOT_AGENT_SAFE = [
+  /^shared\/(store|http|seed|queue|auth)\//,
+  /^(functions|simulator|cli|scripts)\//,
+  /^node_modules\/(pg|pg-[^/]+|pgpass|kysely|@electric-sql\/[^/]+|@middy\/[^/]+)\//,
+];
+const notAgentSafe = (inputs: string[]) => inputs.filter((f) => NOT_AGENT_SAFE.some((re) => re.test(f)));
+
+describe('the agent stands on the wire only', () => {
+  test('the wire imports nothing of the control plane, even indirectly', () => {
+    const seen = new Set<string>();
+    const walk = (f: string) => {
+      if (seen.has(f) || !f.startsWith('shared/')) return;
+      seen.add(f);
+      for (const t of importsOf(f)) walk(t.endsWith('.ts') ? t : `${t}.ts`);
+    };
+    for (const f of tsFiles('shared/agent-api')) walk(f);
+    expect([...seen].filter((f) => !f.startsWith('shared/agent-api/') && !TASK_KIND_TABLE.includes(f))).toEqual([]);
+    expect(seen.size).toBeGreaterThan(5);
+  });
+
+  test('the rules catch what they forbid', () => {
+    expect(violation('agent/runtime/api.ts', 'shared/http/envelope.ts')).toMatch(/agent must not import shared\/http/);
+    expect(violation('agent/jobs/x.ts', 'shared/store/tables.ts')).toMatch(/agent must not import shared\/store/);
+    expect(violation('agent/cli.ts', 'cli/main.ts')).toMatch(/agent must not import cli/);
+    expect(violation('agent/runtime/client.ts', 'shared/agent-api/contract.ts')).toBeUndefined();
+    expect(violation('shared/agent-api/contract.ts', 'shared/domain/inventory.ts')).toMatch(/is a leaf/);
+    expect(violation('shared/agent-api/contract.ts', 'shared/http/spec.ts')).toMatch(/is a leaf/);
+    expect(violation('shared/agent-api/tasks.ts', 'shared/jobs/protocol.ts')).toBeUndefined();
+    expect(violation('shared/jobs/protocol.ts', 'shared/store/tables.ts')).toMatch(/imports only the agent wire/);
+    expect(violation('shared/domain/inventory.ts', 'shared/agent-api/inventory.ts')).toBeUndefined();
+    expect(notAgentSafe(['agent/main.ts', 'shared/agent-api/contract.ts', 'node_modules/ssh2/lib/client.js'])).toEqual([]);
+    expect(
+      notAgentSafe(['shared/store/tables.ts', 'node_modules/kysely/dist/esm/index.js', 'node_modules/@middy/core/index.js', 'node_modules/pg/lib/index.js']),
+    ).toHaveLength(4);
+  });
+
+  // the hosts' bundle, dist/agent/agent.js (scripts/build.ts bundles the same entry), by esbuild's list of its inputs
+  test('the agent bundle holds only agent-safe modules', async () => {
+    const built = await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: ['agent/main.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      external: ['pg-native', 'cloudflare:sockets', '*.node'],
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(built.metafile.inputs);
+    expect(inputs).toEqual(expect.arrayContaining(['agent/main.ts', 'shared/agent-api/contract.ts']));
+    expect(notAgentSafe(inputs)).toEqual([]);
   });
 });

@@ -1,18 +1,5 @@
-/** A host user as `pw usershow -a` lists it (the fields the control plane uses). */
-export interface HostUserInventory {
-  name: string;
-  uid: number;
-  /** the user's primary group */
-  gid: number;
-}
-
-/** A host group as `pw groupshow -a` lists it. */
-export interface HostGroupInventory {
-  name: string;
-  gid: number;
-  /** supplementary members, in the host's order (users whose primary group this is are not listed) */
-  members: string[];
-}
+// host users and groups as the agent reports them are part of the agent wire (shared/agent-api/inventory.ts)
+export type { HostGroupInventory, HostUserInventory } from '#shared/agent-api/inventory';
 
 /** E1 and E2's record. */
 export interface GroupView {

@@ -1,24 +1,11 @@
 import ipaddr from 'ipaddr.js';
+import type { AddressFamily, RouteEntry } from '#shared/agent-api/inventory';
 
 /**
- * The node's routing tables as the agent reports them in its inventory (`routes` section): one table per
- * FIB, each entry as `netstat -rn -F <fib> --libxo json` prints it (destination `default`, an address or
- * `addr/len`, IPv6 ones possibly with a `%zone`; gateway an address, `link#N` or an interface name).
+ * The node's routing tables as the agent reports them in its inventory (`routes` section, declared with the agent
+ * wire in shared/agent-api/inventory.ts): one table per FIB, longest-prefix matching over them here.
  */
-export type AddressFamily = 'inet' | 'inet6';
-
-export interface RouteEntry {
-  family: AddressFamily;
-  destination: string;
-  gateway: string;
-  flags: string;
-  interface: string;
-}
-
-export interface RouteTable {
-  fib: number;
-  routes: RouteEntry[];
-}
+export type { AddressFamily, RouteEntry, RouteTable } from '#shared/agent-api/inventory';
 
 export type Prefix = [ipaddr.IPv4 | ipaddr.IPv6, number];
 

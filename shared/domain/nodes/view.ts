@@ -4,29 +4,10 @@ import type { Database, NodeRow } from '#store/tables';
 import { iso, offsetOf } from '#store/paging';
 import { onlineSql } from '#store/presence';
 import type { HostCapabilities } from '#domain/capabilities';
+import type { NodeView } from '#shared/agent-api/nodes';
 
-/** A node as the API shows it; `online` = heard from within three heartbeat intervals (presence.ts). */
-export interface NodeView {
-  id: string;
-  name: string;
-  ip: string;
-  status: string;
-  online: boolean;
-  lastSeenAt: string | null;
-  heartbeatIntervalS: number;
-  agentVersion: string;
-  agentStartedAt: string | null;
-  registeredAt: string | null;
-  inventoryAt: string | null;
-  createdAt: string;
-  /**
-   * what the host can do as its agent last reported it (release, __FreeBSD_version, RACCT, OpenZFS and libvirt
-   * versions); null until an agent that reports them has sent an inventory
-   */
-  capabilities: HostCapabilities | null;
-  /** only in the single-node read */
-  inventory?: Record<string, unknown>;
-}
+// a node's record is on the agent wire too (the register answer): declared there once
+export type { NodeView } from '#shared/agent-api/nodes';
 
 function capabilitiesOf(inventory: unknown): HostCapabilities | null {
   const caps = (inventory as { capabilities?: unknown } | null)?.capabilities;

@@ -1,18 +1,11 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { ArcTelemetryTable, Database, PoolTelemetryTable } from '#store/tables';
 import { inTransaction } from '#store/tx';
-import { arcCounterNames, type ArcSample, type TelemetrySample } from './sample.ts';
+import { arcCounterNames, type ArcSample, type IngestResult, type TelemetrySample } from './sample.ts';
 import { allocateIds } from './cursors.ts';
 import { touchNode } from '#domain/nodes/touch';
 
 type Trx = Transaction<Database>;
-
-export interface IngestResult {
-  pools: number;
-  arc: number;
-  /** samples not newer than the node's last stored sample: a retried post, stored once */
-  skipped: number;
-}
 
 function poolRows(nodeId: string, s: TelemetrySample): Omit<Insertable<PoolTelemetryTable>, 'id'>[] {
   const time = new Date(s.time);

@@ -5,8 +5,9 @@ import { nested } from './values.ts';
 /**
  * What an agent may report, at and past its bounds: the fixed head (`cpus` up to the CPU bound and far beyond it,
  * names at their length limits) and capability sections nested right up to the JSON depth bound and past it,
- * with unstorable text (U+0000, a lone surrogate) at the deepest level. The inventory's sections pass the schema
- * unchecked, so only the storable-text and depth rules stand between them and the store.
+ * with unstorable text (U+0000, a lone surrogate) at the deepest level. A section the schema does not know passes
+ * it unchecked, so only the storable-text and depth rules stand between it and the store; a known one (jails) with
+ * a field it does not declare is refused by the schema.
  */
 const DEEPEST_ALLOWED_BELOW_INVENTORY = 62; // body (0) → inventory (1) → a section (2): objects at depths 2..63
 

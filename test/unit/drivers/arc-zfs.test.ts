@@ -1,5 +1,5 @@
-import { arcSample, parseArcstats, readArcstats } from '#agent/drivers/arc';
-import { listDatasets, parseZfsList } from '#agent/drivers/zfs';
+import { arcSample, parseArcstats, readArcstats } from '#agent/drivers/zfs/arcstats';
+import { listDatasets, parseZfsList } from '#agent/drivers/zfs/datasets';
 import { runChecked } from '#agent/executors/executor';
 import { demoHost, fixture, host, simulate } from '../simulator/sim-helper.ts';
 

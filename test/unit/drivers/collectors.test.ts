@@ -1,7 +1,7 @@
 import { collectInventory } from '#agent/collectors/inventory';
 import { freeDisks, poolVdevs } from '#agent/collectors/pools';
 import { collectTelemetry } from '#agent/collectors/telemetry';
-import { parseZpoolStatus } from '#agent/drivers/zpool';
+import { parseZpoolStatus } from '#agent/drivers/zfs/pools';
 import { runChecked } from '#agent/executors/executor';
 import { demoHost, fixture, host, simulate } from '../simulator/sim-helper.ts';
 

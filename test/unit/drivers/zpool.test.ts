@@ -11,7 +11,7 @@ import {
   resilverProgress,
   vdevs,
   ZPOOL_LIST_DEFAULT_COLUMNS,
-} from '#agent/drivers/zpool';
+} from '#agent/drivers/zfs/pools';
 import { demoHost, fixture, simulate, T0 } from '../simulator/sim-helper.ts';
 
 describe('zpool list parser (verbatim samples)', () => {

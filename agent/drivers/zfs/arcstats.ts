@@ -1,5 +1,5 @@
-import { CommandError, type Executor } from '../executors/executor.ts';
-import type { ArcSample } from '#domain/telemetry/sample';
+import { CommandError, type Executor } from '../../executors/executor.ts';
+import type { ArcSample } from '#shared/agent-api/telemetry';
 
 /**
  * ARC statistics: `sysctl -q kstat.zfs.misc.arcstats` on FreeBSD (`kstat.zfs.misc.arcstats.hits: 1473806`),

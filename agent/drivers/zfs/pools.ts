@@ -1,5 +1,5 @@
-import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
-import { parseLatency, parseNumber, parseSize } from './zfs-numbers.ts';
+import { CommandError, runChecked, type Executor } from '../../executors/executor.ts';
+import { parseLatency, parseNumber, parseSize } from './numbers.ts';
 
 /**
  * zpool(8): list, get, status (vdev tree + scan/resilver progress), replace, iostat. Parsers are pure and

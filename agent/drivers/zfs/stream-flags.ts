@@ -1,4 +1,4 @@
-import { runChecked, type Executor } from '../executors/executor.ts';
+import { runChecked, type Executor } from '../../executors/executor.ts';
 
 /**
  * The flags a replication stream (`zfs send -R`) needs for its source. libzfs refuses to send an encrypted

@@ -1,5 +1,5 @@
-import { CommandError, type Executor } from '../executors/executor.ts';
-import { runPiped, type PipedResult } from '../executors/pipe.ts';
+import { CommandError, type Executor } from '../../executors/executor.ts';
+import { runPiped, type PipedResult } from '../../executors/pipe.ts';
 
 /**
  * `zfs send …` on one host piped into `zfs recv …` on another (backups, restores, migrations): both exit codes

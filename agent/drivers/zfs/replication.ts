@@ -1,11 +1,11 @@
-import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
-import { sendInto } from './zfs-pipe.ts';
-import { streamFlags } from './zfs-send-flags.ts';
+import { CommandError, runChecked, type Executor } from '../../executors/executor.ts';
+import { sendInto } from './send-receive.ts';
+import { streamFlags } from './stream-flags.ts';
 
 /**
  * ZFS replication for E20: snapshots, a dry-run size estimate, and `zfs send -R -w|-L -c` on this host piped into
  * `zfs recv -F -u` on another (over SSH, agent/executors/pipe.ts), full or incremental. An encrypted dataset
- * travels raw (zfs-send-flags.ts) and arrives locked; its full receive sets the source's `keylocation` (the one
+ * travels raw (stream-flags.ts) and arrives locked; its full receive sets the source's `keylocation` (the one
  * encryption property a raw receive may set, zfs-receive(8)), so `zfs load-key` on the target finds the key.
  */
 interface SendEstimate {

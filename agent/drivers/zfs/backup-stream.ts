@@ -1,11 +1,11 @@
-import { runChecked, type Executor } from '../executors/executor.ts';
-import { sendInto } from './zfs-pipe.ts';
-import { parseSendDryRun } from './jail-replication.ts';
-import { streamFlags } from './zfs-send-flags.ts';
+import { runChecked, type Executor } from '../../executors/executor.ts';
+import { sendInto } from './send-receive.ts';
+import { parseSendDryRun } from './replication.ts';
+import { streamFlags } from './stream-flags.ts';
 
 /**
  * One backup stream: `zfs send -R -w|-L -c [-I @common] src@snap` here (raw when the source is encrypted,
- * zfs-send-flags.ts) piped into `zfs recv -u -x mountpoint -o canmount=noauto -v <target>` on the target host
+ * stream-flags.ts) piped into `zfs recv -u -x mountpoint -o canmount=noauto -v <target>` on the target host
  * (over SSH), full or incremental, with its size estimated first (`zfs send -nvP`).
  *
  * `-I` (not `-i`): every snapshot between the common one and the new one is sent, so snapshots of a run that

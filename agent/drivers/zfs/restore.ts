@@ -1,5 +1,5 @@
-import { runChecked, type Executor } from '../executors/executor.ts';
-import { sendInto } from './zfs-pipe.ts';
+import { runChecked, type Executor } from '../../executors/executor.ts';
+import { sendInto } from './send-receive.ts';
 
 /**
  * The ZFS steps of a backup restore (E15) besides listing snapshots (backup-snapshots.ts): stream

@@ -1,6 +1,6 @@
-import { runChecked, type Executor } from '../executors/executor.ts';
-import type { DatasetInventory } from '#domain/inventory';
-import { parseSize } from './zfs-numbers.ts';
+import { runChecked, type Executor } from '../../executors/executor.ts';
+import type { DatasetInventory } from '#shared/agent-api/inventory';
+import { parseSize } from './numbers.ts';
 
 /**
  * zfs list: rows of `zfs list -H[p] -o <columns>` (TAB-separated) by column name. Other zfs subcommands

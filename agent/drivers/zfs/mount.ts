@@ -1,4 +1,4 @@
-import { runChecked, type Executor } from '../executors/executor.ts';
+import { runChecked, type Executor } from '../../executors/executor.ts';
 
 /**
  * Mounting filesystems after a receive. `zfs recv -u` leaves what it creates unmounted, and neither `zfs rename`

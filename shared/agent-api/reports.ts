@@ -1,9 +1,9 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { id32 } from '#store/ids';
+import { id32 } from './ids.ts';
 
 /**
  * What an agent reports about a task it runs, declared once: the endpoints validate these schemas, the
- * lifecycle (./lifecycle.ts) records the derived types, and the agent sends and spools the same types.
+ * lifecycle (shared/jobs/lifecycle.ts) records the derived types, and the agent sends and spools the same types.
  */
 
 /** The attempt a report belongs to (from the start answer): a stale attempt's report is refused. */

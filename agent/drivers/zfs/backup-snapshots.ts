@@ -1,4 +1,4 @@
-import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
+import { CommandError, runChecked, type Executor } from '../../executors/executor.ts';
 import { isJobSnapshot, jobSnapshotsOldestFirst } from '#domain/backups/snapshot-names';
 
 /**

@@ -11,6 +11,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 const SHARED_LAYERS: Record<string, number> = {
   errors: 0, // imports nothing at all
   trigger: 0,
+  config: 0, // the settings table; pure, the agent imports it too
+  log: 0, // the logger; pure, the agent imports it too
   store: 1,
   queue: 1,
   jobs: 2,

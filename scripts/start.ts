@@ -44,9 +44,8 @@ try {
   fail(err.message, 2);
 }
 const verbose = process.argv.includes('--verbose') || setting('HM_VERBOSE');
-const peerPort = Number(process.env.HM_PEER_SSH_PORT ?? 0);
-if (!Number.isInteger(peerPort) || peerPort < 0 || peerPort > 65535)
-  fail(`HM_PEER_SSH_PORT="${process.env.HM_PEER_SSH_PORT}" is not a TCP port: expected an integer 1–65535`, 2);
+// checked with the other settings by startConfig; unset: a free port
+const peerPort = process.env.HM_PEER_SSH_PORT?.trim() ? setting('HM_PEER_SSH_PORT') : 0;
 
 try {
   buildIfStale();

@@ -5,6 +5,7 @@
  */
 import { buildIfStale, BuildFailed } from './stack/build-if-stale.ts';
 import { startConfig, StartConfigError } from './stack/start-config.ts';
+import { setting } from '#shared/config/read';
 
 if (process.argv.includes('--help')) {
   console.log(`npm start [-- --verbose] — run the control plane locally
@@ -42,10 +43,9 @@ try {
   if (!(err instanceof StartConfigError)) throw err;
   fail(err.message, 2);
 }
-const verbose = process.argv.includes('--verbose') || process.env.HM_VERBOSE === '1';
-const peerPort = Number(process.env.HM_PEER_SSH_PORT ?? 0);
-if (!Number.isInteger(peerPort) || peerPort < 0 || peerPort > 65535)
-  fail(`HM_PEER_SSH_PORT="${process.env.HM_PEER_SSH_PORT}" is not a TCP port: expected an integer 1–65535`, 2);
+const verbose = process.argv.includes('--verbose') || setting('HM_VERBOSE');
+// checked with the other settings by startConfig; unset: a free port
+const peerPort = process.env.HM_PEER_SSH_PORT?.trim() ? setting('HM_PEER_SSH_PORT') : 0;
 
 try {
   buildIfStale();

@@ -10,6 +10,7 @@
  * This lets a real sshd front a simulated host: `ssh host env HM_SIM_STATE=… tsx …/cli.ts zfs recv …`.
  */
 import { readFileSync } from 'node:fs';
+import { setting } from '#shared/config/read';
 import { LOGIN_PATH } from './profiles.ts';
 import { HostSimulator } from './simulator.ts';
 import { loadSeedHost } from './seed.ts';
@@ -22,15 +23,15 @@ async function readStdin(): Promise<Buffer> {
 }
 
 async function main(): Promise<number> {
-  const statePath = process.env.HM_SIM_STATE;
+  const statePath = setting('HM_SIM_STATE');
   if (!statePath) {
     process.stderr.write('simulator: set HM_SIM_STATE to the state file of the simulated host\n');
     return 64;
   }
-  const seedPath = process.env.HM_SIM_SEED;
-  const seed = seedPath ? loadSeedHost(JSON.parse(readFileSync(seedPath, 'utf8')), process.env.HM_SIM_NODE) : undefined;
+  const seedPath = setting('HM_SIM_SEED');
+  const seed = seedPath ? loadSeedHost(JSON.parse(readFileSync(seedPath, 'utf8')), setting('HM_SIM_NODE')) : undefined;
   // what a login shell (an SSH session) finds: login.conf's default PATH, unless HM_SIM_PATH says otherwise
-  const sim = new HostSimulator({ statePath, seed, path: process.env.HM_SIM_PATH || LOGIN_PATH });
+  const sim = new HostSimulator({ statePath, seed, path: setting('HM_SIM_PATH') ?? LOGIN_PATH });
   const res = await sim.run(process.argv.slice(2), await readStdin());
   await new Promise<void>((r) => process.stdout.write(res.stdout, () => r()));
   await new Promise<void>((r) => process.stderr.write(res.stderr, () => r()));

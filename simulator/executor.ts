@@ -1,3 +1,4 @@
+import { setting } from '#shared/config/read';
 import { PassThrough } from 'node:stream';
 import type { Executor, RunOptions, RunResult, StartedCommand } from '#agent/executors/executor';
 import { HostSimulator, type SimulatorOptions } from './simulator.ts';
@@ -7,7 +8,7 @@ import { HostSimulator, type SimulatorOptions } from './simulator.ts';
  * takes as long as a real one of that size over a slow link: long enough to cut it off in tests).
  */
 async function paced(out: PassThrough, text: string, killed: () => boolean): Promise<void> {
-  const rate = Number(process.env.HM_SIM_STREAM_BYTES_PER_S ?? 0);
+  const rate = setting('HM_SIM_STREAM_BYTES_PER_S');
   if (!(rate > 0)) return void out.end(text);
   const buf = Buffer.from(text);
   const chunk = Math.max(1024, Math.floor(rate / 20));

@@ -1,3 +1,4 @@
+import { setting } from '#shared/config/read';
 import type { SimHost } from '#shared/seed/host/schema';
 
 /**
@@ -68,10 +69,7 @@ export const DEFAULT_PROFILE: ProfileId = 'freebsd-14.3';
 
 /** The profile a new host gets when its seed names none. */
 export function defaultProfile(env: NodeJS.ProcessEnv = process.env): ProfileId {
-  const id = env.HM_SIM_PROFILE;
-  if (id === undefined || id === '') return DEFAULT_PROFILE;
-  if (!(PROFILE_IDS as readonly string[]).includes(id)) throw new Error(`HM_SIM_PROFILE=${id}: expected one of ${PROFILE_IDS.join(', ')}`);
-  return id as ProfileId;
+  return setting('HM_SIM_PROFILE', env);
 }
 
 export function profileOf(state: SimHost): HostProfile {

@@ -1,3 +1,4 @@
+import { setting } from '#shared/config/read';
 import type { RunResult } from '#agent/executors/executor';
 import type { SimHost } from '#shared/seed/host/schema';
 import { initialState } from './init.ts';
@@ -51,8 +52,7 @@ export class HostSimulator {
   }
 
   private settings(state: SimHost): SimSettings {
-    const env = process.env.HM_SIM_RESILVER_MS;
-    const resilverMs = this.opts.resilverMs ?? (env ? Number(env) : undefined) ?? (state.simulation?.resilverSeconds ?? 6) * 1000;
+    const resilverMs = this.opts.resilverMs ?? setting('HM_SIM_RESILVER_MS') ?? (state.simulation?.resilverSeconds ?? 6) * 1000;
     return { resilverMs };
   }
 

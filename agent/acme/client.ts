@@ -1,3 +1,4 @@
+import { setting } from '#shared/config/read';
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:https';
 import { rootCertificates } from 'node:tls';
@@ -13,13 +14,13 @@ import acme from 'acme-client';
 let configuredFor: string | undefined;
 
 export function acmeClient(directoryUrl: string, accountKey: string, accountUrl?: string): acme.Client {
-  const caFile = process.env.HM_ACME_CA_FILE || '';
+  const caFile = setting('HM_ACME_CA_FILE') ?? '';
   if (configuredFor !== caFile) {
     acme.axios.defaults.httpsAgent = caFile ? new Agent({ ca: [...rootCertificates, readFileSync(caFile, 'utf8')] }) : undefined;
     configuredFor = caFile;
   }
   const settings = (acme.axios.defaults as { acmeSettings?: { retryMaxAttempts: number; retryDefaultDelay: number } }).acmeSettings;
-  if (settings) Object.assign(settings, { retryMaxAttempts: Number(process.env.HM_ACME_RETRIES ?? 1), retryDefaultDelay: 1 });
+  if (settings) Object.assign(settings, { retryMaxAttempts: setting('HM_ACME_RETRIES'), retryDefaultDelay: 1 });
   return new acme.Client({ directoryUrl, accountKey, ...(accountUrl ? { accountUrl } : {}) });
 }
 

@@ -1,3 +1,4 @@
+import { setting } from '#shared/config/read';
 import { createServer, type Server } from 'node:http';
 
 /**
@@ -12,7 +13,7 @@ const tokens = new Map<string, string>();
 let server: Server | null = null;
 let listening: Promise<void> | null = null;
 
-const responderPort = (env: NodeJS.ProcessEnv = process.env): number => Number(env.HM_ACME_HTTP_PORT || 80);
+const responderPort = (): number => setting('HM_ACME_HTTP_PORT');
 
 function start(): Promise<void> {
   server = createServer((req, res) => {
@@ -31,7 +32,7 @@ function start(): Promise<void> {
       listening = null;
       reject(new Error(`the ACME HTTP-01 responder cannot listen on port ${responderPort()}: ${err.message}`));
     });
-    s.listen(responderPort(), process.env.HM_ACME_HTTP_HOST || undefined, () => resolve());
+    s.listen(responderPort(), setting('HM_ACME_HTTP_HOST'), () => resolve());
   });
 }
 

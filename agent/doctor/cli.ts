@@ -1,3 +1,4 @@
+import { setting } from '#shared/config/read';
 import { parseArgs } from 'node:util';
 import { LocalExecutor } from '../executors/local.ts';
 import { programPath, SERVICE_PATH } from '../executors/program-path.ts';
@@ -52,8 +53,8 @@ export async function doctorCli(argv: string[], extra: ExtraExecutors = {}, out:
     out(`${DOCTOR_HELP}\n`);
     return 0;
   }
-  const path = programPath(values.path ?? process.env.HM_AGENT_PATH, SERVICE_PATH);
-  const stateDir = values['state-dir'] ?? process.env.HM_STATE_DIR ?? '/var/db/hostmgr-agent';
+  const path = programPath(values.path ?? setting('HM_AGENT_PATH'), SERVICE_PATH);
+  const stateDir = values['state-dir'] ?? setting('HM_STATE_DIR');
   let exec: Executor;
   if (values['simulator-state']) {
     if (!extra.simulator) {

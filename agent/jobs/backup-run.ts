@@ -1,3 +1,4 @@
+import { setting } from '#shared/config/read';
 import type { JobHandler } from './job.ts';
 import { backupPeerId } from '#shared/jobs/protocol';
 import { backupSnapshotName } from '#domain/backups/snapshot-names';
@@ -7,7 +8,7 @@ import { estimateStream, progressTicker, streamBackup } from '../drivers/zfs/bac
 import { isEncrypted } from '../drivers/zfs/stream-flags.ts';
 
 /** How often a running stream reports its progress (HM_BACKUP_PROGRESS_MS, default 1 s: well within 2 s). */
-const progressEveryMs = () => Number(process.env.HM_BACKUP_PROGRESS_MS ?? 1000);
+const progressEveryMs = () => setting('HM_BACKUP_PROGRESS_MS');
 
 const human = (n: number) => (n >= 1 << 30 ? `${(n / (1 << 30)).toFixed(2)} GiB` : n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : `${n} B`);
 

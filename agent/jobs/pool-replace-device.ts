@@ -1,9 +1,10 @@
+import { setting } from '#shared/config/read';
 import { detachDevice, leafVdevs, poolStatus, replaceDevice, resilverProgress, type ZpoolStatus } from '../drivers/zfs/pools.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { JobHandler } from './job.ts';
 
 /** How often `zpool status` is read while the resilver runs (HM_RESILVER_POLL_MS; resilvers take hours on real disks). */
-const resilverPollMs = () => Number(process.env.HM_RESILVER_POLL_MS ?? 5000);
+const resilverPollMs = () => setting('HM_RESILVER_POLL_MS');
 
 const named = (s: ZpoolStatus, device: string) => leafVdevs(s).filter((v) => v.name === device || v.name === `/dev/${device}`);
 

@@ -1,11 +1,10 @@
-/** The agent's log: one JSON object per line on stdout (rc.d/systemd send it to a file or the journal). */
-type Level = 'debug' | 'info' | 'warn' | 'error';
+import { setting } from '#shared/config/read';
+import { createLogger as createJsonLogger, type Level } from '#shared/log/logger';
 
+/** The agent's log: the shared logger's JSON lines, stamped with the time, on stdout (rc.d/systemd keep them). */
 export type Logger = (level: Level, msg: string, fields?: Record<string, unknown>) => void;
 
-export function createLogger(base: Record<string, unknown> = {}, quietDebug = !process.env.HM_AGENT_DEBUG): Logger {
-  return (level, msg, fields = {}) => {
-    if (level === 'debug' && quietDebug) return;
-    process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...base, ...fields })}\n`);
-  };
+export function createLogger(base: Record<string, unknown> = {}, quietDebug = !setting('HM_AGENT_DEBUG')): Logger {
+  const log = createJsonLogger({ base, time: true, minLevel: quietDebug ? 'info' : 'debug', write: (line) => process.stdout.write(`${line}\n`) });
+  return (level, msg, fields) => log[level](msg, fields);
 }

@@ -1,4 +1,5 @@
 import spec from '#spec/agent/heartbeat';
+import { log } from '#shared/log/logger';
 import { endpoint } from '#http/endpoint';
 import { ok, type Reply } from '#http/envelope';
 import { boundNode } from '#domain/nodes/agent-binding';
@@ -13,7 +14,7 @@ export const handler = endpoint<Input>(spec, async (_input, { db, principal }): 
   // the agent's own heartbeat drives the re-sending of its node's queued tasks; a sweep problem must not
   // cost the node its online status, so it is only logged
   const swept = await sweepTasks(db, { nodeId: node.id, applyOutcome: applyTaskOutcome }).catch((err: Error) => {
-    console.log(JSON.stringify({ level: 'warn', msg: 'heartbeat sweep failed', nodeId: node.id, cause: err.message }));
+    log.warn('heartbeat sweep failed', { nodeId: node.id, cause: err.message });
     return null;
   });
   const cancel = await cancelRequestedTasks(db, node.id);

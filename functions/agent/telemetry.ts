@@ -1,4 +1,5 @@
 import spec from '#spec/agent/telemetry';
+import { log } from '#shared/log/logger';
 import { endpoint } from '#http/endpoint';
 import { ok, type Reply } from '#http/envelope';
 import { boundNode } from '#domain/nodes/agent-binding';
@@ -12,8 +13,6 @@ export const handler = endpoint<Input>(spec, async ({ body }, { db, principal })
   const nodeId = boundNode(principal);
   const stored = await ingestTelemetry(db, nodeId, body.samples as TelemetrySample[]);
   // housekeeping must not fail an ingest that has committed: a failed run is simply retried a minute later
-  await maintainTelemetry(db, nodeId).catch((err) =>
-    console.log(JSON.stringify({ level: 'warn', msg: 'telemetry maintenance failed', nodeId, cause: (err as Error).message })),
-  );
+  await maintainTelemetry(db, nodeId).catch((err) => log.warn('telemetry maintenance failed', { nodeId, cause: (err as Error).message }));
   return ok('telemetry_stored', stored);
 });

@@ -1,4 +1,5 @@
 import { getDb } from '#store/db';
+import { log } from '#shared/log/logger';
 import { queueDueRenewals } from '#domain/certificates/renewals';
 
 /**
@@ -7,6 +8,6 @@ import { queueDueRenewals } from '#domain/certificates/renewals';
  */
 export const handler = async () => {
   const queued = await queueDueRenewals(getDb());
-  console.log(JSON.stringify({ level: 'info', msg: 'certificate renewals', queued }));
+  log.info('certificate renewals', { queued });
   return { queued };
 };

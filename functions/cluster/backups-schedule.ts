@@ -1,4 +1,5 @@
 import { getDb } from '#store/db';
+import { log } from '#shared/log/logger';
 import { scheduleDueRuns } from '#domain/backups/scheduler';
 
 /**
@@ -7,8 +8,6 @@ import { scheduleDueRuns } from '#domain/backups/scheduler';
  */
 export const handler = async () => {
   const r = await scheduleDueRuns(getDb());
-  console.log(
-    JSON.stringify({ level: 'info', msg: 'backup schedule', queued: r.queued.length, busy: r.busy.length, refused: r.refused.length, settled: r.settled }),
-  );
+  log.info('backup schedule', { queued: r.queued.length, busy: r.busy.length, refused: r.refused.length, settled: r.settled });
   return r;
 };

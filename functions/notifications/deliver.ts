@@ -1,4 +1,5 @@
 import { getDb } from '#store/db';
+import { log } from '#shared/log/logger';
 import { deliveryPass, pruneDeliveries } from '#domain/notifications/delivery/worker';
 
 /**
@@ -9,6 +10,6 @@ export const handler = async () => {
   const r = await deliveryPass(getDb(), Date.now() + 45_000);
   const pruned = await pruneDeliveries(getDb());
   const total = { delivered: r.delivered.length, retrying: r.retrying.length, gaveUp: r.gaveUp.length };
-  console.log(JSON.stringify({ level: 'info', msg: 'notification delivery', ...total, pruned }));
+  log.info('notification delivery', { ...total, pruned });
   return total;
 };

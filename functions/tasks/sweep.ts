@@ -1,4 +1,5 @@
 import { getDb } from '#store/db';
+import { log } from '#shared/log/logger';
 import { sweepPass } from '#domain/sweep-pass';
 
 /**
@@ -7,17 +8,13 @@ import { sweepPass } from '#domain/sweep-pass';
  */
 export const handler = async () => {
   const r = await sweepPass(getDb());
-  console.log(
-    JSON.stringify({
-      level: 'info',
-      msg: 'task sweep',
-      sent: r.sent.length,
-      failed: r.failed.length,
-      interrupted: r.interrupted.length,
-      auditPruned: r.auditPruned,
-      tasksPruned: r.tasksPruned,
-      offline: r.offline.length,
-    }),
-  );
+  log.info('task sweep', {
+    sent: r.sent.length,
+    failed: r.failed.length,
+    interrupted: r.interrupted.length,
+    auditPruned: r.auditPruned,
+    tasksPruned: r.tasksPruned,
+    offline: r.offline.length,
+  });
   return r;
 };

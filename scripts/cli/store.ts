@@ -1,3 +1,4 @@
+import { setting } from '#shared/config/read';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -34,12 +35,12 @@ const listening = (port: number, host = '127.0.0.1') =>
 
 /** DATABASE_URL, else the running local stack's store, else the embedded store's data dir, opened here. */
 export async function openCliStore(): Promise<CliStore> {
-  const url = process.env.DATABASE_URL;
+  const url = setting('DATABASE_URL');
   if (url) {
     const db = createDb(url, 1);
     return { db, where: `DATABASE_URL (${new URL(url).host}${new URL(url).pathname})`, applied: [], close: () => db.destroy() };
   }
-  const port = Number(process.env.HM_PGLITE_PORT ?? 5433);
+  const port = setting('HM_PGLITE_PORT');
   if (await listening(port)) {
     const db = createDb(`postgres://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`, 1);
     return { db, where: `the local stack's store on 127.0.0.1:${port}`, applied: [], close: () => db.destroy() };

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { isIpLiteral } from '#domain/vms/vnc-rules';
+import { checkSettings, setting } from '#shared/config/read';
 import { tokenFormatProblem } from '../cli/token-format.ts';
 
 /** npm start's settings from its environment, checked before anything starts. */
@@ -21,15 +21,11 @@ export interface StartConfig {
 
 export class StartConfigError extends Error {}
 
-function port(env: NodeJS.ProcessEnv, name: string, def: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new StartConfigError(`${name}="${raw}" is not a TCP port: expected an integer 1–65535`);
-  return n;
-}
-
-/** Every problem of the environment is reported at once, each saying what to set. */
+/**
+ * Every problem of the environment is reported at once, each saying what to set: npm start's own settings, and
+ * those of the functions it serves (serverless.yml hands them this environment), so a bad value stops the start
+ * rather than the first request that reads it.
+ */
 export function startConfig(env: NodeJS.ProcessEnv): StartConfig {
   const problems: string[] = [];
   const take = <T>(f: () => T, fallback: T): T => {
@@ -40,6 +36,14 @@ export function startConfig(env: NodeJS.ProcessEnv): StartConfig {
       return fallback;
     }
   };
+  const checked = <T>(f: () => T, fallback: T): T => {
+    try {
+      return f();
+    } catch {
+      return fallback;
+    }
+  };
+  take(() => checkSettings(['npm start', 'functions'], env), undefined);
   const adminToken = env.HM_ADMIN_TOKEN || undefined;
   const tokenProblem = adminToken === undefined ? null : tokenFormatProblem('HM_ADMIN_TOKEN', adminToken);
   if (tokenProblem) problems.push(`${tokenProblem}; or unset HM_ADMIN_TOKEN to have npm start generate and print one`);
@@ -56,17 +60,16 @@ export function startConfig(env: NodeJS.ProcessEnv): StartConfig {
             .map((s) => s.trim().toLowerCase())
             .filter(Boolean);
   const advertisedIp = env.HM_ADVERTISED_IP?.trim() || undefined;
-  if (advertisedIp && !isIpLiteral(advertisedIp))
-    problems.push(`HM_ADVERTISED_IP="${advertisedIp}" is not an IP address literal (e.g. 192.0.2.10 or 2001:db8::10); or unset it to advertise 127.0.0.1`);
   const cfg: StartConfig = {
     databaseUrl: env.DATABASE_URL || undefined,
     adminToken,
     seedFile,
-    localDir: env.HM_LOCAL_DIR || '.local',
-    httpPort: take(() => port(env, 'HM_HTTP_PORT', 3000), 0),
-    lambdaPort: take(() => port(env, 'HM_LAMBDA_PORT', 3002), 0),
-    pglitePort: take(() => port(env, 'HM_PGLITE_PORT', 5433), 0),
-    queuePort: take(() => port(env, 'HM_QUEUE_PORT', 9324), 0),
+    localDir: checked(() => setting('HM_LOCAL_DIR', env), '.local'),
+    // each was checked above (a bad one is among the problems already)
+    httpPort: checked(() => setting('HM_HTTP_PORT', env), 0),
+    lambdaPort: checked(() => setting('HM_LAMBDA_PORT', env), 0),
+    pglitePort: checked(() => setting('HM_PGLITE_PORT', env), 0),
+    queuePort: checked(() => setting('HM_QUEUE_PORT', env), 0),
     agents,
     advertisedIp,
   };

@@ -3,6 +3,7 @@
  * TEST_DATABASE_URL), random ports, quiet logs. Writes its coordinates to the file named by argv[2] and
  * runs until SIGTERM.
  */
+import { setting } from '#shared/config/read';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ const out = process.argv[2];
 const dir = mkdtempSync(join(tmpdir(), 'hm-test-'));
 const stack = await startStack({
   dataDir: join(dir, 'pglite'),
-  scratchServerUrl: process.env.TEST_DATABASE_URL || undefined,
+  scratchServerUrl: setting('TEST_DATABASE_URL'),
   httpPort: await freePort(),
   lambdaPort: await freePort(),
   demoSeed: false,

@@ -1,14 +1,14 @@
 import { BlockList, isIP } from 'node:net';
+import { setting } from '#shared/config/read';
 
 /**
- * Limits on failed authentication, from the environment:
+ * Limits on failed authentication, from the environment (shared/config/settings.ts):
  * - `HM_AUTH_FAIL_LIMIT` (default 10): failed credentials one source may send in a window; the next is refused
  *   with 429 until the window ends.
  * - `HM_AUTH_FAIL_WINDOW_S` (default 60): the window's length in seconds.
  * - `HM_AUTH_FAIL_EXEMPT_CIDRS` (default none): comma-separated ranges whose failures are not counted (a trusted
  *   monitor; the test stack's own address).
- * A value that does not parse is reported once on stderr and its default used, so a typo never disables the
- * limit nor takes the API down.
+ * A value that does not parse is refused naming the setting: a typo must not silently change the limit.
  */
 export interface FailedAuthSettings {
   limit: number;
@@ -19,41 +19,16 @@ export interface FailedAuthSettings {
 
 export const FAILED_AUTH_DEFAULTS = { limit: 10, windowS: 60 } as const;
 
-const reported = new Set<string>();
-function reportOnce(message: string) {
-  if (reported.has(message)) return;
-  reported.add(message);
-  console.error(message);
-}
-
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
-  const raw = (env[name] ?? '').trim();
-  if (raw === '') return fallback;
-  if (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= max) return Number(raw);
-  reportOnce(`${name}="${raw}" is not an integer 1–${max}; using ${fallback}`);
-  return fallback;
-}
-
-function cidrs(env: NodeJS.ProcessEnv, name: string): FailedAuthSettings['exempt'] {
-  const out: FailedAuthSettings['exempt'] = [];
-  for (const part of (env[name] ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const [net, bits, extra] = part.split('/');
-    const family = isIP(net ?? '');
-    const prefix = /^\d{1,3}$/.test(bits ?? '') ? Number(bits) : NaN;
-    if (family && extra === undefined && prefix <= (family === 4 ? 32 : 128)) out.push([net!, prefix, family === 4 ? 'ipv4' : 'ipv6']);
-    else reportOnce(`${name}: "${part}" is not a CIDR range (e.g. 10.0.0.0/8); ignored`);
-  }
-  return out;
-}
-
 export function failedAuthSettings(env: NodeJS.ProcessEnv = process.env): FailedAuthSettings {
   return {
-    limit: positiveInt(env, 'HM_AUTH_FAIL_LIMIT', FAILED_AUTH_DEFAULTS.limit, 1_000_000),
-    windowS: positiveInt(env, 'HM_AUTH_FAIL_WINDOW_S', FAILED_AUTH_DEFAULTS.windowS, 86_400),
-    exempt: cidrs(env, 'HM_AUTH_FAIL_EXEMPT_CIDRS'),
+    limit: setting('HM_AUTH_FAIL_LIMIT', env),
+    windowS: setting('HM_AUTH_FAIL_WINDOW_S', env),
+    // each entry is a checked `address/prefix` or a bare address (one host)
+    exempt: setting('HM_AUTH_FAIL_EXEMPT_CIDRS', env).map((range) => {
+      const [net = '', bits] = range.split('/');
+      const v4 = isIP(net) === 4;
+      return [net, bits === undefined ? (v4 ? 32 : 128) : Number(bits), v4 ? 'ipv4' : 'ipv6'];
+    }),
   };
 }
 

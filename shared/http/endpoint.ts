@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Reply } from '#http/envelope';
 import type { CompiledSpec } from '#http/spec';
 import type { Principal } from '#shared/auth/tokens';
+import { checkSettings } from '#shared/config/read';
 import { runAudited } from '#store/audit-scope';
 import { getDb } from '#store/db';
 import type { Database } from '#store/tables';
@@ -64,8 +65,13 @@ export function pipelineStages(spec: CompiledSpec): Stage[] {
   return stages;
 }
 
-/** Wraps a handler in the pipeline; the handler receives validated input typed from its schema and returns a Reply. */
+/**
+ * Wraps a handler in the pipeline; the handler receives validated input typed from its schema and returns a Reply.
+ * Runs when the function's module loads: a setting of the functions with a bad value fails the cold start,
+ * naming the setting, instead of the first request that happens to read it.
+ */
 export function endpoint<I extends { path: unknown; query: unknown; body: unknown }>(spec: CompiledSpec, fn: EndpointFn<I>) {
+  checkSettings('functions');
   return withStages(spec, fn, pipelineStages(spec));
 }
 

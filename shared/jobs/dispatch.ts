@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { log } from '#shared/log/logger';
 import { sql } from 'kysely';
 import { getDb } from '#store/db';
 import type { Database, TaskRow } from '#store/tables';
@@ -67,15 +68,7 @@ export async function dispatchTask(task: Dispatchable, db: Kysely<Database> = ge
     await sendTask(task, db);
     return true;
   } catch (err) {
-    console.log(
-      JSON.stringify({
-        level: 'warn',
-        msg: 'task dispatch failed; the sweeper will re-send it',
-        taskId: task.id,
-        nodeId: task.node_id,
-        cause: (err as Error).message,
-      }),
-    );
+    log.warn('task dispatch failed; the sweeper will re-send it', { taskId: task.id, nodeId: task.node_id, cause: (err as Error).message });
     return false;
   }
 }

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '#store/tables';
+import { setting } from '#shared/config/read';
 import { ACTIVE_STATUSES } from './protocol.ts';
 
-/** How long ended tasks are kept: HM_TASK_RETENTION_DAYS, 90 days unless set to a positive number. */
+/** How long ended tasks are kept (HM_TASK_RETENTION_DAYS). */
 export function taskRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
-  const days = Number(env.HM_TASK_RETENTION_DAYS);
-  return Number.isFinite(days) && days > 0 ? days : 90;
+  return setting('HM_TASK_RETENTION_DAYS', env);
 }
 
 /** At most this many tasks per pass: one sweep's DELETE stays short; a backlog drains over a few passes. */

@@ -2,6 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, TaskRow } from '#store/tables';
 import { OFFLINE_AFTER_HEARTBEATS, onlineSql } from '#store/presence';
 import { inTransaction } from '#store/tx';
+import { setting } from '#shared/config/read';
+import { log } from '#shared/log/logger';
 import { sendTask } from './dispatch.ts';
 import { afterTaskEnded, interruptTasks, type TaskOutcome } from './lifecycle.ts';
 
@@ -33,13 +35,11 @@ export interface SweepResult {
   interrupted: number[];
 }
 
-const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) ? Number(v) : d);
-
 export function sweepDefaults(env: NodeJS.ProcessEnv = process.env): Required<Omit<SweepOptions, 'nodeId' | 'applyOutcome'>> {
   return {
-    unsentAfterS: num(env.HM_SWEEP_UNSENT_S, 10),
-    resendAfterS: num(env.HM_SWEEP_RESEND_S, 120),
-    maxSends: num(env.HM_SWEEP_MAX_SENDS, 6),
+    unsentAfterS: setting('HM_SWEEP_UNSENT_S', env),
+    resendAfterS: setting('HM_SWEEP_RESEND_S', env),
+    maxSends: setting('HM_SWEEP_MAX_SENDS', env),
     limit: 100,
   };
 }
@@ -110,7 +110,7 @@ export async function sweepTasks(db: Kysely<Database>, options: SweepOptions): P
       await sendTask(claimed, db);
       out.sent.push(t.id);
     } catch (err) {
-      console.log(JSON.stringify({ level: 'warn', msg: 'sweeper could not send task', taskId: t.id, nodeId: t.node_id, cause: (err as Error).message }));
+      log.warn('sweeper could not send task', { taskId: t.id, nodeId: t.node_id, cause: (err as Error).message });
     }
   }
 

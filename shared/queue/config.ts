@@ -1,3 +1,5 @@
+import { setting } from '#shared/config/read';
+
 /**
  * Where the node queues live. In AWS: SQS in the function's region, names under HM_QUEUE_PREFIX (set by
  * serverless.yml per stage). Locally: fauxqs at HM_QUEUE_ENDPOINT (npm start and the tests set it), with
@@ -10,13 +12,11 @@ export interface QueueConfig {
   prefix: string;
 }
 
-const DEFAULT_QUEUE_PREFIX = 'hostmgr-dev';
-
 export function queueConfig(env: NodeJS.ProcessEnv = process.env): QueueConfig {
   return {
-    endpoint: env.HM_QUEUE_ENDPOINT || undefined,
+    endpoint: setting('HM_QUEUE_ENDPOINT', env),
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
-    prefix: env.HM_QUEUE_PREFIX || DEFAULT_QUEUE_PREFIX,
+    prefix: setting('HM_QUEUE_PREFIX', env),
   };
 }
 

@@ -1,3 +1,4 @@
+import { setting } from '#shared/config/read';
 import { nodeDeadLetterQueueName, queueConfig, type QueueConfig } from './config.ts';
 
 /** The alarm watching one node's dead-letter queue (CloudWatch alarm names are per account and region). */
@@ -11,10 +12,11 @@ export const deadLetterAlarmName = (prefix: string, nodeId: string) => `${prefix
  * (the stack's SNS topic) is notified.
  */
 export async function ensureDeadLetterAlarm(nodeId: string, cfg: QueueConfig = queueConfig(), env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
-  if (cfg.endpoint || env.HM_DLQ_ALARMS !== 'true') return null;
+  if (cfg.endpoint || !setting('HM_DLQ_ALARMS', env)) return null;
   const { CloudWatchClient, PutMetricAlarmCommand } = await import('@aws-sdk/client-cloudwatch');
   const name = deadLetterAlarmName(cfg.prefix, nodeId);
-  const topic = env.HM_ALARM_TOPIC_ARN ? [env.HM_ALARM_TOPIC_ARN] : [];
+  const topicArn = setting('HM_ALARM_TOPIC_ARN', env);
+  const topic = topicArn ? [topicArn] : [];
   await new CloudWatchClient({ region: cfg.region, maxAttempts: 3 }).send(
     new PutMetricAlarmCommand({
       AlarmName: name,

@@ -1,3 +1,5 @@
+import { setting } from '#shared/config/read';
+
 /**
  * Where the store's connection string comes from: `DATABASE_URL` (npm start, the tests, scripts), else — in a
  * deployed function — the SSM parameter named by `HM_DATABASE_URL_PARAMETER` (a SecureString, or a Secrets
@@ -7,8 +9,9 @@
 let resolved: Promise<string> | undefined;
 
 export function resolveDatabaseUrl(env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  if (env.DATABASE_URL) return Promise.resolve(env.DATABASE_URL);
-  const name = env.HM_DATABASE_URL_PARAMETER;
+  const url = setting('DATABASE_URL', env);
+  if (url) return Promise.resolve(url);
+  const name = setting('HM_DATABASE_URL_PARAMETER', env);
   if (!name)
     return Promise.reject(
       new Error(

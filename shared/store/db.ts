@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '#store/tables';
+import { setting } from '#shared/config/read';
 import { resolveDatabaseUrl } from './database-url.ts';
 
 // BIGINT (count(*), bigserial) as JS numbers: our ids and counts stay far below 2^53.
@@ -15,7 +16,7 @@ type TimedClient = pg.PoolClient & { [TIMED_OUT]?: boolean };
 const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';
 
 /** How long one statement may wait for the store before the request fails with 503 (HM_DB_QUERY_TIMEOUT_MS). */
-const queryTimeoutMs = () => Number(process.env.HM_DB_QUERY_TIMEOUT_MS ?? 5_000);
+const queryTimeoutMs = () => setting('HM_DB_QUERY_TIMEOUT_MS');
 
 /**
  * A Kysely instance over its own pool. One per process is enough; see `getDb`.
@@ -26,14 +27,14 @@ const queryTimeoutMs = () => Number(process.env.HM_DB_QUERY_TIMEOUT_MS ?? 5_000)
  * statements at once (so the ROLLBACK that follows does not wait a second time) and is destroyed on release.
  * `opts.queryTimeoutMs` overrides the bound for work that is not a request (bulk seeding, maintenance scripts).
  */
-export function createDb(url?: string, max = Number(process.env.HM_DB_POOL_MAX ?? 4), opts: { queryTimeoutMs?: number } = {}): Kysely<Database> {
+export function createDb(url?: string, max = setting('HM_DB_POOL_MAX'), opts: { queryTimeoutMs?: number } = {}): Kysely<Database> {
   // without a URL: resolved at the first connection (DATABASE_URL, or the SSM parameter a deployed function reads)
   const makePool = async () => {
     const pool = new pg.Pool({
       connectionString: url ?? (await resolveDatabaseUrl()),
       max,
       idleTimeoutMillis: 30_000,
-      connectionTimeoutMillis: Number(process.env.HM_DB_CONNECT_TIMEOUT_MS ?? 5_000),
+      connectionTimeoutMillis: setting('HM_DB_CONNECT_TIMEOUT_MS'),
       query_timeout: opts.queryTimeoutMs ?? queryTimeoutMs(),
     });
     // An idle client losing its server must not crash the process; the next query reports it.

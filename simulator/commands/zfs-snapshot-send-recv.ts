@@ -1,3 +1,4 @@
+import { setting } from '#shared/config/read';
 import type { SimDataset, SimHost } from '#shared/seed/host/schema';
 import { getopt, nicenum } from '../format.ts';
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
@@ -66,7 +67,7 @@ function snapshotContent(content: Record<string, SimFile>, snap: string): Record
 }
 
 const notExist = (name: string) => fail(`cannot open '${name}': dataset does not exist`);
-const maxPayload = () => Number(process.env.HM_SIM_SEND_MAX_BYTES ?? 256 * 1024);
+const maxPayload = () => setting('HM_SIM_SEND_MAX_BYTES');
 
 const descendants = (state: SimHost, fs: string) => state.datasets.filter((d) => d.type !== 'snapshot' && (d.name === fs || d.name.startsWith(`${fs}/`)));
 const snapshotsOf = (state: SimHost, fs: string) => state.datasets.filter((d) => d.type === 'snapshot' && d.name.startsWith(`${fs}@`));

@@ -34,11 +34,13 @@ test('a malformed HM_ADMIN_TOKEN stops npm start with the format and how to gene
   expect(res.stdout).not.toContain('control plane is up');
 });
 
-test('every bad setting is reported at once', async () => {
-  const res = await start({ HM_ADMIN_TOKEN: 'x'.repeat(46), HM_HTTP_PORT: '70000', HM_SEED: '/nonexistent/seed.json' });
+test("every bad setting is reported at once, the functions' too", async () => {
+  const res = await start({ HM_ADMIN_TOKEN: 'x'.repeat(46), HM_HTTP_PORT: '70000', HM_SEED: '/nonexistent/seed.json', HM_AUTH_FAIL_LIMIT: 'ten' });
   expect(res.code).toBe(2);
   expect(res.stderr).toContain('HM_ADMIN_TOKEN is not a well-formed token: it does not start with "hm_"');
-  expect(res.stderr).toContain('HM_HTTP_PORT="70000" is not a TCP port');
+  expect(res.stderr).toContain('HM_HTTP_PORT="70000" is not allowed: expected an integer 1–65535');
+  // a setting of the functions it serves is checked before anything starts, not at the first request reading it
+  expect(res.stderr).toContain('HM_AUTH_FAIL_LIMIT="ten" is not allowed: expected an integer 1–1000000');
   expect(res.stderr).toContain('HM_SEED=/nonexistent/seed.json: no such file');
 });
 

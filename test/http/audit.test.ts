@@ -232,10 +232,10 @@ describe('audit log', () => {
     expect(Math.abs(row.now.getTime() - row.last_used_at!.getTime())).toBeLessThan(60_000);
   });
 
-  test('retention: 180 days unless HM_AUDIT_RETENTION_DAYS says otherwise; older rows are pruned', async () => {
+  test('retention: 180 days unless HM_AUDIT_RETENTION_DAYS says otherwise (a bad value refused by name); older rows are pruned', async () => {
     expect(auditRetentionDays({})).toBe(180);
     expect(auditRetentionDays({ HM_AUDIT_RETENTION_DAYS: '30' })).toBe(30);
-    expect(auditRetentionDays({ HM_AUDIT_RETENTION_DAYS: 'x' })).toBe(180);
+    expect(() => auditRetentionDays({ HM_AUDIT_RETENTION_DAYS: 'x' })).toThrow('HM_AUDIT_RETENTION_DAYS="x" is not allowed: expected an integer 1–36500');
     const db = testDb();
     const requestId = `audit-prune-${uid()}`;
     const row = (daysAgo: number) => ({

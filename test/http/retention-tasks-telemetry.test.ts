@@ -11,16 +11,17 @@ const DAY = 86_400_000;
 describe('retention of ended tasks and telemetry is bounded and configurable', () => {
   beforeAll(() => stackQueue());
 
-  test('the bounds come from the environment; a missing or bad value keeps the default', () => {
+  test('the bounds come from the environment; a missing value keeps the default, a bad one is refused by name', () => {
     expect(taskRetentionDays({})).toBe(90);
     expect(taskRetentionDays({ HM_TASK_RETENTION_DAYS: '14' })).toBe(14);
-    expect(taskRetentionDays({ HM_TASK_RETENTION_DAYS: '0' })).toBe(90);
+    expect(() => taskRetentionDays({ HM_TASK_RETENTION_DAYS: '0' })).toThrow('HM_TASK_RETENTION_DAYS="0" is not allowed: expected an integer 1–36500');
     expect(telemetryRetention({})).toEqual({ rawHours: 24, minuteDays: 7, fiveMinuteDays: 90 });
-    expect(telemetryRetention({ HM_TELEMETRY_RAW_HOURS: '6', HM_TELEMETRY_MINUTE_DAYS: '2', HM_TELEMETRY_FIVE_MINUTE_DAYS: 'x' })).toEqual({
+    expect(telemetryRetention({ HM_TELEMETRY_RAW_HOURS: '6', HM_TELEMETRY_MINUTE_DAYS: '2.5', HM_TELEMETRY_FIVE_MINUTE_DAYS: '' })).toEqual({
       rawHours: 6,
-      minuteDays: 2,
+      minuteDays: 2.5,
       fiveMinuteDays: 90,
     });
+    expect(() => telemetryRetention({ HM_TELEMETRY_FIVE_MINUTE_DAYS: 'x' })).toThrow('HM_TELEMETRY_FIVE_MINUTE_DAYS="x" is not allowed');
   });
 
   test('pruneTasks deletes ended tasks past the retention, never an active one nor one a setting names', async () => {

@@ -2,13 +2,14 @@
  * Hosts run dist/agent/agent.js, which must hold no simulator code; npm start and the tests run
  * dist/simulator/agent.js, the same agent plus the host simulator. Both are built by npm test's ensure-built
  * step. A bundle's source map lists every module esbuild put in it: that is what is checked, and a string
- * only the simulator's executor has (the env var that paces simulated streams) as a second witness.
+ * only the simulator's commands print (OpenZFS's error for a missing dataset, which no driver matches on) as a
+ * second witness. (Setting names are no witness: every bundle carries the whole settings table.)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 const SIMULATOR_DIR = `${resolve('simulator')}/`;
-const SIMULATOR_MARKER = 'HM_SIM_STREAM_BYTES_PER_S';
+const SIMULATOR_MARKER = 'dataset does not exist';
 
 /** The absolute paths of the modules a bundle was made of, from its source map. */
 function bundledModules(bundle: string): string[] {

@@ -53,24 +53,17 @@ test('pruning drops only the windows that ended', async () => {
   expect(left).toEqual([{ source: live }]);
 });
 
-test('settings: defaults, and a value that does not parse keeps its default (reported once)', () => {
-  const errors: string[] = [];
-  const spy = jest.spyOn(console, 'error').mockImplementation((m: string) => void errors.push(m));
-  try {
-    expect(failedAuthSettings({})).toEqual({ ...FAILED_AUTH_DEFAULTS, exempt: [] });
-    const bad = failedAuthSettings({ HM_AUTH_FAIL_LIMIT: '0', HM_AUTH_FAIL_WINDOW_S: '1.5', HM_AUTH_FAIL_EXEMPT_CIDRS: '10.0.0.0/33,192.0.2.0/24' });
-    expect(bad.limit).toBe(FAILED_AUTH_DEFAULTS.limit);
-    expect(bad.windowS).toBe(FAILED_AUTH_DEFAULTS.windowS);
-    expect(bad.exempt).toHaveLength(1);
-    failedAuthSettings({ HM_AUTH_FAIL_LIMIT: '0' });
-  } finally {
-    spy.mockRestore();
-  }
-  expect(errors).toEqual([
-    'HM_AUTH_FAIL_LIMIT="0" is not an integer 1–1000000; using 10',
-    'HM_AUTH_FAIL_WINDOW_S="1.5" is not an integer 1–86400; using 60',
-    'HM_AUTH_FAIL_EXEMPT_CIDRS: "10.0.0.0/33" is not a CIDR range (e.g. 10.0.0.0/8); ignored',
+test('settings: defaults, and a value that does not parse is refused naming the setting and what it allows', () => {
+  expect(failedAuthSettings({})).toEqual({ ...FAILED_AUTH_DEFAULTS, exempt: [] });
+  expect(failedAuthSettings({ HM_AUTH_FAIL_EXEMPT_CIDRS: '192.0.2.0/24, 2001:db8::1' }).exempt).toEqual([
+    ['192.0.2.0', 24, 'ipv4'],
+    ['2001:db8::1', 128, 'ipv6'],
   ]);
+  expect(() => failedAuthSettings({ HM_AUTH_FAIL_LIMIT: '0' })).toThrow('HM_AUTH_FAIL_LIMIT="0" is not allowed: expected an integer 1–1000000');
+  expect(() => failedAuthSettings({ HM_AUTH_FAIL_WINDOW_S: '1.5' })).toThrow('HM_AUTH_FAIL_WINDOW_S="1.5" is not allowed: expected an integer 1–86400');
+  expect(() => failedAuthSettings({ HM_AUTH_FAIL_EXEMPT_CIDRS: '10.0.0.0/33,192.0.2.0/24' })).toThrow(
+    'HM_AUTH_FAIL_EXEMPT_CIDRS="10.0.0.0/33,192.0.2.0/24" is not allowed: expected CIDR ranges or addresses',
+  );
 });
 
 test('an IPv6 client is counted by its /64: rotating through the prefix does not reset the count', async () => {

@@ -18,6 +18,8 @@ const SHARED_LAYERS: Record<string, number> = {
   errors: 0, // imports nothing at all
   trigger: 0,
   'agent-api': 0, // imports nothing of shared/ but the task-kind table
+  config: 0, // the settings table; pure, the agent imports it too
+  log: 0, // the logger; pure, the agent imports it too
   store: 1,
   queue: 1,
   jobs: 2,
@@ -30,8 +32,8 @@ const SHARED_LAYERS: Record<string, number> = {
 /** The task-kind table: the one module of the stack the wire may import; it imports only the wire. */
 const TASK_KIND_TABLE = ['shared/jobs/protocol.ts', 'shared/jobs/kinds.ts'];
 
-/** The folders of `shared/` the agent may import: the wire, the task protocol, the domain's pure rules. */
-const AGENT_SHARED = ['agent-api', 'jobs', 'domain'];
+/** The folders of `shared/` the agent may import: the wire, the settings, the logger, the task protocol, the domain's pure rules. */
+const AGENT_SHARED = ['agent-api', 'config', 'log', 'jobs', 'domain'];
 
 /** Top-level folders checked, and the other top-level folders each may import. */
 const TOP: Record<string, string[]> = {

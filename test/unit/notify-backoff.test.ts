@@ -9,7 +9,8 @@ describe('delivery retries, signature and URL policy', () => {
     expect([1, 2, 3, 4, 5].map((n) => backoffSeconds(n, o))).toEqual([5, 10, 20, 40, 80]);
     expect(backoffSeconds(20, o)).toBe(3600);
     expect(deliveryDefaults({})).toEqual({ limit: 50, maxAttempts: 6, backoffS: 5, backoffMaxS: 3600, timeoutMs: 10_000 });
-    expect(deliveryDefaults({ HM_NOTIFY_MAX_ATTEMPTS: '3', HM_NOTIFY_BACKOFF_S: 'x' })).toMatchObject({ maxAttempts: 3, backoffS: 5 });
+    expect(deliveryDefaults({ HM_NOTIFY_MAX_ATTEMPTS: '3', HM_NOTIFY_BACKOFF_S: '0.3' })).toMatchObject({ maxAttempts: 3, backoffS: 0.3 });
+    expect(() => deliveryDefaults({ HM_NOTIFY_BACKOFF_S: 'x' })).toThrow('HM_NOTIFY_BACKOFF_S="x" is not allowed: expected a number 0.01–86400');
   });
 
   test('the signature is sha256=<hex HMAC-SHA256 of the raw body> with the secret', () => {

@@ -84,7 +84,7 @@ describe('address policy, property-tested over every class', () => {
 
 describe('allow-list settings', () => {
   test('the delivery list is honoured in production; the probe and ACME lists are test-only', () => {
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logged = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
       const prod = { HM_STAGE: 'prod', HM_NOTIFY_ALLOW_CIDRS: '10.1.2.0/24', HM_PROBE_ALLOW_CIDRS: '127.0.0.2/32', HM_ACME_ALLOW_CIDRS: '127.0.0.1/32' };
       expect(allowList('notify', prod)).toHaveLength(1);
@@ -92,8 +92,12 @@ describe('allow-list settings', () => {
       expect(allowList('acme', prod)).toEqual([]);
       expect(allowList('acme', { ...prod, HM_STAGE: 'dev' })).toHaveLength(1);
       expect(allowList('notify', {})).toEqual([]);
-      // a malformed entry is ignored, never widening the list nor throwing
-      expect(allowList('notify', { HM_NOTIFY_ALLOW_CIDRS: 'not-a-range, 10.0.0.0/8' })).toHaveLength(1);
+      // the refusal of a test-only list in production is logged, naming the setting
+      expect(logged.mock.calls.map(([l]) => JSON.parse(String(l)).setting)).toEqual(expect.arrayContaining(['HM_PROBE_ALLOW_CIDRS', 'HM_ACME_ALLOW_CIDRS']));
+      // a malformed entry is refused naming the setting: neither widening the list nor silently dropped
+      expect(() => allowList('notify', { HM_NOTIFY_ALLOW_CIDRS: 'not-a-range, 10.0.0.0/8' })).toThrow(
+        'HM_NOTIFY_ALLOW_CIDRS="not-a-range, 10.0.0.0/8" is not allowed',
+      );
     } finally {
       logged.mockRestore();
     }

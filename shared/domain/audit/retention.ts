@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '#store/tables';
+import { setting } from '#shared/config/read';
 
-/** How long audit rows are kept: HM_AUDIT_RETENTION_DAYS, 180 days unless set to a positive number. */
+/** How long audit rows are kept (HM_AUDIT_RETENTION_DAYS). */
 export function auditRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
-  const days = Number(env.HM_AUDIT_RETENTION_DAYS);
-  return Number.isFinite(days) && days > 0 ? days : 180;
+  return setting('HM_AUDIT_RETENTION_DAYS', env);
 }
 
 /** Deletes audit rows older than the retention (run by the scheduled sweep); returns how many. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { upstreamFailed } from '#shared/errors/domain-errors';
 import type { Cidr } from '#domain/outbound/address-policy';
+import { setting } from '#shared/config/read';
 import { allowList } from '#domain/outbound/allow-lists';
 import { failureReason } from '#domain/outbound/failure';
 import { outboundRequest } from '#domain/outbound/http-request';
@@ -13,11 +14,8 @@ import { outboundRequest } from '#domain/outbound/http-request';
  *   HM_ACME_CA_FILE                PEM CA certificates trusted for the directory besides the system's (a test CA)
  * TLS verification is never turned off.
  */
-const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
-const LETS_ENCRYPT_STAGING_DIRECTORY = 'https://acme-staging-v02.api.letsencrypt.org/directory';
-
 export function acmeDirectoryUrl(staging: boolean, env: NodeJS.ProcessEnv = process.env): string {
-  return staging ? env.HM_ACME_STAGING_DIRECTORY_URL || LETS_ENCRYPT_STAGING_DIRECTORY : env.HM_ACME_DIRECTORY_URL || LETS_ENCRYPT_DIRECTORY;
+  return staging ? setting('HM_ACME_STAGING_DIRECTORY_URL', env) : setting('HM_ACME_DIRECTORY_URL', env);
 }
 
 /** How long the directory may take to answer, all of it (connection, headers and body), before it counts as unreachable. */
@@ -30,7 +28,7 @@ const ACME_PROBE_TIMEOUT_MS = 5000;
  * naming the URL and a fixed reason (never the server's text).
  */
 export async function probeAcmeDirectory(url: string, o: { timeoutMs?: number; caFile?: string; allow?: readonly Cidr[] } = {}): Promise<void> {
-  const caFile = o.caFile ?? process.env.HM_ACME_CA_FILE;
+  const caFile = o.caFile ?? setting('HM_ACME_CA_FILE');
   const fail = (why: string) => upstreamFailed('acme_unreachable', `the ACME directory ${url} did not answer: ${why}`);
   let ca: string[] | undefined;
   try {

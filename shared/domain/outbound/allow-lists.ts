@@ -1,3 +1,5 @@
+import { setting } from '#shared/config/read';
+import { log } from '#shared/log/logger';
 import { parseCidr, type Cidr } from './address-policy.ts';
 
 /**
@@ -8,43 +10,32 @@ import { parseCidr, type Cidr } from './address-policy.ts';
  *   they are refused — ignored, with an error logged — so those connections reach public addresses only.
  * - `HM_NOTIFY_ALLOW_CIDRS` names intentional internal receivers of notification deliveries (an in-house
  *   webhook, a relay SMTP server): a deployer's deliberate setting, honoured in every stage.
- * A malformed entry is logged once and ignored, so a typo never widens the policy nor takes a function down.
+ * A malformed entry is refused naming the setting (shared/config): a typo must not silently narrow or widen the policy.
  */
 export type OutboundPurpose = 'probe' | 'acme' | 'notify';
 
-const SETTINGS: Record<OutboundPurpose, { variable: string; inProduction: boolean; what: string }> = {
+const SETTINGS: Record<
+  OutboundPurpose,
+  { variable: 'HM_PROBE_ALLOW_CIDRS' | 'HM_ACME_ALLOW_CIDRS' | 'HM_NOTIFY_ALLOW_CIDRS'; inProduction: boolean; what: string }
+> = {
   probe: { variable: 'HM_PROBE_ALLOW_CIDRS', inProduction: false, what: 'the filename probe' },
   acme: { variable: 'HM_ACME_ALLOW_CIDRS', inProduction: false, what: 'the ACME directory check' },
   notify: { variable: 'HM_NOTIFY_ALLOW_CIDRS', inProduction: true, what: 'notification deliveries' },
 };
 
-const isProductionStage = (env: NodeJS.ProcessEnv) => ['prod', 'production'].includes((env.HM_STAGE ?? '').trim().toLowerCase());
+const isProductionStage = (env: NodeJS.ProcessEnv) => ['prod', 'production'].includes(setting('HM_STAGE', env).toLowerCase());
 
 const reported = new Set<string>();
-function reportOnce(message: string) {
-  if (reported.has(message)) return;
-  reported.add(message);
-  console.error(message);
-}
 
 export function allowList(purpose: OutboundPurpose, env: NodeJS.ProcessEnv = process.env): Cidr[] {
   const { variable, inProduction, what } = SETTINGS[purpose];
-  const raw = (env[variable] ?? '').trim();
-  if (!raw) return [];
+  const ranges = setting(variable, env);
+  if (!ranges.length) return [];
   if (!inProduction && isProductionStage(env)) {
-    reportOnce(`${variable} is set in stage ${env.HM_STAGE}: refused, ${what} admits no extra ranges`);
+    if (!reported.has(variable))
+      log.error(`${variable} is set in stage ${setting('HM_STAGE', env)}: refused, ${what} admits no extra ranges`, { setting: variable });
+    reported.add(variable);
     return [];
   }
-  const out: Cidr[] = [];
-  for (const part of raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    try {
-      out.push(parseCidr(part));
-    } catch {
-      reportOnce(`${variable}: "${part}" is not a CIDR range (e.g. 10.0.0.0/8); ignored`);
-    }
-  }
-  return out;
+  return ranges.map(parseCidr);
 }

@@ -1,4 +1,5 @@
 import type { Db } from '#store/tables';
+import { log } from '#shared/log/logger';
 import { raiseNotification } from '#shared/jobs/notify';
 
 const reportedGuids = (inventory: unknown): string[] => {
@@ -28,7 +29,7 @@ export async function foreignPoolGuids(db: Db, nodeId: string, guids: string[]):
 /** Reports refused GUIDs: a log line and a node notification, so an operator sees the clash. */
 export async function reportRefusedPools(db: Db, nodeId: string, refused: string[]): Promise<void> {
   if (!refused.length) return;
-  console.log(JSON.stringify({ level: 'warn', msg: 'inventory pools refused: GUID held by another node', nodeId, guids: refused }));
+  log.warn('inventory pools refused: GUID held by another node', { nodeId, guids: refused });
   await raiseNotification(db, {
     kind: 'pool_guid_refused',
     title: `Node ${nodeId} reported pool GUIDs held by another node`,

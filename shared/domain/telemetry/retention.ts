@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '#store/tables';
 import { inTransaction } from '#store/tx';
+import { setting } from '#shared/config/read';
 import { severitySql } from './health.ts';
 
 /**
@@ -13,17 +14,12 @@ import { severitySql } from './health.ts';
  * They run at most once a minute per node, after an ingest (functions/agent/telemetry.ts), and resume
  * from the oldest sample that arrived since the previous run, so late samples are rolled up too.
  */
-const positive = (v: string | undefined, fallback: number) => {
-  const n = Number(v);
-  return v !== undefined && v !== '' && Number.isFinite(n) && n > 0 ? n : fallback;
-};
-
-/** The retention bounds, from the environment (a missing, zero or unreadable value keeps the default). */
+/** The retention bounds, from the environment. */
 export function telemetryRetention(env: NodeJS.ProcessEnv = process.env) {
   return {
-    rawHours: positive(env.HM_TELEMETRY_RAW_HOURS, 24),
-    minuteDays: positive(env.HM_TELEMETRY_MINUTE_DAYS, 7),
-    fiveMinuteDays: positive(env.HM_TELEMETRY_FIVE_MINUTE_DAYS, 90),
+    rawHours: setting('HM_TELEMETRY_RAW_HOURS', env),
+    minuteDays: setting('HM_TELEMETRY_MINUTE_DAYS', env),
+    fiveMinuteDays: setting('HM_TELEMETRY_FIVE_MINUTE_DAYS', env),
   };
 }
 const MAINTENANCE_EVERY_MS = 60_000;

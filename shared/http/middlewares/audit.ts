@@ -1,4 +1,5 @@
 import type middy from '@middy/core';
+import { log } from '#shared/log/logger';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { verifyToken } from '#shared/auth/tokens';
 import { completeAudit, recordAudit } from '#store/audit';
@@ -73,9 +74,7 @@ async function finish(request: Req): Promise<void> {
       else await recordAudit(getDb(), { ...scope.entry, status, taskId });
     } catch (e) {
       // the answer stands (a committed change is not undone by a failed audit write); the failure is logged
-      console.log(
-        JSON.stringify({ level: 'error', msg: 'audit write failed', requestId: scope.entry.requestId, route: scope.entry.route, cause: (e as Error)?.message }),
-      );
+      log.error('audit write failed', { requestId: scope.entry.requestId, route: scope.entry.route, cause: (e as Error)?.message });
     }
   };
   if (storeUnavailable(request, status)) {
@@ -83,19 +82,7 @@ async function finish(request: Req): Promise<void> {
     // the caller waits for a 503. Nothing was committed; the row is written when the store answers (best effort),
     // and the log line names the request meanwhile (identifiers only, as the row would).
     const { requestId, route, method, resource, tokenId, sourceIp } = scope.entry;
-    console.log(
-      JSON.stringify({
-        level: 'warn',
-        msg: 'audit write not awaited: the store is unavailable',
-        requestId,
-        method,
-        route,
-        resource,
-        tokenId,
-        sourceIp,
-        status,
-      }),
-    );
+    log.warn('audit write not awaited: the store is unavailable', { requestId, method, route, resource, tokenId, sourceIp, status });
     void write();
     return;
   }

@@ -5,6 +5,7 @@ import { renderError } from '#http/error-status';
 import { fromMiddyError } from '#http/middy-errors';
 import { mapStoreError } from '#store/tx';
 import type { Principal } from '#shared/auth/tokens';
+import { log } from '#shared/log/logger';
 
 /** Per-invocation state, kept on the Lambda context (Middy's `internal` is shared between invocations). */
 interface RequestState {
@@ -18,22 +19,18 @@ type Req = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error,
 function logLine(request: Req, status: number, extra: Record<string, unknown> = {}) {
   const { event, context } = request;
   const p = context.hm?.principal;
-  // One structured line per request; never the token.
-  console.log(
-    JSON.stringify({
-      level: status >= 500 ? 'error' : 'info',
-      msg: 'request',
-      // the Lambda request id is unique per invocation everywhere (serverless-offline's gateway id is a constant)
-      requestId: context?.awsRequestId ?? event.requestContext?.requestId,
-      method: event.requestContext?.http?.method,
-      route: event.routeKey,
-      path: event.rawPath,
-      status,
-      durationMs: Number((performance.now() - (context.hm?.started ?? performance.now())).toFixed(2)),
-      principal: p ? `${p.name}(${p.role})` : null,
-      ...extra,
-    }),
-  );
+  // One structured line per request; never the token, the headers or the body.
+  log[status >= 500 ? 'error' : 'info']('request', {
+    // the Lambda request id is unique per invocation everywhere (serverless-offline's gateway id is a constant)
+    requestId: context?.awsRequestId ?? event.requestContext?.requestId,
+    method: event.requestContext?.http?.method,
+    route: event.routeKey,
+    path: event.rawPath,
+    status,
+    durationMs: Number((performance.now() - (context.hm?.started ?? performance.now())).toFixed(2)),
+    principal: p ? `${p.name}(${p.role})` : null,
+    ...extra,
+  });
 }
 
 /**

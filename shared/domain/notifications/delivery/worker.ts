@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { DeliveryChannel } from '#shared/jobs/notification-outbox';
 import { inTransaction } from '#store/tx';
+import { setting } from '#shared/config/read';
+import { log } from '#shared/log/logger';
 import type { Database } from '#store/tables';
 import { failureReason } from '#domain/outbound/failure';
 import { loadChannels } from '../channels.ts';
@@ -32,15 +34,13 @@ interface DeliveryResult {
   gaveUp: number[];
 }
 
-const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) ? Number(v) : d);
-
 export function deliveryDefaults(env: NodeJS.ProcessEnv = process.env): DeliveryOptions {
   return {
     limit: 50,
-    maxAttempts: num(env.HM_NOTIFY_MAX_ATTEMPTS, 6),
-    backoffS: num(env.HM_NOTIFY_BACKOFF_S, 5),
-    backoffMaxS: num(env.HM_NOTIFY_BACKOFF_MAX_S, 3600),
-    timeoutMs: num(env.HM_NOTIFY_TIMEOUT_MS, 10_000),
+    maxAttempts: setting('HM_NOTIFY_MAX_ATTEMPTS', env),
+    backoffS: setting('HM_NOTIFY_BACKOFF_S', env),
+    backoffMaxS: setting('HM_NOTIFY_BACKOFF_MAX_S', env),
+    timeoutMs: setting('HM_NOTIFY_TIMEOUT_MS', env),
   };
 }
 
@@ -134,17 +134,7 @@ async function deliverDue(db: Kysely<Database>, options: Partial<DeliveryOptions
       else if (d.attempts >= o.maxAttempts) out.gaveUp.push(d.id);
       else out.retrying.push(d.id);
       if (error !== null) {
-        console.log(
-          JSON.stringify({
-            level: 'warn',
-            msg: 'notification delivery failed',
-            deliveryId: d.id,
-            ruleId: d.rule_id,
-            channel,
-            attempt: d.attempts,
-            cause: error,
-          }),
-        );
+        log.warn('notification delivery failed', { deliveryId: d.id, ruleId: d.rule_id, channel, attempt: d.attempts, cause: error });
       }
     }),
   );
@@ -209,7 +199,7 @@ export async function deliveryPass(db: Kysely<Database>, untilMs: number): Promi
  * Deletes events (with their outbox rows) whose every delivery ended (delivered or given up) more than
  * `days` ago (HM_NOTIFY_RETENTION_DAYS, default 30). Returns how many events went.
  */
-export async function pruneDeliveries(db: Kysely<Database>, days = num(process.env.HM_NOTIFY_RETENTION_DAYS, 30)): Promise<number> {
+export async function pruneDeliveries(db: Kysely<Database>, days = setting('HM_NOTIFY_RETENTION_DAYS')): Promise<number> {
   const res = await sql`
     DELETE FROM notification_events e
     WHERE e.created_at < now() - ${days} * interval '1 day'

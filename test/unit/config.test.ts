@@ -1,0 +1,106 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { checkSettings, setting, SettingError } from '#shared/config/read';
+import { SETTINGS } from '#shared/config/settings';
+
+/**
+ * The one table of settings (shared/config): every value is parsed by its entry, a bad one refused naming the
+ * setting and what it allows — never a NaN or a silent default.
+ */
+describe('settings', () => {
+  test('unset or blank gives the default; a value is parsed by its type', () => {
+    expect(setting('HM_DB_POOL_MAX', {})).toBe(4);
+    expect(setting('HM_DB_POOL_MAX', { HM_DB_POOL_MAX: ' ' })).toBe(4);
+    expect(setting('HM_DB_POOL_MAX', { HM_DB_POOL_MAX: '12' })).toBe(12);
+    expect(setting('HM_NOTIFY_BACKOFF_S', { HM_NOTIFY_BACKOFF_S: '0.3' })).toBe(0.3);
+    expect(setting('HM_DLQ_ALARMS', { HM_DLQ_ALARMS: 'true' })).toBe(true);
+    expect(setting('HM_DLQ_ALARMS', { HM_DLQ_ALARMS: '0' })).toBe(false);
+    expect(setting('HM_SIM_PROFILE', { HM_SIM_PROFILE: 'freebsd-15.0' })).toBe('freebsd-15.0');
+    expect(setting('HM_NOTIFY_ALLOW_CIDRS', { HM_NOTIFY_ALLOW_CIDRS: '10.0.0.0/8, 2001:db8::/32,192.0.2.7' })).toEqual([
+      '10.0.0.0/8',
+      '2001:db8::/32',
+      '192.0.2.7',
+    ]);
+    expect(setting('HM_NOTIFY_ALLOW_CIDRS', {})).toEqual([]);
+    expect(setting('HM_ADVERTISED_IP', {})).toBeUndefined();
+    expect(setting('HM_ACME_DIRECTORY_URL', {})).toBe('https://acme-v02.api.letsencrypt.org/directory');
+  });
+
+  test.each([
+    ['HM_DB_POOL_MAX', 'abc', 'HM_DB_POOL_MAX="abc" is not allowed: expected an integer 1–100'],
+    ['HM_DB_POOL_MAX', '4.5', 'HM_DB_POOL_MAX="4.5" is not allowed: expected an integer 1–100'],
+    ['HM_DB_QUERY_TIMEOUT_MS', '5s', 'HM_DB_QUERY_TIMEOUT_MS="5s" is not allowed: expected an integer 1–600000'],
+    ['HM_HTTP_PORT', '70000', 'HM_HTTP_PORT="70000" is not allowed: expected an integer 1–65535'],
+    ['HM_NOTIFY_BACKOFF_S', '1e3', 'HM_NOTIFY_BACKOFF_S="1e3" is not allowed: expected a number 0.01–86400'],
+    ['HM_DLQ_ALARMS', 'on', 'HM_DLQ_ALARMS="on" is not allowed: expected true or false (1/0, yes/no)'],
+    ['HM_SIM_PROFILE', 'freebsd-13', 'HM_SIM_PROFILE="freebsd-13" is not allowed: expected one of freebsd-14.3, freebsd-15.0'],
+    ['HM_ADVERTISED_IP', 'leader.example', 'HM_ADVERTISED_IP="leader.example" is not allowed: expected an IP address literal'],
+    ['HM_QUEUE_ENDPOINT', 'localhost:9324', 'HM_QUEUE_ENDPOINT="localhost:9324" is not allowed: expected an http(s) URL'],
+    ['HM_AUTH_FAIL_EXEMPT_CIDRS', '10.0.0.0/33', 'HM_AUTH_FAIL_EXEMPT_CIDRS="10.0.0.0/33" is not allowed: expected CIDR ranges or addresses'],
+    ['HM_QUEUE_PREFIX', 'my queue', 'HM_QUEUE_PREFIX="my queue" is not allowed: expected 1–30 of A–Z a–z 0–9 _ -'],
+    ['HM_AGENT_PATH', 'bin:/usr/bin', 'HM_AGENT_PATH="bin:/usr/bin" is not allowed: expected absolute directories separated by ":"'],
+  ] as const)('%s=%s is refused naming the setting and what it allows', (name, value, message) => {
+    let err: unknown;
+    try {
+      setting(name, { [name]: value });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SettingError);
+    expect((err as SettingError).setting).toBe(name);
+    expect((err as Error).message).toContain(message);
+  });
+
+  test("a secret setting's bad value is never repeated in the error", () => {
+    const url = 'mysql://hostmgr:s3cret-pw@db.example:3306/hostmgr';
+    expect(() => setting('DATABASE_URL', { DATABASE_URL: url })).toThrow(
+      'DATABASE_URL=(value not shown) is not allowed: expected a postgres:// or postgresql:// URL',
+    );
+    try {
+      setting('DATABASE_URL', { DATABASE_URL: url });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('s3cret');
+    }
+    // a setting that is no secret shows what was given
+    expect(() => setting('HOSTMGR_URL', { HOSTMGR_URL: 'ftp://x' })).toThrow('HOSTMGR_URL="ftp://x"');
+  });
+
+  test("checkSettings reports every bad value of a reader's settings at once, and ignores other readers' settings", () => {
+    expect(() => checkSettings('functions', {})).not.toThrow();
+    expect(() => checkSettings('functions', { HM_SIM_PROFILE: 'nope' })).not.toThrow();
+    let err: Error | undefined;
+    try {
+      checkSettings('functions', { HM_DB_POOL_MAX: 'x', HM_AUTH_FAIL_LIMIT: '-1', HM_HTTP_PORT: 'y' });
+    } catch (e) {
+      err = e as Error;
+    }
+    expect(err?.message.split('\n')).toEqual([expect.stringContaining('HM_DB_POOL_MAX="x"'), expect.stringContaining('HM_AUTH_FAIL_LIMIT="-1"')]);
+    expect(() => checkSettings(['npm start', 'functions'], { HM_HTTP_PORT: 'y' })).toThrow('HM_HTTP_PORT="y"');
+  });
+
+  test('every entry is well-formed: a default within its own range, a description, a reader', () => {
+    for (const [name, spec] of Object.entries(SETTINGS) as [string, (typeof SETTINGS)[keyof typeof SETTINGS]][]) {
+      expect(name).toMatch(/^[A-Z][A-Z0-9_]+$/);
+      expect(spec.description.length).toBeGreaterThan(5);
+      expect(spec.readers.length).toBeGreaterThan(0);
+      if ('default' in spec && spec.default !== undefined && spec.type !== 'flag')
+        expect(() => setting(name as keyof typeof SETTINGS, { [name]: String(spec.default) })).not.toThrow();
+    }
+  });
+
+  test("the agent's options are all in the table (agent/runtime/config.ts parses them with their flags)", () => {
+    const source = readFileSync('agent/runtime/config.ts', 'utf8');
+    const names = [...new Set([...source.matchAll(/\b(HM_[A-Z0-9_]+)\b/g)].map((m) => m[1]!))];
+    expect(names.length).toBeGreaterThan(20);
+    expect(names.filter((n) => !(n in SETTINGS))).toEqual([]);
+  });
+
+  test('product code reads no HM_ setting from the environment but through the table', () => {
+    const found = spawnSync('grep', ['-rnE', String.raw`env(\.|\[')HM_[A-Z0-9_]+`, 'shared', 'functions', 'agent', 'simulator', '--include=*.ts'], {
+      encoding: 'utf8',
+    });
+    // the agent's options are parsed with their flags in agent/runtime/config.ts (listed in the table, checked above)
+    const direct = found.stdout.split('\n').filter((l) => l && !l.startsWith('agent/runtime/config.ts:'));
+    expect(direct).toEqual([]);
+  });
+});

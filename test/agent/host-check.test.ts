@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ssh2 from 'ssh2';
 import { hostCheckCli } from '#agent/check/cli';
+import { doctorCli } from '#agent/doctor/cli';
 import { runScenarios, type ScenarioResult } from '#agent/check/runner';
 import { SCENARIOS } from '#agent/check/scenarios/index';
 import { probeCapabilities } from '#agent/drivers/host-capabilities';
@@ -94,6 +95,20 @@ describe.each(['freebsd-14.3', 'freebsd-15.0'] as const)('host-check over SSH on
     expect(err).toMatch(/group: group\.set-members: applying/);
     expectUnchanged(t);
   }, 180_000);
+});
+
+describe('doctor over SSH', () => {
+  it('reaches a simulated host through the SSH executor (commands run as `env PATH=… argv`)', async () => {
+    const t = await target('freebsd-15.0', 'doctor');
+    let out = '';
+    await doctorCli([...t.args, '--state-dir', join(dir, 'no-state-dir')], {}, (s) => (out += s));
+    // every program found on the agent's PATH, and every inventory section read, on the far side of SSH
+    expect(out).toMatch(/^ok   program zfs: \/sbin\/zfs$/m);
+    expect(out).toMatch(/^ok   program virsh: \/usr\/local\/bin\/virsh$/m);
+    expect(out).toMatch(/^ok   inventory pools: 2 read$/m);
+    expect(out).not.toMatch(/^fail/m);
+    expectUnchanged(t);
+  }, 60_000);
 });
 
 describe('host-check cleanup', () => {

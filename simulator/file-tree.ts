@@ -15,6 +15,8 @@ export interface SimFile {
   content: string;
   /** octal, as chmod takes it */
   mode: string;
+  /** a file's length when it is longer than its content: a sparse file made by truncate(1), e.g. a file vdev */
+  sizeBytes?: number;
 }
 
 type WithFiles = SimHost & { files?: Record<string, SimFile>; dirs?: string[]; links?: Record<string, string> };
@@ -106,6 +108,26 @@ export function symlink(state: SimHost, target: string, path: string): 'ok' | 'e
 
 export function readFile(state: SimHost, path: string): string | null {
   return files(state)[real(state, path)]?.content ?? null;
+}
+
+/** A regular file's length (a sparse file's `sizeBytes`, else its content's), or null when there is none. */
+export function fileSize(state: SimHost, path: string): number | null {
+  const f = files(state)[real(state, path)];
+  return f ? (f.sizeBytes ?? Buffer.byteLength(f.content)) : null;
+}
+
+/** Sets a regular file's length as truncate(2) does: created empty when missing (its directory must exist), zero-filled when grown. */
+export function truncateFile(state: SimHost, path: string, size: number): boolean {
+  const p = real(state, path);
+  const f = files(state)[p];
+  if (!f) {
+    if (!isDir(state, parentOf(p)!)) return false;
+    files(state)[p] = { content: '', mode: '644', sizeBytes: size };
+    return true;
+  }
+  const content = Buffer.from(f.content).subarray(0, size).toString();
+  files(state)[p] = { content, mode: f.mode, ...(size > Buffer.byteLength(content) ? { sizeBytes: size } : {}) };
+  return true;
 }
 
 export function isFile(state: SimHost, path: string): boolean {

@@ -112,6 +112,7 @@ export const PROGRAM_DIRS: Record<string, string> = {
   sockstat: '/usr/bin',
   stat: '/usr/bin',
   tee: '/usr/bin',
+  truncate: '/usr/bin',
   uname: '/usr/bin',
   which: '/usr/bin',
   ctladm: '/usr/sbin',

@@ -4,6 +4,7 @@
  * add one import line for it here. Keep the list sorted.
  */
 import './cpuset.ts';
+import './env.ts';
 import './ctladm.ts';
 import './ctld.ts';
 import './files.ts';
@@ -21,6 +22,7 @@ import './sh.ts';
 import './sockstat.ts';
 import './ssh-keygen.ts';
 import './sysrc.ts';
+import './truncate.ts';
 import './sysctl.ts';
 import './sysctl-arcstats.ts';
 import './virsh.ts';
@@ -33,3 +35,4 @@ import './zfs-rename.ts';
 import './zfs-set.ts';
 import './zfs-snapshot-send-recv.ts';
 import './zpool.ts';
+import './zpool-create.ts';

@@ -77,6 +77,40 @@ const groupmod: CommandHandler = (ctx) => {
   return {};
 };
 
+/**
+ * `pw groupadd name [-g gid] [-M members] [-o]` (pw_group.c pw_group_add, gr_gidpolicy): an existing name is
+ * ``pw: group name `x' already exists``; without -g the gid is the lowest free one from pw.conf's mingid (1000,
+ * the default) up; a taken -g gid without -o is ``pw: gid `n' has already been allocated`` (both EX_DATAERR);
+ * members must be users (``pw: user `x' does not exist``, EX_NOUSER). The group is appended to /etc/group.
+ */
+const MIN_GID = 1000;
+const MAX_GID = 32000;
+const groupadd: CommandHandler = (ctx) => {
+  const { name, o } = nameAndOptions(ctx.args, 'C:qn:g:M:oNPY');
+  if (name === undefined) return fail('pw: group name required', 64);
+  const groups = groupsOf(ctx.state);
+  if (groups.some((g) => g.name === name)) return fail(`pw: group name \`${name}' already exists`, EX_DATAERR);
+  const wanted = o.values.get('g');
+  let gid: number;
+  if (wanted !== undefined) {
+    gid = Number(wanted);
+    if (!/^\d+$/.test(wanted)) return fail(`pw: Bad id '${wanted}': invalid`, 64);
+    if (!o.flags.has('o') && groups.some((g) => g.gid === gid)) return fail(`pw: gid \`${gid}' has already been allocated`, EX_DATAERR);
+  } else {
+    const taken = new Set(groups.map((g) => g.gid));
+    gid = MIN_GID;
+    while (taken.has(gid) && gid <= MAX_GID) gid++;
+    if (gid > MAX_GID) return fail(`pw: unable to find a free gid in range ${MIN_GID}-${MAX_GID}`, 70);
+  }
+  const members = list(o.values.get('M'));
+  const missing = members.find((u) => !usersOf(ctx.state).some((x) => x.name === u));
+  if (missing) return fail(`pw: user \`${missing}' does not exist`, EX_NOUSER);
+  const g = { name, gid, members: [...new Set(members)] } as SimGroup;
+  if (o.flags.has('N')) return { stdout: groupLine(g) };
+  groups.push(g);
+  return {};
+};
+
 const groupdel: CommandHandler = (ctx) => {
   const { name, o } = nameAndOptions(ctx.args, 'C:qn:g:Y');
   const g = findGroup(ctx, name, o.values.get('g'));
@@ -96,9 +130,10 @@ const userdel: CommandHandler = (ctx) => {
 };
 
 const USAGE =
-  '\tpw usershow|groupshow [name|-n name|-u uid|-g gid|-a]\n\tpw groupmod name [-m users] [-d users] [-M users]\n\tpw groupdel name\n\tpw userdel name';
+  '\tpw usershow|groupshow [name|-n name|-u uid|-g gid|-a]\n\tpw groupadd name [-g gid] [-M users]\n\tpw groupmod name [-m users] [-d users] [-M users]\n\tpw groupdel name\n\tpw userdel name';
 registerSubcommand('pw', 'usershow', withUsage(usershow, USAGE));
 registerSubcommand('pw', 'groupshow', withUsage(groupshow, USAGE));
 registerSubcommand('pw', 'groupmod', withUsage(groupmod, USAGE));
+registerSubcommand('pw', 'groupadd', withUsage(groupadd, USAGE));
 registerSubcommand('pw', 'groupdel', withUsage(groupdel, USAGE));
 registerSubcommand('pw', 'userdel', withUsage(userdel, USAGE));

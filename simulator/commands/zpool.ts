@@ -1,6 +1,7 @@
 import type { SimHost, SimPool } from '#shared/seed/host/schema';
 import { BadPropertyError, getopt, nicenum, phaseOf, propertyListing, rawTime, table, wobble } from '../format.ts';
 import { fail, registerSubcommand, registerTicker, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
+import { fileSize, isFile } from '../file-tree.ts';
 import { deviceOwner, devName, findLeaf, leafSize, newGuid, poolFree, sectionVdevs, walk, type VNode } from '../pool-model.ts';
 import { LIST_DEFAULT, POOL_PROPS, canonicalPoolProp, propValue } from './zpool-props.ts';
 import { isHealthy, renderStatus } from './zpool-status.ts';
@@ -102,14 +103,19 @@ function replace(ctx: CommandContext): CommandOutput {
   const host = ctx.state;
   const pool = host.pools.find((p) => p.name === poolName);
   if (!pool) return fail(noSuchPool(poolName));
-  const newName = devName(newArg);
+  // a full path outside /dev that is a regular file is a file vdev (zpool_vdev.c make_leaf_vdev: S_ISREG)
+  const asFile = newArg.startsWith('/') && !newArg.startsWith('/dev/');
+  const newName = asFile ? newArg : devName(newArg);
 
   // zpool first builds the new vdev: the device must exist and must not belong to an active pool
-  const disk = host.disks.find((d) => d.name === newName);
+  const disk = asFile ? isFile(host, newArg) : host.disks.some((d) => d.name === newName);
   const owner = deviceOwner(host, newName);
+  if (asFile && !disk) return fail(`cannot open '${newArg}': No such file or directory`);
   if (!disk && !owner) return fail(`cannot open '${newArg}': no such device in /dev\nmust be a full path or shorthand device name`);
   if (owner?.exact)
-    return fail(`invalid vdev specification\nuse '-f' to override the following errors:\n/dev/${newName} is part of active pool '${owner.pool.name}'`);
+    return fail(
+      `invalid vdev specification\nuse '-f' to override the following errors:\n${asFile ? newName : `/dev/${newName}`} is part of active pool '${owner.pool.name}'`,
+    );
 
   const cannot = `cannot replace ${oldArg} with ${newArg}`;
   const old = findLeaf(pool, oldArg);
@@ -117,9 +123,11 @@ function replace(ctx: CommandContext): CommandOutput {
   // a disk whose partition is in use is held open by GEOM
   if (owner && !owner.exact) return fail(`${cannot}: ${newArg} is busy, or device removal is in progress`);
   if (old.parent?.type === 'replacing') return fail(`${cannot}: already in replacing/spare config; wait for completion or use 'zpool detach'`);
-  if (leafSize(host, { type: 'disk', name: newName }) < leafSize(host, old.node)) return fail(`${cannot}: device is too small`);
+  const fresh: VNode = asFile
+    ? { type: 'file', name: newName, sizeBytes: fileSize(host, newArg) ?? 0, guid: newGuid(), state: 'ONLINE', resilvering: true }
+    : { type: 'disk', name: newName, guid: newGuid(), state: 'ONLINE', resilvering: true };
+  if (leafSize(host, fresh) < leafSize(host, old.node)) return fail(`${cannot}: device is too small`);
 
-  const fresh: VNode = { type: 'disk', name: newName, guid: newGuid(), state: 'ONLINE', resilvering: true };
   const replacing: VNode = { type: 'replacing', guid: newGuid(), children: [old.node, fresh] };
   const siblings = old.parent ? old.parent.children! : sectionVdevs(pool, old.section);
   siblings[old.index] = replacing;

@@ -113,7 +113,12 @@ const simFileSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['content', 'mode'],
-  properties: { content: { type: 'string' }, mode: { type: 'string', pattern: '^[0-7]{3,4}$' } },
+  properties: {
+    content: { type: 'string' },
+    mode: { type: 'string', pattern: '^[0-7]{3,4}$' },
+    /** a sparse file's length when it is longer than its content (truncate -s, e.g. a file vdev) */
+    sizeBytes: { type: 'integer', minimum: 0 },
+  },
 } as const;
 
 const datasetSchema = {

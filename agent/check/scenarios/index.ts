@@ -1,0 +1,8 @@
+import type { Scenario } from '../runner.ts';
+import { groupScenario } from './group.ts';
+import { inventoryScenario } from './inventory.ts';
+import { scratchPoolScenario } from './scratch-pool.ts';
+import { sysctlScenario } from './sysctl.ts';
+
+/** Every scenario, in the order they run: read-only first, then the reversible ones. */
+export const SCENARIOS: Scenario[] = [inventoryScenario, sysctlScenario, groupScenario, scratchPoolScenario];

@@ -1,0 +1,171 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ssh2 from 'ssh2';
+import { hostCheckCli } from '#agent/check/cli';
+import { doctorCli } from '#agent/doctor/cli';
+import { runScenarios, type ScenarioResult } from '#agent/check/runner';
+import { SCENARIOS } from '#agent/check/scenarios/index';
+import { probeCapabilities } from '#agent/drivers/host-capabilities';
+import type { Executor } from '#agent/executors/executor';
+import { SshExecutor } from '#agent/executors/ssh';
+import { startPeerSsh, type PeerSsh } from '#scripts/stack/peer-ssh';
+import { freePort } from '#scripts/stack/ports';
+import { SimulatorExecutor } from '#simulator/executor';
+import type { ProfileId } from '#simulator/profiles';
+import { demoSeedHost } from '../helpers/simulated-host.ts';
+
+/**
+ * The host conformance kit against simulated hosts through SSH — the SSH servers `npm start` runs for its
+ * simulated hosts (scripts/stack/peer-ssh.ts), reached with the agent's SSH executor — on both host profiles.
+ * Every scenario must pass (or be skipped naming the capability), and the host's state file must be byte for
+ * byte what it was before: the kit leaves nothing behind, also after a failure mid-scenario and after Ctrl-C.
+ */
+const ROOT = join(__dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'hm-host-check-'));
+// a scratch pool resilvers in 1.5 s of the simulated hosts' (real) time
+process.env.HM_SIM_RESILVER_MS = '1500';
+
+interface Target {
+  statePath: string;
+  ssh: PeerSsh;
+  fingerprint: string;
+  before: Buffer;
+  args: string[];
+}
+
+const servers: PeerSsh[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A demo host of `profile` in its own state file, served by a simulated sshd on 127.0.0.1. */
+async function target(profile: ProfileId, name: string): Promise<Target> {
+  const statePath = join(dir, `${name}.json`);
+  // as every FreeBSD host has it (hier(7)): the demo seed lists only the directories its own files need
+  const seed = demoSeedHost() as ReturnType<typeof demoSeedHost> & { dirs?: string[] };
+  const sim = new SimulatorExecutor({ statePath, seed: { ...seed, profile, dirs: [...(seed.dirs ?? []), '/var/tmp'] } });
+  await sim.run(['sysctl', '-n', 'kern.hostname']); // the state file is made at the first command
+  const ssh = await startPeerSsh({
+    hosts: [{ nodeId: name, address: '127.0.0.1', statePath }],
+    port: await freePort(),
+    dir: join(dir, `${name}-ssh`),
+    warn: () => undefined,
+  });
+  servers.push(ssh);
+  // the host key the server made and keeps in the host's state (/etc/ssh), as ssh-keygen -l prints it
+  const state = JSON.parse(readFileSync(statePath, 'utf8')) as { files: Record<string, { content: string }> };
+  const pub = ssh2.utils.parseKey(state.files['/etc/ssh/ssh_host_ed25519_key.pub'].content);
+  if (pub instanceof Error) throw pub;
+  const fingerprint = `SHA256:${createHash('sha256').update(pub.getPublicSSH()).digest('base64').replace(/=+$/, '')}`;
+  const args = ['--ssh', `${ssh.user}@127.0.0.1:${ssh.port}`, '--identity', ssh.keyFile, '--host-key', fingerprint];
+  return { statePath, ssh, fingerprint, before: readFileSync(statePath), args };
+}
+
+async function cli(args: string[], signal = new AbortController().signal): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await hostCheckCli(args, { out: (s) => (out += s), err: (s) => (err += s), signal });
+  return { code, out, err };
+}
+
+/** The state file as it was: first as JSON (so a difference is shown), then byte for byte. */
+function expectUnchanged(t: Target): void {
+  const after = readFileSync(t.statePath);
+  expect(JSON.parse(after.toString())).toEqual(JSON.parse(t.before.toString()));
+  expect(after.equals(t.before)).toBe(true);
+}
+
+const resultsOf = (json: string) => (JSON.parse(json) as { results: ScenarioResult[] }).results;
+
+describe.each(['freebsd-14.3', 'freebsd-15.0'] as const)('host-check over SSH on %s', (profile) => {
+  it('passes every scenario and leaves the state file as it found it', async () => {
+    const t = await target(profile, `all-${profile}`);
+    const { code, out, err } = await cli([...t.args, '--json']);
+    const results = resultsOf(out);
+    expect({ code, results: results.map((r) => [r.name, r.verdict, r.cleanupErrors]) }).toEqual({
+      code: 0,
+      results: SCENARIOS.map((s) => [s.name, 'ok', []]),
+    });
+    // the scenarios really ran: the jobs reported progress and the resilver was followed
+    expect(err).toMatch(/scratch-pool: pool\.replace-device: resilvered 100%/);
+    expect(err).toMatch(/group: group\.set-members: applying/);
+    expectUnchanged(t);
+  }, 180_000);
+});
+
+describe('doctor over SSH', () => {
+  it('reaches a simulated host through the SSH executor (commands run as `env PATH=… argv`)', async () => {
+    const t = await target('freebsd-15.0', 'doctor');
+    let out = '';
+    await doctorCli([...t.args, '--state-dir', join(dir, 'no-state-dir')], {}, (s) => (out += s));
+    // every program found on the agent's PATH, and every inventory section read, on the far side of SSH
+    expect(out).toMatch(/^ok   program zfs: \/sbin\/zfs$/m);
+    expect(out).toMatch(/^ok   program virsh: \/usr\/local\/bin\/virsh$/m);
+    expect(out).toMatch(/^ok   inventory pools: 2 read$/m);
+    expect(out).not.toMatch(/^fail/m);
+    expectUnchanged(t);
+  }, 60_000);
+});
+
+describe('host-check cleanup', () => {
+  it('undoes a scenario that fails half way (a host command failing mid-scenario)', async () => {
+    const t = await target('freebsd-14.3', 'fault');
+    const ssh = new SshExecutor({ host: '127.0.0.1', port: t.ssh.port, username: t.ssh.user, privateKeyPath: t.ssh.keyFile, hostKeySha256: t.fingerprint });
+    // the host answers `zfs snapshot` with a fault, after the pool, its file and the group exist
+    const faulty: Executor = {
+      kind: 'ssh',
+      run: (argv, opts) =>
+        argv[0] === 'zfs' && argv[1] === 'snapshot' ? Promise.resolve({ code: 70, stdout: '', stderr: 'simulator: injected fault\n' }) : ssh.run(argv, opts),
+      start: (argv, opts) => ssh.start(argv, opts),
+    };
+    const seen: string[] = [];
+    try {
+      const results = await runScenarios(
+        faulty,
+        SCENARIOS.filter((s) => s.name === 'scratch-pool'),
+        {
+          options: { id: 'f4u17', scratchPool: 'hm-check-f4u17', startVm: false, iscsi: false },
+          caps: await probeCapabilities(ssh),
+          signal: new AbortController().signal,
+          note: (l) => seen.push(l),
+        },
+      );
+      expect(results).toEqual([{ name: 'scratch-pool', verdict: 'fail', detail: 'simulator: injected fault', cleanupErrors: [] }]);
+    } finally {
+      await ssh.close();
+    }
+    // it had created the pool before failing, and removed it again
+    expect(seen).toContain('scratch-pool: created pool hm-check-f4u17 on /var/tmp/hm-check-f4u17/vdev0');
+    expect(seen).toContain('scratch-pool: cleanup: zpool destroy hm-check-f4u17');
+    expectUnchanged(t);
+  }, 120_000);
+
+  it('cleans up after Ctrl-C (SIGINT to the CLI process) and exits 130', async () => {
+    const t = await target('freebsd-15.0', 'sigint');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'agent/check/main.ts', ...t.args, '--only', 'group,scratch-pool'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let interrupted = false;
+    child.stderr.on('data', (c) => (out += c));
+    child.stdout.on('data', (c) => {
+      out += c;
+      // interrupted while the scratch pool exists (its file vdevs and the pool made, nothing undone yet)
+      if (!interrupted && /created pool hm-check-/.test(out)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(interrupted).toBe(true);
+    expect(code).toBe(130);
+    expect(out).toMatch(/cleanup: zpool destroy hm-check-/);
+    expect(out).toMatch(/fail +scratch-pool: interrupted/);
+    expectUnchanged(t);
+  }, 120_000);
+});

@@ -1,0 +1,86 @@
+import { jailHost, simulatedHost } from '../../helpers/simulated-host.ts';
+
+/**
+ * The commands the host conformance kit makes its scratch resources with, as FreeBSD and OpenZFS answer them:
+ * env(1), truncate(1), zpool create/destroy on file vdevs, zpool replace onto a file, pw groupadd.
+ */
+const host = () => {
+  const h = jailHost();
+  return simulatedHost({
+    ...h,
+    users: [{ name: 'root', uid: 0, gid: 0 }],
+    groups: [{ name: 'wheel', gid: 0, members: ['root'] }],
+    dirs: ['/var/tmp'],
+  } as typeof h);
+};
+
+describe('env(1)', () => {
+  it('runs the utility through the PATH it sets, and says so when it cannot find one (127)', async () => {
+    const h = host();
+    expect(await h.run(['env', 'PATH=/sbin:/bin', 'zpool', 'list', '-H', '-o', 'name'])).toEqual({ code: 0, stdout: 'zroot\n', stderr: '' });
+    // virsh lives in /usr/local/bin: not on that PATH
+    expect(await h.run(['env', 'PATH=/sbin:/bin', 'virsh', 'version'])).toEqual({ code: 127, stdout: '', stderr: 'env: virsh: No such file or directory\n' });
+    expect((await h.run(['env', '-i', 'A=b'])).stdout).toBe('A=b\n');
+  });
+});
+
+describe('truncate(1) and zpool create/destroy on files', () => {
+  it('makes a sparse file, a pool on it mounted where -m says, and destroys the pool leaving the file', async () => {
+    const h = host();
+    expect(await h.run(['truncate', '-s', '128M', '/var/tmp/a', '/var/tmp/small'])).toMatchObject({ code: 0 });
+    expect(await h.run(['truncate', '-s', '1k', '/nonexistent/x'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'truncate: /nonexistent/x: No such file or directory\n',
+    });
+    await h.run(['truncate', '-s', '1M', '/var/tmp/small']);
+    expect(await h.run(['zpool', 'create', 'scratch', '/var/tmp/small'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "cannot create 'scratch': one or more devices is less than the minimum size (64M)\n",
+    });
+    expect(await h.run(['zpool', 'create', 'scratch', '/var/tmp/none'])).toMatchObject({
+      code: 1,
+      stderr: "cannot open '/var/tmp/none': No such file or directory\n",
+    });
+    expect(await h.run(['zpool', 'create', '-m', '/var/tmp/mnt', 'scratch', '/var/tmp/a'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await h.run(['zpool', 'create', 'zroot', '/var/tmp/a'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("/var/tmp/a is part of active pool 'scratch'"),
+    });
+    expect((await h.run(['zpool', 'list', '-Hp', '-o', 'name,health', 'scratch'])).stdout).toBe('scratch\tONLINE\n');
+    expect((await h.run(['zfs', 'get', '-H', '-o', 'value', 'mountpoint,mounted', 'scratch'])).stdout).toBe('/var/tmp/mnt\nyes\n');
+    expect((await h.run(['zpool', 'status', 'scratch'])).stdout).toMatch(/\t  \/var\/tmp\/a +ONLINE +0 +0 +0/);
+    expect(await h.run(['zpool', 'destroy', 'scratch'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await h.run(['zpool', 'destroy', 'scratch'])).toMatchObject({ code: 1, stderr: "cannot open 'scratch': no such pool\n" });
+    expect((await h.run(['zfs', 'list', '-H', '-o', 'name'])).stdout).not.toMatch(/scratch/);
+    expect((await h.run(['ls', '/var/tmp'])).stdout).toMatch(/^a$/m);
+  });
+
+  it('replaces a file vdev by another file, resilvering', async () => {
+    const h = host();
+    await h.run(['truncate', '-s', '128M', '/var/tmp/a', '/var/tmp/b']);
+    await h.run(['zpool', 'create', 'scratch', '/var/tmp/a']);
+    expect(await h.run(['zpool', 'replace', 'scratch', '/var/tmp/a', '/var/tmp/missing'])).toMatchObject({
+      code: 1,
+      stderr: "cannot open '/var/tmp/missing': No such file or directory\n",
+    });
+    expect(await h.run(['zpool', 'replace', 'scratch', '/var/tmp/a', '/var/tmp/b'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect((await h.run(['zpool', 'status', 'scratch'])).stdout).toMatch(
+      /replacing-0[\s\S]*\/var\/tmp\/a[\s\S]*\/var\/tmp\/b +ONLINE +0 +0 +0 +\(resilvering\)/,
+    );
+  });
+});
+
+describe('pw groupadd', () => {
+  it('adds a group with the lowest free gid from 1000, refuses a name or gid taken and unknown members', async () => {
+    const h = host();
+    expect(await h.run(['pw', 'groupadd', '-n', 'hm-check-x', '-M', 'root'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect((await h.run(['pw', 'groupshow', 'hm-check-x'])).stdout).toBe('hm-check-x:*:1000:root\n');
+    expect(await h.run(['pw', 'groupadd', 'hm-check-x'])).toEqual({ code: 65, stdout: '', stderr: "pw: group name `hm-check-x' already exists\n" });
+    expect(await h.run(['pw', 'groupadd', 'other', '-g', '0'])).toEqual({ code: 65, stdout: '', stderr: "pw: gid `0' has already been allocated\n" });
+    expect(await h.run(['pw', 'groupadd', 'other', '-M', 'nobody'])).toEqual({ code: 67, stdout: '', stderr: "pw: user `nobody' does not exist\n" });
+    await h.run(['pw', 'groupadd', 'second']);
+    expect((await h.run(['pw', 'groupshow', 'second'])).stdout).toBe('second:*:1001:\n');
+  });
+});

@@ -1,5 +1,11 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+
+// through require, not an ESM import: importing node:http builds its ESM facade, which reads every export, and on
+// Node 24 node:http's lazy web exports load undici (the bundle takes every builtin this way: builtins-require.ts)
+const load = createRequire(import.meta.url);
+const { request: httpRequest } = load('node:http') as typeof import('node:http');
+const { request: httpsRequest } = load('node:https') as typeof import('node:https');
 
 export interface HttpAnswer {
   status: number;

@@ -5,14 +5,14 @@
  * telemetry every 10 s, a 20 s long poll) for BENCH_HOSTS_SECONDS (default 120) after all registered. Reports
  * requests/s to the control plane, rows inserted/updated per host per day per table (pg_stat_user_tables),
  * store growth per host per day (pg_database_size), E25 and E12 p50/p99 while under that load, and the swarm
- * process's CPU and memory per host. Then one real agent process (the simulator build, dist/simulator/agent.js:
- * the agent's code with the simulator as its host) idle against the same stack for BENCH_IDLE_AGENT_SECONDS
- * (default 60): its RSS and CPU share, and its requests/s (heartbeats, samples, long polls counted from the
- * store and its log).
+ * process's CPU and memory per host. Before that, the production agent (dist/agent/agent.js with the rc.d
+ * script's node flags, local executor, the simulator's programs as its host's) idle against the local stack for
+ * BENCH_IDLE_AGENT_SECONDS (default 60): its RSS and CPU share, judged against 64 MiB and 0.2 % of a core, and
+ * its requests per hour to the API and to SQS, counted on the wire. BENCH_HOSTS=0 measures the idle agent only.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -29,6 +29,8 @@ import { withQuietLog } from './lib/invoke.ts';
 import { seedBackupEvents } from './lib/seed-backups.ts';
 import { startLocalQueue } from '#scripts/stack/queue';
 import { runAlone, type Bench, type Row } from './lib/report.ts';
+import { simulatorPrograms } from './lib/sim-programs.ts';
+import { apiRoute, countingProxy, sqsAction } from './lib/counting-proxy.ts';
 
 const LOG_DIR = resolve('.local/bench-logs/hosts');
 const DAY_S = 86_400;
@@ -83,90 +85,169 @@ async function timedGets(url: string, token: string, stopAt: number, gapMs: numb
   return { ms, failed };
 }
 
-/** Requests the stack's log shows for a route between two byte offsets of the log. */
-function requestsLogged(file: string, from: number, route: RegExp): { count: number; end: number } {
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return { count: 0, end: from };
-  }
-  return {
-    count: text
-      .slice(from)
-      .split('\n')
-      .filter((l) => route.test(l)).length,
-    end: text.length,
-  };
+/** Node's flags for the agent as the rc.d script gives them by default (`hostmgr_agent_node_flags`). */
+export function rcNodeFlags(): string[] {
+  const m = /^: \$\{hostmgr_agent_node_flags:="([^"]*)"\}/m.exec(readFileSync(resolve('agent/service/hostmgr-agent'), 'utf8'));
+  return (m?.[1] ?? '').split(/\s+/).filter(Boolean);
 }
+
+const perHour = (n: number, wallS: number) => (n * 3600) / wallS;
 
 /**
- * The demo node's real agent process (simulator build), once it is consuming and idle: RSS and CPU share
- * from /proc over the window, and its API requests from the functions' log lines (one per request).
+ * The production agent (dist/agent/agent.js, local executor, the rc.d script's node flags) on the demo node's
+ * simulated host, once it is registered, through its first samples and idle: RSS and CPU share from /proc
+ * over the window, and every request it makes, counted on the wire by proxies in front of the API and the
+ * queue. Its host commands are real child processes (lib/sim-programs.ts), whose cost is not the agent's.
  */
-async function measureIdleAgent(stack: { agent: { nodeId: string; process: { pid: number } } | null }, db: Kysely<Database>, seconds: number): Promise<Row[]> {
-  const section = 'idle agent (simulator build)';
-  if (!stack.agent) return [{ section, what: 'RSS / CPU', value: 'not available', ok: null, note: 'the stack started no agent' }];
-  const nodeId = stack.agent.nodeId;
-  const pid = stack.agent.process.pid;
-  // registered and through its first telemetry sample: idle from here on
-  const until = Date.now() + 60_000;
-  while (Date.now() < until) {
-    const seen = await db.selectFrom('arc_telemetry').select('id').where('node_id', '=', nodeId).executeTakeFirst();
-    if (seen) break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  await new Promise((r) => setTimeout(r, 5000));
-  const offlineLog = join(LOG_DIR, 'offline.log');
-  const startLog = requestsLogged(offlineLog, 0, /^$/).end;
-  const a0 = procSample(pid);
-  const t0 = performance.now();
-  let rssMax = a0.rssBytes;
-  const timer = setInterval(() => {
-    try {
-      rssMax = Math.max(rssMax, procSample(pid).rssBytes);
-    } catch {
-      /* exited */
+async function measureIdleAgent(stack: { apiUrl: string; queueEndpoint: string }, db: Kysely<Database>, dir: string, seconds: number): Promise<Row[]> {
+  const section = 'idle agent (production build)';
+  const agentMod = await import('#scripts/stack/local-agent');
+  const { productionAgentCommand } = await import('#scripts/stack/agent');
+  const nodeId = agentMod.DEMO_NODE_ID;
+  const host = agentMod.seedHost(agentMod.DEMO_SEED_FILE, nodeId);
+  if (!host) return [{ section, what: 'RSS / CPU', value: 'skipped', ok: false, note: `the demo seed has no simulated host for ${nodeId}` }];
+  const statePath = join(dir, 'sim', 'host.json');
+  agentMod.ensureSimulatorState(statePath, host);
+  const bin = await simulatorPrograms(join(dir, 'sim'));
+  const { token } = await createToken(db, { name: 'bench idle agent', role: 'agent', nodeId });
+  const api = await countingProxy(stack.apiUrl, apiRoute);
+  const sqs = await countingProxy(stack.queueEndpoint, sqsAction);
+  // BENCH_AGENT_NODE_FLAGS: other node flags to try (e.g. --cpu-prof), instead of the rc.d script's
+  const flags = process.env.BENCH_AGENT_NODE_FLAGS !== undefined ? process.env.BENCH_AGENT_NODE_FLAGS.split(/\s+/).filter(Boolean) : rcNodeFlags();
+  const logFile = join(LOG_DIR, 'idle-agent.log');
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(
+    process.execPath,
+    [...flags, ...productionAgentCommand(), '--executor', 'local', '--node-id', nodeId, '--node-name', 'bench-idle', '--node-ip', '127.0.0.1'],
+    {
+      // what the rc.d script gives it: rc's PATH, the control plane, a state dir; HM_AGENT_PATH: the simulated programs
+      env: {
+        PATH: process.env.PATH,
+        HOME: dir,
+        HM_API_URL: api.url,
+        HM_AGENT_TOKEN: token,
+        HM_STATE_DIR: join(dir, 'agent-state'),
+        HM_QUEUE_ENDPOINT: sqs.url,
+        HM_AGENT_PATH: bin,
+        HM_SIM_STATE: statePath,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        // BENCH_AGENT_ENV: more agent settings to try, NAME=value pairs (e.g. HM_INVENTORY_INTERVAL=300)
+        ...Object.fromEntries(
+          (process.env.BENCH_AGENT_ENV ?? '')
+            .split(/\s+/)
+            .filter(Boolean)
+            .map((kv) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]),
+        ),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  try {
+    const pid = child.pid!;
+    // registered, its persisted configuration re-applied (tasks at start) and through its first two samples (an
+    // ARC row needs two): idle from here on
+    const until = Date.now() + 180_000;
+    while (Date.now() < until) {
+      const seen = await db.selectFrom('arc_telemetry').select('id').where('node_id', '=', nodeId).executeTakeFirst();
+      const busy = await db.selectFrom('tasks').select('id').where('node_id', '=', nodeId).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+      if ((seen && !busy) || child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 500));
     }
-  }, 1000);
-  await new Promise((r) => setTimeout(r, seconds * 1000));
-  clearInterval(timer);
-  const a1 = procSample(pid);
-  const wallS = (performance.now() - t0) / 1000;
-  const cpuPct = ((a1.ticks - a0.ticks) / 100 / wallS) * 100;
-  const hb = requestsLogged(offlineLog, startLog, /agent\/heartbeat/).count;
-  const tel = requestsLogged(offlineLog, startLog, /agent\/telemetry/).count;
-  return [
-    {
-      section,
-      what: 'RSS (max over the window)',
-      value: `${(rssMax / 2 ** 20).toFixed(0)} MiB`,
-      target: '≤ 64 MiB',
-      ok: rssMax <= 64 * 2 ** 20,
-      note: `pid ${pid}, ${wallS.toFixed(0)} s idle; /proc/<pid>/status VmRSS each second`,
-    },
-    {
-      section,
-      what: 'CPU',
-      value: `${cpuPct.toFixed(2)} % of a core`,
-      target: '≤ 0.2 %',
-      ok: cpuPct <= 0.2,
-      note: 'utime+stime from /proc/<pid>/stat over the window (10 ms ticks)',
-    },
-    {
-      section,
-      what: 'API requests/s',
-      value: `${((hb + tel) / wallS).toFixed(3)} /s`,
-      ok: null,
-      note: `${hb} heartbeats, ${tel} telemetry posts in ${wallS.toFixed(0)} s (the functions' log lines); plus the 20 s long poll: ${(1 / 20).toFixed(2)} ReceiveMessage/s while the queue is empty`,
-    },
-  ];
+    if (child.exitCode !== null)
+      return [{ section, what: 'RSS / CPU', value: 'crashed', ok: false, note: `the agent exited (${child.exitCode}); see ${logFile}` }];
+    await new Promise((r) => setTimeout(r, 5000));
+    const api0 = new Map(api.counts);
+    const sqs0 = new Map(sqs.counts);
+    const callsLog = join(dir, 'sim', 'calls.log');
+    const calls = () => (existsSync(callsLog) ? readFileSync(callsLog, 'utf8').split('\n').filter(Boolean) : []);
+    const calls0 = calls().length;
+    const a0 = procSample(pid);
+    const t0 = performance.now();
+    let rssMax = a0.rssBytes;
+    const timer = setInterval(() => {
+      try {
+        rssMax = Math.max(rssMax, procSample(pid).rssBytes);
+      } catch {
+        /* exited */
+      }
+    }, 1000);
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    clearInterval(timer);
+    const a1 = procSample(pid);
+    const wallS = (performance.now() - t0) / 1000;
+    const cpuPct = ((a1.ticks - a0.ticks) / 100 / wallS) * 100;
+    const delta = (now: Map<string, number>, before: Map<string, number>) =>
+      [...now].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).filter(([, v]) => v > 0);
+    const apiReq = delta(api.counts, api0);
+    const sqsReq = delta(sqs.counts, sqs0);
+    const apiN = apiReq.reduce((s, [, v]) => s + v, 0);
+    const receives = sqsReq.find(([k]) => k === 'ReceiveMessage')?.[1] ?? 0;
+    const sqsN = sqsReq.reduce((s, [, v]) => s + v, 0);
+    const list = (xs: (readonly [string, number])[]) => xs.map(([k, v]) => `${k} ${v}`).join(', ');
+    const hostCalls = new Map<string, number>();
+    for (const c of calls().slice(calls0)) hostCalls.set(c, (hostCalls.get(c) ?? 0) + 1);
+    const hostN = [...hostCalls.values()].reduce((a, b) => a + b, 0);
+    return [
+      {
+        section,
+        what: 'RSS (max over the window)',
+        value: `${(rssMax / 2 ** 20).toFixed(1)} MiB`,
+        target: '≤ 64 MiB',
+        ok: rssMax <= 64 * 2 ** 20,
+        note: `pid ${pid}, ${wallS.toFixed(0)} s idle, node ${flags.join(' ') || '(no flags)'}; /proc/<pid>/status VmRSS each second (${(a1.rssBytes / 2 ** 20).toFixed(1)} MiB at the end)`,
+      },
+      {
+        section,
+        what: 'CPU',
+        value: `${cpuPct.toFixed(3)} % of a core`,
+        target: '≤ 0.2 %',
+        ok: cpuPct <= 0.2,
+        note: 'utime+stime of the agent process from /proc/<pid>/stat over the window (10 ms ticks; its host commands not included)',
+      },
+      {
+        section,
+        what: 'host commands/minute',
+        value: `${((hostN * 60) / wallS).toFixed(1)} /min`,
+        ok: null,
+        note: `processes the agent spawned: ${list([...hostCalls].sort((a, b) => b[1] - a[1]))} in ${wallS.toFixed(0)} s`,
+      },
+      {
+        section,
+        what: 'control-plane requests/hour',
+        value: `${perHour(apiN, wallS).toFixed(0)} /h`,
+        ok: null,
+        note: `${list(apiReq)} in ${wallS.toFixed(0)} s (counted on the wire)`,
+      },
+      {
+        section,
+        what: 'SQS ReceiveMessage/hour',
+        value: `${perHour(receives, wallS).toFixed(0)} /h (${((perHour(receives, wallS) * 730) / 1000).toFixed(1)} k/month)`,
+        ok: null,
+        note: `all SQS calls: ${list(sqsReq) || 'none'} in ${wallS.toFixed(0)} s; an empty queue answers a 20 s long poll after 20 s; a month is 730 h`,
+      },
+      {
+        section,
+        what: 'SQS requests/hour (all)',
+        value: `${perHour(sqsN, wallS).toFixed(0)} /h`,
+        ok: null,
+      },
+    ];
+  } finally {
+    child.kill('SIGTERM');
+    const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(t);
+    await api.close();
+    await sqs.close();
+  }
 }
 
-/** The idle-agent phase: the local stack (serverless-offline, fauxqs, PostgreSQL) with the demo node's agent. */
+/** The idle-agent phase: the local stack (serverless-offline, fauxqs, PostgreSQL) with the production agent of the demo node. */
 async function idlePhase(seconds: number, dir: string): Promise<Row[]> {
   const stackMod = await import('#scripts/stack/stack');
-  const agentMod = await import('#scripts/stack/local-agent');
   let stack: Awaited<ReturnType<typeof stackMod.startStack>> | undefined;
   let db: Kysely<Database> | undefined;
   try {
@@ -176,13 +257,14 @@ async function idlePhase(seconds: number, dir: string): Promise<Row[]> {
       httpPort: await freePort(),
       lambdaPort: await freePort(),
       demoSeed: true,
-      agentNodeId: agentMod.DEMO_NODE_ID,
       logDir: LOG_DIR,
       quiet: true,
       queuePrefix: `hm-bench-idle-${process.pid}`,
+      // idle: no scheduled backup runs reach the agent
+      backupScheduleEveryMs: 0,
     });
     db = createDb(stack.databaseUrl, 2, { queryTimeoutMs: 60_000 });
-    return await measureIdleAgent(stack, db, seconds);
+    return await measureIdleAgent(stack, db, dir, seconds);
   } finally {
     await db?.destroy().catch(() => undefined);
     await stack?.stop().catch((e) => console.error('bench hosts stop:', (e as Error).message));
@@ -376,7 +458,7 @@ export const hosts: Bench = {
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     try {
       const idle = await idlePhase(idleSeconds, dir);
-      return [...idle, ...(await swarmPhase(n, seconds))];
+      return [...idle, ...(n > 0 ? await swarmPhase(n, seconds) : [])];
     } finally {
       for (const k of Object.keys(process.env)) if (!(k in envBefore)) delete process.env[k];
       Object.assign(process.env, envBefore);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import { NodeSSH } from 'node-ssh';
+import type { NodeSSH } from 'node-ssh';
 import type { Executor, RunOptions, RunResult, StartedCommand } from './executor.ts';
 import { TIMEOUT_CODE } from './local.ts';
 import { shJoin } from './quote.ts';
@@ -84,25 +84,30 @@ export class SshExecutor implements Executor {
 
   private client(): Promise<Ssh2Client> {
     if (this.connecting) return this.connecting;
-    const ssh = new NodeSSH();
     const o = this.opts;
     const pinned = this.pinned;
     let presented = '';
-    const attempt = ssh
-      .connect({
-        host: o.host,
-        port: o.port ?? 22,
-        username: o.username ?? 'root',
-        privateKey: o.privateKey ?? (o.privateKeyPath ? readFileSync(o.privateKeyPath, 'utf8') : undefined),
-        passphrase: o.passphrase,
-        readyTimeout: o.readyTimeoutMs ?? 10_000,
-        keepaliveInterval: 15_000,
-        hostVerifier: pinned
-          ? (key: Buffer) => {
-              presented = createHash('sha256').update(key).digest('base64').replace(/=+$/, '');
-              return pinned.includes(presented);
-            }
-          : undefined,
+    let ssh!: NodeSSH;
+    // node-ssh (ssh2, ≈ 300 KB of code) loads with the first connection: an agent that never reaches a host or a
+    // peer over SSH never evaluates it, which keeps an idle agent's memory down
+    const attempt = import('node-ssh')
+      .then(({ NodeSSH }) => {
+        ssh = new NodeSSH();
+        return ssh.connect({
+          host: o.host,
+          port: o.port ?? 22,
+          username: o.username ?? 'root',
+          privateKey: o.privateKey ?? (o.privateKeyPath ? readFileSync(o.privateKeyPath, 'utf8') : undefined),
+          passphrase: o.passphrase,
+          readyTimeout: o.readyTimeoutMs ?? 10_000,
+          keepaliveInterval: 15_000,
+          hostVerifier: pinned
+            ? (key: Buffer) => {
+                presented = createHash('sha256').update(key).digest('base64').replace(/=+$/, '');
+                return pinned.includes(presented);
+              }
+            : undefined,
+        });
       })
       .catch((err: Error) => {
         if (pinned && presented && !pinned.includes(presented)) {

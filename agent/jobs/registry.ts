@@ -1,53 +1,36 @@
 import type { TaskKind } from '#shared/jobs/protocol';
 import type { JobHandler } from './job.ts';
-import { hostProbe } from './host-probe.ts';
-import { poolReplaceDevice } from './pool-replace-device.ts';
-import { tunableApply } from './tunable-apply.ts';
-import { applyJailHooks } from './jail-hooks.ts';
-import { applyJailLimits } from './jail-limits.ts';
-import { migrateJail } from './jail-migrate.ts';
-import { vmGuestAgent } from './vm-guest-agent.ts';
-import { vmShutdownWaitTime } from './vm-shutdown-wait-time.ts';
-import { vmCloudInit } from './vm-cloud-init.ts';
-import { vmVnc } from './vm-vnc.ts';
-import { vmPurgeRegistration } from './vm-purge-registration.ts';
-import { pptImport } from './ppt-import.ts';
-import { groupSetMembers } from './group-members.ts';
-import { groupDelete } from './group-delete.ts';
-import { iscsiApplyConfig } from './iscsi-apply-config.ts';
-import { backupRun } from './backup-run.ts';
-import { restoreBackup } from './backup-restore.ts';
-import { certificateIssue } from './certificate-issue.ts';
-import { certificateInstall } from './certificate-install.ts';
-import { certificateSelfSign } from './certificate-self-sign.ts';
 
 /**
  * Every task kind the agent can run (shared/jobs/protocol.ts lists the kinds). A capability adds its
- * handler here: one import, one entry. A kind without a handler fails its task with a clear error.
+ * handler here: one entry that imports it. A kind without a handler fails its task with a clear error.
+ * Handlers load when a task of their kind first runs, not at agent start: an idle agent holds none of their
+ * code (and of their drivers and libraries) in memory.
  */
-export const jobHandlers: { [K in TaskKind]?: JobHandler<K> } = {
-  'host.probe': hostProbe,
-  'pool.replace-device': poolReplaceDevice,
-  'tunable.apply': tunableApply,
-  'jail.apply-hooks': applyJailHooks,
-  'jail.apply-limits': applyJailLimits,
-  'jail.migrate': migrateJail,
-  'vm.guest-agent': vmGuestAgent,
-  'vm.shutdown-wait-time': vmShutdownWaitTime,
-  'vm.cloud-init': vmCloudInit,
-  'vm.vnc': vmVnc,
-  'vm.purge-registration': vmPurgeRegistration,
-  'ppt.import': pptImport,
-  'group.set-members': groupSetMembers,
-  'group.delete': groupDelete,
-  'iscsi.apply-config': iscsiApplyConfig,
-  'backup.run': backupRun,
-  'backup.restore': restoreBackup,
-  'certificate.issue': certificateIssue,
-  'certificate.install': certificateInstall,
-  'certificate.self-sign': certificateSelfSign,
+export const jobHandlers: { [K in TaskKind]?: () => Promise<JobHandler<K>> } = {
+  'host.probe': () => import('./host-probe.ts').then((m) => m.hostProbe),
+  'pool.replace-device': () => import('./pool-replace-device.ts').then((m) => m.poolReplaceDevice),
+  'tunable.apply': () => import('./tunable-apply.ts').then((m) => m.tunableApply),
+  'jail.apply-hooks': () => import('./jail-hooks.ts').then((m) => m.applyJailHooks),
+  'jail.apply-limits': () => import('./jail-limits.ts').then((m) => m.applyJailLimits),
+  'jail.migrate': () => import('./jail-migrate.ts').then((m) => m.migrateJail),
+  'vm.guest-agent': () => import('./vm-guest-agent.ts').then((m) => m.vmGuestAgent),
+  'vm.shutdown-wait-time': () => import('./vm-shutdown-wait-time.ts').then((m) => m.vmShutdownWaitTime),
+  'vm.cloud-init': () => import('./vm-cloud-init.ts').then((m) => m.vmCloudInit),
+  'vm.vnc': () => import('./vm-vnc.ts').then((m) => m.vmVnc),
+  'vm.purge-registration': () => import('./vm-purge-registration.ts').then((m) => m.vmPurgeRegistration),
+  'ppt.import': () => import('./ppt-import.ts').then((m) => m.pptImport),
+  'group.set-members': () => import('./group-members.ts').then((m) => m.groupSetMembers),
+  'group.delete': () => import('./group-delete.ts').then((m) => m.groupDelete),
+  'iscsi.apply-config': () => import('./iscsi-apply-config.ts').then((m) => m.iscsiApplyConfig),
+  'backup.run': () => import('./backup-run.ts').then((m) => m.backupRun),
+  'backup.restore': () => import('./backup-restore.ts').then((m) => m.restoreBackup),
+  'certificate.issue': () => import('./certificate-issue.ts').then((m) => m.certificateIssue),
+  'certificate.install': () => import('./certificate-install.ts').then((m) => m.certificateInstall),
+  'certificate.self-sign': () => import('./certificate-self-sign.ts').then((m) => m.certificateSelfSign),
 };
 
-export function handlerFor(kind: string): JobHandler | undefined {
-  return Object.hasOwn(jobHandlers, kind) ? (jobHandlers[kind as TaskKind] as JobHandler | undefined) : undefined;
+export async function handlerFor(kind: string): Promise<JobHandler | undefined> {
+  const load = Object.hasOwn(jobHandlers, kind) ? (jobHandlers[kind as TaskKind] as (() => Promise<JobHandler>) | undefined) : undefined;
+  return load?.();
 }

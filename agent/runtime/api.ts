@@ -1,5 +1,6 @@
 import type { Envelope } from '#shared/agent-api/envelope';
 import { backoffMs, sleep } from './backoff.ts';
+import { httpText } from './http-request.ts';
 import type { Logger } from './log.ts';
 
 /** A refusal by the control plane (4xx other than the retryable ones): retrying the same request is pointless. */
@@ -55,20 +56,20 @@ export class AgentApi {
   }
 
   private async once<T>(method: string, path: string, body: unknown): Promise<{ status: number; data: T; message: string }> {
-    const res = await fetch(`${this.baseUrl}${path}`, {
+    const res = await httpText(`${this.baseUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(this.timeoutMs),
+      timeoutMs: this.timeoutMs,
     });
-    const text = await res.text();
+    const text = res.text;
     let env: Envelope<T> | undefined;
     try {
       env = JSON.parse(text) as Envelope<T>;
     } catch {
       env = undefined;
     }
-    if (res.ok && env) return { status: res.status, data: env.data, message: env.message };
+    if (res.status >= 200 && res.status < 300 && env) return { status: res.status, data: env.data, message: env.message };
     const code = env?.message ?? 'http_error';
     const detail = env?.error ?? text.slice(0, 200);
     const transient = res.status >= 500 || res.status === 429 || res.status === 408 || code === 'cluster_leadership_changed' || !env;

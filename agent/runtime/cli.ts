@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { collectInventory } from '../collectors/inventory.ts';
-import { doctorCli } from '../doctor/cli.ts';
 import { Agent, FatalAgentError } from './agent.ts';
 import { ConfigError, HELP, parseConfig } from './config.ts';
 import { executorFor, type ExtraExecutors } from './host.ts';
@@ -12,7 +11,8 @@ import { createLogger } from './log.ts';
  * Exit codes: 0 stopped (or --help), 1 the agent failed, 2 a configuration error.
  */
 export async function agentCli(argv: string[], extra: ExtraExecutors = {}): Promise<number> {
-  if (argv[0] === 'doctor') return doctorCli(argv.slice(1), extra);
+  // the doctor's checks load only when it runs: the service never needs them
+  if (argv[0] === 'doctor') return (await import('../doctor/cli.ts')).doctorCli(argv.slice(1), extra);
   let cfg;
   let exec;
   try {

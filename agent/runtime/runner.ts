@@ -132,7 +132,7 @@ export class TaskRunner {
     };
 
     let body: FinishReport;
-    const handler = handlerFor(kind);
+    const handler = await handlerFor(kind);
     if (!handler) {
       body = { attempt, status: 'failed', error: `unknown task kind "${kind}": this agent has no handler for it (update the agent)` };
     } else {

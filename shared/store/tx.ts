@@ -29,20 +29,31 @@ function isConnectionError(err: unknown): boolean {
   return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Query read timeout/i.test(msg);
 }
 
+/** How a transaction is isolated: SERIALIZABLE unless the caller's writes are safe under READ COMMITTED. */
+export type Isolation = 'serializable' | 'read committed';
+
 /**
  * Runs `fn` as one SERIALIZABLE transaction, retried on serialization conflicts. PostgreSQL is the
  * cluster's consensus layer: a conflict that survives the retries is a conflict
  * cluster_leadership_changed; an unreachable store is unavailable, cluster_consensus_unavailable.
  * Inside an audited request (a mutation, shared/store/audit-scope.ts) its first transaction records the audit row.
+ * `isolation: 'read committed'` is for writers that lock every row they read-modify-write (FOR UPDATE, or an
+ * UPDATE of a counter): there a concurrent writer of the same row waits and then sees the committed value
+ * instead of failing, which SERIALIZABLE makes a 40001 on a hot row.
  */
-export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>, attempts = 4): Promise<T> {
+export async function inTransaction<T>(
+  db: Kysely<Database>,
+  fn: (trx: Transaction<Database>) => Promise<T>,
+  attempts = 4,
+  isolation: Isolation = 'serializable',
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       beginAuditAttempt();
       // within an audited request, the first transaction also writes the request's audit row
       const { result, auditId } = await db
         .transaction()
-        .setIsolationLevel('serializable')
+        .setIsolationLevel(isolation)
         .execute(async (trx) => {
           const result = await fn(trx);
           return { result, auditId: await auditInTransaction(trx) };

@@ -175,3 +175,48 @@ test('the HTTP API stage throttles every route, and the functions get the failed
   const [fn] = resources('AWS::Lambda::Function');
   expect(fn.Properties.Environment.Variables).toMatchObject({ HM_AUTH_FAIL_LIMIT: '10', HM_AUTH_FAIL_WINDOW_S: '60', HM_AUTH_FAIL_EXEMPT_CIDRS: '' });
 });
+
+test('the console: a private bucket read only by its CloudFront distribution, which serves index.html and routes /api/* uncached to the HTTP API', () => {
+  const bucket = template.Resources.HmConsoleBucket;
+  expect(bucket.Type).toBe('AWS::S3::Bucket');
+  expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+    BlockPublicAcls: true,
+    BlockPublicPolicy: true,
+    IgnorePublicAcls: true,
+    RestrictPublicBuckets: true,
+  });
+  expect(bucket.Properties.AccessControl).toBeUndefined();
+  expect(bucket.Properties.WebsiteConfiguration).toBeUndefined();
+  const policy = template.Resources.HmConsoleBucketPolicy;
+  expect(policy.Properties.Bucket).toEqual({ Ref: 'HmConsoleBucket' });
+  for (const st of policy.Properties.PolicyDocument.Statement) {
+    // only CloudFront, only for this distribution, only reads
+    expect(st.Principal).toEqual({ Service: 'cloudfront.amazonaws.com' });
+    expect(st.Action).toBe('s3:GetObject');
+    expect(JSON.stringify(st.Condition.StringEquals['AWS:SourceArn'])).toContain('HmConsoleDistribution');
+  }
+  const [oac] = resources('AWS::CloudFront::OriginAccessControl');
+  expect(oac.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always' });
+
+  const [dist] = resources('AWS::CloudFront::Distribution');
+  const cfg = dist.Properties.DistributionConfig;
+  expect(cfg.DefaultRootObject).toBe('index.html');
+  const origin = (id: string) => cfg.Origins.find((o: { Id: string }) => o.Id === id);
+  expect(cfg.DefaultCacheBehavior.TargetOriginId).toBe('console');
+  expect(origin('console').OriginAccessControlId).toEqual({ 'Fn::GetAtt': ['HmConsoleOriginAccessControl', 'Id'] });
+  expect(JSON.stringify(origin('console').DomainName)).toContain('HmConsoleBucket');
+  expect(cfg.DefaultCacheBehavior.ViewerProtocolPolicy).not.toBe('allow-all');
+
+  const api = cfg.CacheBehaviors.filter((b: { PathPattern: string }) => b.PathPattern === '/api/*');
+  expect(api).toHaveLength(1);
+  expect(api[0].TargetOriginId).toBe('api');
+  // the HTTP API of this stack (serverless names it HttpApi), over HTTPS
+  expect(JSON.stringify(origin('api').DomainName)).toContain('{"Ref":"HttpApi"}');
+  expect(template.Resources.HttpApi?.Type).toBe('AWS::ApiGatewayV2::Api');
+  expect(origin('api').CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
+  expect([...api[0].AllowedMethods].sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+  // CloudFront's managed policies: CachingDisabled, and AllViewerExceptHostHeader (Authorization, query and body reach the API)
+  expect(api[0].CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+  expect(api[0].OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac');
+  expect(api[0].ForwardedValues).toBeUndefined();
+});

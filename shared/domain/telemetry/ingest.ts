@@ -162,10 +162,23 @@ async function storeSamples(trx: Trx, nodeId: string, samples: TelemetrySample[]
   return { pools: pools.length, arc: arcs.length, skipped: samples.length - fresh.length };
 }
 
-/** POST /api/agent/telemetry: store a node's samples (404 node_not_registered before its agent registered). */
+/**
+ * POST /api/agent/telemetry: store a node's samples (404 node_not_registered before its agent registered).
+ * READ COMMITTED: every ingest bumps the same two stream counters (./cursors.ts), which SERIALIZABLE turns into
+ * a serialization failure for all but one of the concurrent ingests (a fleet's samples arrive together). Here
+ * every row the ingest reads to write is locked first — the node row (touchNode's UPDATE), its telemetry_nodes
+ * row (FOR UPDATE), the counters (UPDATE … RETURNING) — so a concurrent ingest waits for the lock and then works
+ * on the committed value; the rest are inserts under fresh ids. The locks are taken in that order by every
+ * ingest, so they cannot deadlock each other.
+ */
 export function ingestTelemetry(db: Kysely<Database>, nodeId: string, samples: TelemetrySample[]): Promise<IngestResult> {
-  return inTransaction(db, async (trx) => {
-    await touchNode(trx, nodeId); // a report is a sign of life too: it keeps the node online
-    return storeSamples(trx, nodeId, samples);
-  });
+  return inTransaction(
+    db,
+    async (trx) => {
+      await touchNode(trx, nodeId); // a report is a sign of life too: it keeps the node online
+      return storeSamples(trx, nodeId, samples);
+    },
+    4,
+    'read committed',
+  );
 }

@@ -37,3 +37,9 @@ test('daemon(8) reopens its log on SIGHUP (-H with -o), so newsyslog can rotate 
   expect(args.indexOf('-H')).toBeGreaterThan(-1);
   expect(args.indexOf('-H')).toBeLessThan(args.indexOf('/usr/bin/env'));
 });
+
+test("node's own flags go between node and the agent's script: the light-memory defaults, or rc.conf's", () => {
+  const at = (args: string[]) => args.slice(args.indexOf('/usr/local/bin/node') + 1, args.indexOf('/usr/local/libexec/hostmgr/agent.js'));
+  expect(at(runScript().args)).toEqual(['--max-semi-space-size=1', '--lite-mode']);
+  expect(at(runScript('hostmgr_agent_node_flags="--max-old-space-size=256"').args)).toEqual(['--max-old-space-size=256']);
+});

@@ -12,6 +12,7 @@ import { alarmsYml, functionRoles, functionsYml, rolesIn } from './build/functio
 import { compileSpecs } from './build/compile-specs.ts';
 import { openapi } from './build/openapi.ts';
 import { docsPage } from './build/docs-page.ts';
+import { buildConsole } from './build/console.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
 import { builtinsViaRequire } from './build/builtins-require.ts';
 
@@ -101,6 +102,9 @@ if (!schemasOnly) {
   writeFileSync('dist/functions/meta/openapi.json', JSON.stringify(JSON.parse(readFileSync('.generated/openapi.json', 'utf8'))));
   // the API reference page (GET /api/docs) reads its files, Swagger UI's among them, from beside its bundle too
   writeFileSync('dist/functions/meta/docs.json', JSON.stringify(docsPage()));
+  // the web console: dist/console/ (S3 when deployed) and its files beside functions/meta/console for npm start
+  const ui = await buildConsole();
+  console.log(`web console: main.js ${(ui.jsBytes / 1024).toFixed(1)} KB, ${(ui.jsGzipBytes / 1024).toFixed(1)} KB gzip`);
   const sizes = Object.entries(fn.metafile!.outputs).filter(([f]) => f.endsWith('.js'));
   const biggest = sizes.sort((a, b) => b[1].bytes - a[1].bytes)[0];
   console.log(`built ${modules.length} functions in ${Date.now() - started} ms; largest ${biggest?.[0]} ${(biggest?.[1].bytes / 1024).toFixed(1)} KB`);

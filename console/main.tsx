@@ -61,8 +61,8 @@ function ThemeToggle() {
   );
 }
 
-function SignIn() {
-  const [error, setError] = useState<string | undefined>(undefined);
+function SignIn(props: { error?: string }) {
+  const [error, setError] = useState<string | undefined>(props.error);
   return (
     <main class="signin">
       <h1>hostmgr console</h1>
@@ -95,10 +95,16 @@ function SignIn() {
 
 function App() {
   const [error, setError] = useState<string | undefined>(undefined);
+  const [checking, setChecking] = useState(Boolean(token.value));
+  // a token already in this tab (a reload): ask who it is once; the sign-in form asks for a new one itself
   useEffect(() => {
-    if (token.value && !role.value) loadWhoami().catch((err) => setError(err instanceof ApiError ? err.message : String(err)));
-  }, [token.value]);
-  if (!token.value || !role.value) return error ? <p class="error">{error}</p> : <SignIn />;
+    if (token.value && !role.value)
+      loadWhoami()
+        .catch((err) => setError(err instanceof ApiError ? err.message : String(err)))
+        .finally(() => setChecking(false));
+  }, []);
+  if (checking && !role.value) return <p class="muted">Signing in…</p>;
+  if (!token.value || !role.value) return <SignIn error={error} />;
   return (
     <div class="shell">
       <header>

@@ -89,7 +89,7 @@ export function Backups() {
     act.run(async () => {
       const res = await call('POST', `/cluster/backups/jobs/${j.id}/run`);
       await refreshTasks();
-      setTimeout(() => void events.reload(), 1500);
+      await events.reload();
       return said(res.message);
     });
   const restore = (j: BackupJob, snapshot: string) =>

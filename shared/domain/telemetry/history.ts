@@ -97,7 +97,8 @@ export async function readHistory(db: Kysely<Database>, q: HistoryQuery, now = (
   const from = new Date(q.from);
   const to = new Date(q.to);
   const bucket = sql`date_bin(make_interval(secs => ${sql.lit(seconds)}), time, ${from}::timestamptz)`;
-  const epochMs = sql`(extract(epoch from ${bucket}) * 1000)::bigint AS time`;
+  // the bucket is computed once per row in a subquery: GROUP BY and the select list then name the same column
+  const epochMs = sql`(extract(epoch from bucket) * 1000)::bigint AS time`;
   try {
     const heads = await streamHeads(db);
     const poolFilter = q.poolGuid !== undefined ? sql`AND pool_guid = ${q.poolGuid}` : sql``;
@@ -108,19 +109,19 @@ export async function readHistory(db: Kysely<Database>, q: HistoryQuery, now = (
                ${sql.join(POOL_RATES.map((c) => sql`max(${sql.ref(`max_${c}`)}) AS ${sql.ref(`max_${c}`)}`))},
                ${sql.join(POOL_LAST.map((c) => sql`(array_agg(${sql.ref(c)} ORDER BY id DESC))[1] AS ${sql.ref(c)}`))},
                (array_agg(worst_health ORDER BY ${severitySql('worst_health')} DESC, id DESC))[1] AS worst_health
-        FROM pool_telemetry
-        WHERE node_id = ${nodeId} AND time >= ${from} AND time < ${to} AND id <= ${heads.pool} ${poolFilter}
-        GROUP BY pool_guid, ${bucket}
-        ORDER BY ${bucket}, pool_guid`.execute(db),
+        FROM (SELECT *, ${bucket} AS bucket FROM pool_telemetry
+              WHERE node_id = ${nodeId} AND time >= ${from} AND time < ${to} AND id <= ${heads.pool} ${poolFilter}) AS t
+        GROUP BY pool_guid, bucket
+        ORDER BY bucket, pool_guid`.execute(db),
       sql<ArcPointRow>`
         SELECT max(id) AS id, ${epochMs}, sum(sample_count)::int AS sample_count,
                ${sql.join(ARC_SUMS.map((c) => sql`sum(${sql.ref(c)})::bigint AS ${sql.ref(c)}`))},
                ${sql.join(ARC_AVERAGES.map(weighted))},
                max(l2_device_count) AS l2_device_count
-        FROM arc_telemetry
-        WHERE node_id = ${nodeId} AND time >= ${from} AND time < ${to} AND id <= ${heads.arc}
-        GROUP BY ${bucket}
-        ORDER BY ${bucket}`.execute(db),
+        FROM (SELECT *, ${bucket} AS bucket FROM arc_telemetry
+              WHERE node_id = ${nodeId} AND time >= ${from} AND time < ${to} AND id <= ${heads.arc}) AS t
+        GROUP BY bucket
+        ORDER BY bucket`.execute(db),
     ]);
     // bigint sums and averages come back as strings from pg: the record is numbers
     const numeric = <T extends object>(r: T): T =>

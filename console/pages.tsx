@@ -233,11 +233,14 @@ export function Certificates() {
               <td>{c.name}</td>
               <td>{c.domain}</td>
               <td>{c.type}</td>
-              <td>{c.status}</td>
-              <td>{when(c.notAfter)}</td>
-              <td class="mono">{c.fingerprint ?? '—'}</td>
               <td>
-                {canAct() && c.status === 'failed' ? (
+                {c.issuanceStatus}
+                {c.issuanceError ? <span class="error"> {c.issuanceError}</span> : null}
+              </td>
+              <td>{when(c.notAfter || null)}</td>
+              <td class="mono">{c.fingerprint || '—'}</td>
+              <td>
+                {canAct() && c.issuanceStatus === 'failed' ? (
                   <button type="button" class="small" onClick={() => go(() => call('POST', `/certificates/${c.id}/retry`))}>
                     Retry {c.name}
                   </button>

@@ -82,9 +82,11 @@ export interface Certificate {
   name: string;
   domain: string;
   type: string;
-  status: string;
-  notAfter: string | null;
-  fingerprint: string | null;
+  issuanceStatus: string;
+  issuanceError: string;
+  /** '' before a certificate is installed */
+  notAfter: string;
+  fingerprint: string;
 }
 export interface BackupJob {
   id: number;
@@ -121,3 +123,6 @@ export interface AuditRow {
   status: number | null;
   taskId: number | null;
 }
+
+/** The generated types of the endpoints whose `data` the OpenAPI document declares (scripts/build/console-api-types.ts). */
+export type { ApiData } from './api-types.generated.ts';

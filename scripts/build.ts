@@ -13,6 +13,7 @@ import { compileSpecs } from './build/compile-specs.ts';
 import { openapi } from './build/openapi.ts';
 import { docsPage } from './build/docs-page.ts';
 import { buildConsole } from './build/console.ts';
+import { writeConsoleApiTypes } from './build/console-api-types.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
 import { builtinsViaRequire } from './build/builtins-require.ts';
 
@@ -27,6 +28,8 @@ const routes = readRoutes();
 const schemas = await compileSpecs(routes);
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 writeFileSync('.generated/openapi.json', JSON.stringify(openapi(routes, schemas, pkg.version), null, 2));
+// the web console's API types follow the same document (typecheck runs this step too)
+writeConsoleApiTypes();
 
 if (!schemasOnly) {
   // dist/ is overwritten in place, never emptied: a running serverless-offline may be reading it.

@@ -1,0 +1,14 @@
+import type { ApiData } from './api-types.generated.ts';
+import type { AuditRow, Certificate, Role, Telemetry } from './types.ts';
+
+/**
+ * The hand-written answers of types.ts checked against the generated ones where the OpenAPI document declares
+ * them: a field the console reads that the API stops sending, or sends as another type, fails `tsc -p console`.
+ */
+type Assignable<A, B> = [A] extends [B] ? true : false;
+export const whoami: Assignable<ApiData['GET /api/auth/whoami']['role'], Role> = true;
+export const audit: Assignable<ApiData['GET /api/audit']['data'][number], AuditRow> = true;
+export const certificate: Assignable<ApiData['GET /api/certificates']['data'][number], Certificate> = true;
+export const pools: Assignable<ApiData['GET /api/zfs/dashboard/history']['pools'], Telemetry['pools']> = true;
+export const arc: Assignable<ApiData['GET /api/zfs/dashboard/history']['arc'], Telemetry['arc']> = true;
+export const cursors: Assignable<ApiData['GET /api/zfs/dashboard/history']['cursors'], Telemetry['cursors']> = true;

@@ -1,4 +1,4 @@
-import type { ApiData } from './api-types.generated.ts';
+import type { ApiData } from '../.generated/console-api-types.ts';
 import type { AuditRow, Certificate, Role, Telemetry } from './types.ts';
 
 /**

@@ -90,7 +90,8 @@ export function Storage() {
   const [poolGuid, setPoolGuid] = useState<string | undefined>(undefined);
   const [data, setData] = useState<Telemetry | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
-  const node = nodes.data?.data.find((n) => n.id === nodeId) ?? nodes.data?.data[0];
+  // the chosen node, else the first online member (an offline one has only stale telemetry)
+  const node = nodes.data?.data.find((n) => n.id === nodeId) ?? nodes.data?.data.find((n) => n.online) ?? nodes.data?.data[0];
 
   useEffect(() => {
     if (!node) return;

@@ -125,4 +125,4 @@ export interface AuditRow {
 }
 
 /** The generated types of the endpoints whose `data` the OpenAPI document declares (scripts/build/console-api-types.ts). */
-export type { ApiData } from './api-types.generated.ts';
+export type { ApiData } from '../.generated/console-api-types.ts';

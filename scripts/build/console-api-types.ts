@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 
-/** The generated module the console's `api-types.ts` reads (checked in, so `tsc -p console` needs no build). */
-export const CONSOLE_API_TYPES = 'console/api-types.generated.ts';
+/** The generated module the console's types come from (`npm run typecheck` and `npm run build` write it). */
+export const CONSOLE_API_TYPES = '.generated/console-api-types.ts';
 
 interface Doc {
   paths: Record<string, Record<string, { responses: Record<string, { content?: { 'application/json'?: { schema: { allOf?: unknown[] } } } }> }>>;

@@ -282,7 +282,10 @@ test.each(['light', 'dark'] as const)(
       const { context, page } = await open(path, { colorScheme: scheme });
       await page.locator('header').waitFor();
       await page.locator('section.tasks li, section.tasks p').first().waitFor();
-      if (path === '/storage') await page.locator('[data-chart] canvas').first().waitFor({ timeout: 30_000 });
+      if (path === '/storage') {
+        await page.selectOption('label:has-text("Node") select', agent.nodeId);
+        await page.locator('[data-chart=bandwidth]:not([data-points="0"]) canvas').waitFor({ timeout: 30_000 });
+      }
       expect({ path, violations: await axeViolations(page) }).toEqual({ path, violations: [] });
       const name = path === '/' ? 'overview' : path.slice(1).replace(/\//g, '-');
       await page.screenshot({ path: join(SHOTS, `console-${name}-${scheme}.png`) });

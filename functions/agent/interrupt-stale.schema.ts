@@ -1,5 +1,6 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
 import { agentContract, type AgentData } from '#shared/agent-api/contract';
+import { describes } from '#http/responses/same';
 
 /** Method, route and schemas come from the agent contract, which the agent's client shares. */
 const { method, route } = agentContract.interruptStale;
@@ -10,6 +11,12 @@ export const schema = {
   method,
   route,
   responses: { 200: 'stale_tasks_interrupted' },
+  data: describes<AgentData<'interruptStale'>>()({
+    type: 'object',
+    properties: { nodeId: { type: 'string' }, interrupted: { type: 'array', items: { type: 'integer', minimum: 1 } } },
+    required: ['nodeId', 'interrupted'],
+    additionalProperties: false,
+  } as const),
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,5 +1,6 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
 import { agentContract, type AgentData } from '#shared/agent-api/contract';
+import { startAnswerSchema } from '#http/responses/agent';
 
 /** Method, route and schemas come from the agent contract, which the agent's client shares. */
 const { method, route, path } = agentContract.start;
@@ -12,6 +13,7 @@ export const schema = {
   route,
   path,
   responses: { 200: 'task_started', 404: 'task_not_found' },
+  data: startAnswerSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

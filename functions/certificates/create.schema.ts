@@ -1,6 +1,7 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
 import { CERTIFICATE_TYPES, certificateDomainSchema, certificateNameSchema } from '#domain/certificates/rules';
+import { createdCertificateSchema } from '#http/responses/certificate';
 
 export const schema = {
   summary:
@@ -34,6 +35,7 @@ export const schema = {
     404: 'cluster_node_not_found',
     409: 'certificate_name_taken',
   },
+  data: createdCertificateSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,4 +1,5 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
+import { certificateSchema } from '#http/responses/certificate';
 
 export const schema = {
   operation: 'E22',
@@ -14,6 +15,7 @@ export const schema = {
     409: 'certificate_not_managed / certificate_already_issued / certificate_issuance_active',
     502: 'acme_unreachable',
   },
+  data: certificateSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -17,6 +17,8 @@ const STATUS_TEXT: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
+const ENVELOPE = { $ref: '#/components/schemas/Envelope' };
+
 const envelope = {
   type: 'object',
   required: ['status', 'message', 'error', 'data'],
@@ -38,6 +40,29 @@ function parameters(where: 'path' | 'query', schema: EndpointSchema['path']) {
   }));
 }
 
+/** The message codes of a `responses` entry (`'a | b'`, `'a / b'`). */
+export const codesOf = (message: string): string[] => message.split(/\s*[|/,]\s*/).filter(Boolean);
+
+/** The envelope whose `data` (and, when given, `message`) is narrowed. */
+const envelopeWith = (data: unknown, message?: unknown) => ({
+  allOf: [ENVELOPE, { type: 'object', properties: { ...(message ? { message } : {}), data } }],
+});
+
+/**
+ * The schema of one status's envelope. Without a declared `data` the endpoint answers the generic envelope.
+ * With one, a 2xx carries it, and an error carries `errorData[message]` for the codes that have one, null
+ * otherwise (an error's data is null unless named).
+ */
+function responseSchema(s: EndpointSchema, status: number, message: string): unknown {
+  if (s.data === undefined) return ENVELOPE;
+  if (status < 300) return envelopeWith(s.data);
+  const named = codesOf(message).filter((c) => s.errorData?.[c] !== undefined);
+  if (!named.length) return envelopeWith({ type: 'null' });
+  return {
+    anyOf: [...named.map((c) => envelopeWith(s.errorData![c], { const: c })), envelopeWith({ type: 'null' }, { not: { enum: named } })],
+  };
+}
+
 /** The OpenAPI 3.1 document, from the same schemas the validators are compiled from. */
 export function openapi(routes: RouteDef[], schemas: Map<string, EndpointSchema | null>, version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -51,7 +76,7 @@ export function openapi(routes: RouteDef[], schemas: Map<string, EndpointSchema 
         code,
         {
           description: `${STATUS_TEXT[Number(code)] ?? ''}: ${message}`,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } },
+          content: { 'application/json': { schema: responseSchema(s, Number(code), message) } },
         },
       ]),
     );

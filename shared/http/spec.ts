@@ -38,6 +38,10 @@ export interface EndpointSchema {
   queues?: 'create';
   /** the statuses this endpoint can answer besides 401/403/500, for the OpenAPI document */
   responses?: Record<number, string>;
+  /** the JSON Schema of the success response's `data` (the 2xx status in `responses`); checked by the suite */
+  data?: JSONSchema;
+  /** the JSON Schema of `data` for named errors whose `data` is not null, by message code */
+  errorData?: Record<string, JSONSchema>;
 }
 
 type Of<S, K extends string> = S extends { [P in K]: infer T } ? (T extends JSONSchema ? FromSchema<T> : never) : Record<string, never>;

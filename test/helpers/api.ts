@@ -3,6 +3,7 @@ import { createDb } from '#store/db';
 import { createToken } from '#shared/auth/tokens';
 import type { Role } from '#shared/auth/roles';
 import type { Database } from '#store/tables';
+import { responseChecker } from './response-schemas.ts';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -22,7 +23,10 @@ export interface CallOptions {
 export const apiUrl = () => process.env.HM_TEST_API!;
 export const adminToken = () => process.env.HM_TEST_ADMIN_TOKEN!;
 
-/** One HTTP request through serverless-offline. `token: null` sends no Authorization header. */
+/**
+ * One HTTP request through serverless-offline. `token: null` sends no Authorization header. Throws when the
+ * answer does not match its route's declared response schema.
+ */
 export async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   const token = opts.token === undefined ? adminToken() : opts.token;
@@ -39,6 +43,8 @@ export async function call<T = any>(method: string, path: string, opts: CallOpti
   } catch {
     parsed = undefined;
   }
+  // every answer must match the schema its route declares (test/helpers/response-schemas.ts)
+  responseChecker().check(method, `/api${path}`, res.status, parsed);
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 

@@ -109,11 +109,17 @@ describe('audit log', () => {
     expect(all.body.data).toMatchObject({ total: 5, last_page: 3 });
     expect(all.body.data.data).toHaveLength(2);
     expect(all.body.data.data[0].id).toBeGreaterThan(all.body.data.data[1].id);
+    // camelCase like every other answer of the API (the store's columns are snake_case)
+    expect(Object.keys(all.body.data.data[0]).sort()).toEqual(
+      ['at', 'id', 'method', 'requestId', 'resource', 'role', 'route', 'sourceIp', 'status', 'taskId', 'tokenId', 'tokenName'].sort(),
+    );
+    expect(all.body.data.data[0]).toMatchObject({ tokenId: id, tokenName: expect.stringContaining('audit filters'), taskId: null });
+    expect(all.body.data.data[0].sourceIp).not.toBe('');
 
     const created = await list(`route=${encodeURIComponent('/api/cluster/notes')}&outcome=201`);
     expect(created.body.data.total).toBe(3);
     expect((await list('outcome=4xx')).body.data.data.map((r: { status: number }) => r.status).sort()).toEqual([400, 403]);
-    expect((await list('outcome=403')).body.data.data).toEqual([expect.objectContaining({ route: '/api/audit', token_id: id, role: 'operator' })]);
+    expect((await list('outcome=403')).body.data.data).toEqual([expect.objectContaining({ route: '/api/audit', tokenId: id, role: 'operator' })]);
 
     const future = new Date(Date.now() + 3_600_000).toISOString();
     expect((await list(`from=${encodeURIComponent(future)}`)).body.data.total).toBe(0);

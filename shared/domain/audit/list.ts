@@ -1,5 +1,6 @@
 import { ValidationError } from '#shared/errors/domain-errors';
-import type { Db } from '#store/tables';
+import type { Selectable } from 'kysely';
+import type { AuditLogTable, Db } from '#store/tables';
 import { iso, offsetOf, type PageRequest } from '#store/paging';
 
 interface AuditFilter extends PageRequest {
@@ -14,20 +15,36 @@ interface AuditFilter extends PageRequest {
   to?: string;
 }
 
-interface AuditView {
+/** One audit row as the API shows it (camelCase, like every answer of the API). */
+export interface AuditView {
   id: number;
   at: string;
-  token_id: number | null;
-  token_name: string;
+  tokenId: number | null;
+  tokenName: string;
   role: string;
-  source_ip: string;
+  sourceIp: string;
   method: string;
   route: string;
   resource: string;
   status: number | null;
-  task_id: number | null;
-  request_id: string;
+  taskId: number | null;
+  requestId: string;
 }
+
+const toAuditView = (r: Selectable<AuditLogTable>): AuditView => ({
+  id: Number(r.id),
+  at: iso(r.at)!,
+  tokenId: r.token_id,
+  tokenName: r.token_name,
+  role: r.role,
+  sourceIp: r.source_ip,
+  method: r.method,
+  route: r.route,
+  resource: r.resource,
+  status: r.status,
+  taskId: r.task_id,
+  requestId: r.request_id,
+});
 
 /** The form of `from` and `to`: an ISO 8601 date-time with its zone (`2026-01-31T12:00:00Z`, `…+02:00`). */
 export const TIME_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2})$';
@@ -60,5 +77,5 @@ export async function listAudit(db: Db, f: AuditFilter): Promise<{ data: AuditVi
   if (f.to) q = q.where('at', '<', new Date(f.to));
   const [{ n }] = await q.select((eb) => eb.fn.countAll<number>().as('n')).execute();
   const rows = await q.selectAll().orderBy('id', 'desc').limit(f.size).offset(offsetOf(f)).execute();
-  return { data: rows.map((r) => ({ ...r, id: Number(r.id), at: iso(r.at)! })), total: Number(n) };
+  return { data: rows.map(toAuditView), total: Number(n) };
 }

@@ -97,7 +97,7 @@ test('after npm start, `hostmgr jail migrate 101 --to fbsd-03` follows the move 
 
   const run = await hostmgrInTerminal(['jail', 'migrate', '101', '--to', 'fbsd-03']);
   expect({ code: run.code, ended: /ended: \S+.*/.exec(run.output)?.[0] }).toEqual({ code: 0, ended: expect.stringMatching(/^ended: success/) });
-  expect(run.output).toMatch(/\[[█░]+\] 100% \| done/);
+  expect(run.output).toMatch(/task \d+ \[=+\] 100% \| done/);
 
   const jail = (await get('/jail/101')).body.data;
   expect({ nodeId: jail.nodeId, state: jail.state }).toEqual({ nodeId: FBSD03, state: 'running' });

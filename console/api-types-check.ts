@@ -1,5 +1,5 @@
 import type { ApiData } from '../.generated/console-api-types.ts';
-import type { AuditRow, Certificate, Role, Telemetry } from './types.ts';
+import type { AuditRow, BackupEvent, BackupJob, Certificate, NodeView, Notification, Role, Task, Telemetry } from './types.ts';
 
 /**
  * The hand-written answers of types.ts checked against the generated ones where the OpenAPI document declares
@@ -12,3 +12,10 @@ export const certificate: Assignable<ApiData['GET /api/certificates']['data'][nu
 export const pools: Assignable<ApiData['GET /api/zfs/dashboard/history']['pools'], Telemetry['pools']> = true;
 export const arc: Assignable<ApiData['GET /api/zfs/dashboard/history']['arc'], Telemetry['arc']> = true;
 export const cursors: Assignable<ApiData['GET /api/zfs/dashboard/history']['cursors'], Telemetry['cursors']> = true;
+export const task: Assignable<ApiData['GET /api/tasks']['data'][number], Task> = true;
+export const node: Assignable<Omit<ApiData['GET /api/cluster/nodes']['data'][number], 'inventory'>, Omit<NodeView, 'inventory'>> = true;
+export const notification: Assignable<ApiData['GET /api/notifications']['data'][number], Notification> = true;
+export const count: Assignable<ApiData['GET /api/notifications/count'], { active: number }> = true;
+export const job: Assignable<ApiData['GET /api/cluster/backups/jobs']['data'][number], BackupJob> = true;
+export const event: Assignable<ApiData['GET /api/cluster/backups/events/remote']['data'][number], BackupEvent> = true;
+export const delta: Assignable<ApiData['GET /api/zfs/dashboard/history/delta'], Telemetry> = true;

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 export const CONSOLE_API_TYPES = '.generated/console-api-types.ts';
 
 interface Doc {
+  components?: { schemas?: Record<string, unknown> };
   paths: Record<string, Record<string, { responses: Record<string, { content?: { 'application/json'?: { schema: { allOf?: unknown[] } } } }> }>>;
 }
 
@@ -21,8 +22,8 @@ export function consoleApiTypes(docFile = '.generated/openapi.json'): string {
       const success = Object.entries(op.responses).find(([code]) => Number(code) < 300)?.[1];
       const schema = success?.content?.['application/json']?.schema;
       const data = (schema?.allOf?.[1] as { properties?: { data?: unknown } } | undefined)?.properties?.data;
-      if (data === undefined || JSON.stringify(data).includes('"$ref"')) continue;
-      entries.push(`  '${method.toUpperCase()} ${path}': FromSchema<${JSON.stringify(data)}>;`);
+      if (data === undefined) continue;
+      entries.push(`  '${method.toUpperCase()} ${path}': FromSchema<${JSON.stringify(inline(data, doc.components?.schemas ?? {}))}>;`);
     }
   }
   return [
@@ -35,6 +36,20 @@ export function consoleApiTypes(docFile = '.generated/openapi.json'): string {
     '}',
     '',
   ].join('\n');
+}
+
+/** The schema with every `#/components/schemas/X` reference replaced by X itself (the document has no cycles). */
+function inline(schema: unknown, components: Record<string, unknown>, depth = 0): unknown {
+  if (depth > 32) throw new Error('console API types: component references nest deeper than 32');
+  if (Array.isArray(schema)) return schema.map((s) => inline(s, components, depth));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') {
+    const name = ref.replace(/^#\/components\/schemas\//, '');
+    if (!Object.hasOwn(components, name)) throw new Error(`console API types: unknown reference ${ref}`);
+    return inline(components[name], components, depth + 1);
+  }
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, inline(v, components, depth)]));
 }
 
 export const writeConsoleApiTypes = () => writeFileSync(CONSOLE_API_TYPES, consoleApiTypes());

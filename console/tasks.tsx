@@ -7,9 +7,11 @@ import type { Page, Task } from './types.ts';
 
 export const tasks = signal<Task[]>([]);
 const answers = signal<Record<number, string>>({});
-/** Polled often while work is queued or running, rarely otherwise. */
+/** The newest tasks, plus the newest failures even when newer work has pushed them off that page: failures are kept. */
 export const refreshTasks = async () => {
-  tasks.value = (await api<Page<Task>>('GET', '/tasks?size=30')).data;
+  const [recent, failed] = await Promise.all([api<Page<Task>>('GET', '/tasks?size=30'), api<Page<Task>>('GET', '/tasks?status=failed&size=10')]);
+  const seen = new Set(recent.data.map((t) => t.id));
+  tasks.value = [...recent.data, ...failed.data.filter((t) => !seen.has(t.id))];
 };
 
 const live = (t: Task) => t.status === 'queued' || t.status === 'running';

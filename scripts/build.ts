@@ -12,6 +12,8 @@ import { alarmsYml, functionRoles, functionsYml, rolesIn } from './build/functio
 import { compileSpecs } from './build/compile-specs.ts';
 import { openapi } from './build/openapi.ts';
 import { docsPage } from './build/docs-page.ts';
+import { buildConsole } from './build/console.ts';
+import { writeConsoleApiTypes } from './build/console-api-types.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
 import { builtinsViaRequire } from './build/builtins-require.ts';
 
@@ -26,6 +28,8 @@ const routes = readRoutes();
 const schemas = await compileSpecs(routes);
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 writeFileSync('.generated/openapi.json', JSON.stringify(openapi(routes, schemas, pkg.version), null, 2));
+// the web console's API types follow the same document (typecheck runs this step too)
+writeConsoleApiTypes();
 
 if (!schemasOnly) {
   // dist/ is overwritten in place, never emptied: a running serverless-offline may be reading it.
@@ -102,6 +106,9 @@ if (!schemasOnly) {
   writeFileSync('dist/functions/meta/openapi.json', JSON.stringify(JSON.parse(readFileSync('.generated/openapi.json', 'utf8'))));
   // the API reference page (GET /api/docs) reads its files, Swagger UI's among them, from beside its bundle too
   writeFileSync('dist/functions/meta/docs.json', JSON.stringify(docsPage()));
+  // the web console: dist/console/ (S3 when deployed) and its files beside functions/meta/console for npm start
+  const ui = await buildConsole();
+  console.log(`web console: main.js ${(ui.jsBytes / 1024).toFixed(1)} KB, ${(ui.jsGzipBytes / 1024).toFixed(1)} KB gzip`);
   const sizes = Object.entries(fn.metafile!.outputs).filter(([f]) => f.endsWith('.js'));
   const biggest = sizes.sort((a, b) => b[1].bytes - a[1].bytes)[0];
   console.log(`built ${modules.length} functions in ${Date.now() - started} ms; largest ${biggest?.[0]} ${(biggest?.[1].bytes / 1024).toFixed(1)} KB`);

@@ -112,6 +112,7 @@ console.log(
     '',
     `  hostmgr is up — ${s.storeKind === 'pglite' ? 'PGlite store' : 'PostgreSQL store'}, seed: ${s.seeded ?? 'none (store already had data)'}`,
     `  API:          ${api}   (reference in a browser: ${api}/docs)`,
+    `  Console:      ${api.replace(/\/api$/, '/')}   (sign in with the admin token)`,
     `  Admin token:  ${s.adminToken}`,
     `  Cluster key:  ${s.clusterKey ? `${s.clusterKey}   (shown once; rotate: npm run cluster -- key rotate)` : 'set earlier (not shown; npm run cluster -- key rotate prints a new one)'}`,
     `  Nodes:        ${agents.length ? `${agents.length} simulated${peerPortText}` : 'none simulated'}`,

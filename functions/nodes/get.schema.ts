@@ -1,5 +1,6 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
+import { nodeViewSchema } from '#http/responses/node';
 
 export const schema = {
   summary:
@@ -9,6 +10,7 @@ export const schema = {
   route: '/api/cluster/nodes/{nodeId}',
   path: { type: 'object', properties: { nodeId: nodeIdSchema }, required: ['nodeId'], additionalProperties: false },
   responses: { 200: 'node_found', 404: 'cluster_node_not_found' },
+  data: nodeViewSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

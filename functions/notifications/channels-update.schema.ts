@@ -1,4 +1,5 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
+import { channelsSchema } from './responses.ts';
 
 const text = (max = 500) => ({ type: ['string', 'null'], minLength: 1, maxLength: max }) as const;
 const url = { type: ['string', 'null'], minLength: 8, maxLength: 2000 } as const;
@@ -29,6 +30,7 @@ export const schema = {
     additionalProperties: false,
   },
   responses: { 200: 'notification_channels_updated', 400: 'invalid_url' },
+  data: channelsSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

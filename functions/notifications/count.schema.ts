@@ -1,4 +1,5 @@
 import type { EndpointSchema } from '#http/spec';
+import { activeCountSchema } from './responses.ts';
 
 export const schema = {
   operation: 'E25',
@@ -7,4 +8,5 @@ export const schema = {
   method: 'GET',
   route: '/api/notifications/count',
   responses: { 200: 'notifications_counted' },
+  data: activeCountSchema,
 } as const satisfies EndpointSchema;

@@ -1,4 +1,5 @@
 import type { EndpointSchema } from '#http/spec';
+import { dismissedCountSchema } from './responses.ts';
 
 export const schema = {
   operation: 'E24',
@@ -7,4 +8,5 @@ export const schema = {
   method: 'POST',
   route: '/api/notifications/dismiss-all',
   responses: { 200: 'notifications_dismissed' },
+  data: dismissedCountSchema,
 } as const satisfies EndpointSchema;

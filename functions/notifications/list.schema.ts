@@ -1,6 +1,8 @@
 import { pageQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
 import { NOTIFICATION_SCOPES } from '#domain/notifications/notifications';
+import { pageOf } from '#http/responses/page';
+import { notificationSchema } from './responses.ts';
 
 export const schema = {
   summary: 'Active (not dismissed) notifications, newest first; optionally of one scope or node',
@@ -13,6 +15,7 @@ export const schema = {
     additionalProperties: false,
   },
   responses: { 200: 'notifications_listed' },
+  data: pageOf(notificationSchema),
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,4 +1,5 @@
 import { idSetBody, type EndpointInput, type EndpointSchema } from '#http/spec';
+import { rulesAndTemplatesSchema } from './responses.ts';
 
 export const schema = {
   operation: 'E23',
@@ -8,6 +9,7 @@ export const schema = {
   route: '/api/notifications/rules/bulk-delete',
   body: idSetBody,
   responses: { 200: 'notification_rules_deleted', 404: 'notification_rule_not_found', 409: 'cluster_leadership_changed', 503: 'cluster_consensus_unavailable' },
+  data: rulesAndTemplatesSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,5 +1,6 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
 import { ruleFields } from './rule-fields.ts';
+import { ruleSchema } from './responses.ts';
 
 export const schema = {
   summary: 'Create a custom notification rule: an event (template) plus optional target, task kind and node; its channels and overrides',
@@ -13,6 +14,7 @@ export const schema = {
     additionalProperties: false,
   },
   responses: { 201: 'notification_rule_created', 400: 'notification_template_unknown' },
+  data: ruleSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -22,6 +22,20 @@ export const schema = {
     409: 'pci_device_not_ppt',
     413: 'payload_too_large',
   },
+  data: {
+    // the spec's PCI passthrough device record, plus its node and the task writing /boot/loader.conf (null: none needed)
+    type: 'object',
+    properties: {
+      id: { type: 'integer', minimum: 1 },
+      deviceID: { type: 'string', description: 'bus/slot/function, decimal' },
+      domain: { type: 'integer', const: 0 },
+      oldDriver: { type: 'string' },
+      nodeId: { type: 'string' },
+      taskId: { type: ['integer', 'null'], minimum: 1 },
+    },
+    required: ['id', 'deviceID', 'domain', 'oldDriver', 'nodeId', 'taskId'],
+    additionalProperties: false,
+  },
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,5 +1,6 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
 import { pathId } from '#http/spec';
+import { taskViewSchema } from '#http/responses/task';
 
 export const schema = {
   summary:
@@ -9,6 +10,7 @@ export const schema = {
   route: '/api/tasks/{id}/cancel',
   path: pathId('id'),
   responses: { 200: 'task_cancelled', 202: 'task_cancel_requested', 400: 'validation_failed', 404: 'task_not_found', 409: 'task_already_finished' },
+  data: taskViewSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,6 +1,8 @@
 import { pageQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
 import { TASK_STATUSES } from '#shared/jobs/protocol';
+import { taskViewSchema } from '#http/responses/task';
+import { pageOf } from '#http/responses/page';
 
 export const schema = {
   summary: 'Tasks, newest first, filtered by resource key, status, node or kind',
@@ -19,6 +21,7 @@ export const schema = {
     additionalProperties: false,
   },
   responses: { 200: 'tasks_listed' },
+  data: pageOf(taskViewSchema, { total: { type: 'integer', minimum: 0 } }),
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -20,6 +20,12 @@ export const schema = {
     400: 'validation_failed | invalid_url | unsupported_scheme | address_not_allowed | too_many_redirects',
     413: 'payload_too_large',
   },
+  data: {
+    type: 'object',
+    properties: { filename: { type: 'string', description: '"" when the source advertises none' } },
+    required: ['filename'],
+    additionalProperties: false,
+  },
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

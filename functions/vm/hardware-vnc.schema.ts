@@ -1,5 +1,6 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { VNC_PORT } from '#domain/vms/rules';
+import { vncSetSchema } from './responses.ts';
 
 export const schema = {
   operation: 'E19',
@@ -32,6 +33,7 @@ export const schema = {
     409: 'vm_not_shut_off / vm_orphaned / vnc_port_in_use',
     503: 'node_offline',
   },
+  data: vncSetSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,4 +1,5 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
+import { guestAgentSetSchema } from './responses.ts';
 
 export const schema = {
   operation: 'E5',
@@ -8,7 +9,14 @@ export const schema = {
   route: '/api/vm/{rid}/options/qemu-guest-agent',
   path: pathId('rid'),
   body: { type: 'object', properties: { enabled: { type: 'boolean' } }, required: ['enabled'], additionalProperties: false },
-  responses: { 200: 'vm_guest_agent_updated', 400: 'validation_failed', 404: 'vm_not_found', 409: 'vm_not_shut_off / vm_orphaned', 503: 'node_offline' },
+  responses: {
+    200: 'vm_guest_agent_updated',
+    400: 'validation_failed',
+    404: 'vm_not_found',
+    409: 'vm_not_shut_off / vm_orphaned / capability_missing',
+    503: 'node_offline',
+  },
+  data: guestAgentSetSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,5 +1,6 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { WAIT_TIME } from '#domain/vms/rules';
+import { waitTimeSetSchema } from './responses.ts';
 
 export const schema = {
   operation: 'E6',
@@ -15,6 +16,7 @@ export const schema = {
     additionalProperties: false,
   },
   responses: { 200: 'vm_shutdown_wait_time_updated', 400: 'validation_failed', 404: 'vm_not_found' },
+  data: waitTimeSetSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,4 +1,5 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
+import { purgeResultSchema } from './responses.ts';
 
 export const schema = {
   operation: 'E10',
@@ -13,6 +14,7 @@ export const schema = {
     additionalProperties: false,
   },
   responses: { 200: 'vm_registration_purged', 400: 'validation_failed', 404: 'vm_not_found', 409: 'vm_still_defined', 503: 'node_offline' },
+  data: purgeResultSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,5 +1,6 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
+import { dashboardDeltaSchema } from './delta-response.ts';
 
 const cursor = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
 
@@ -24,6 +25,7 @@ export const schema = {
     additionalProperties: false,
   },
   responses: { 200: 'dashboard_history_delta', 400: 'validation_failed', 404: 'pool_not_managed | cluster_node_not_found' },
+  data: dashboardDeltaSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,5 +1,6 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
 import { deviceNameSchema, poolGuidSchema } from '#domain/pools/devices';
+import { taskViewSchema } from '#http/responses/task';
 
 export const schema = {
   operation: 'E7',
@@ -21,6 +22,8 @@ export const schema = {
     409: 'device_not_in_pool | device_in_use | resource_busy',
     413: 'payload_too_large',
   },
+  /** the task that replaces the device; follow it at GET /api/tasks/{id} */
+  data: taskViewSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

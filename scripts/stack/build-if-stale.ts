@@ -12,7 +12,7 @@ import { join } from 'node:path';
 export const STAMP = 'dist/.build-inputs.sha256';
 
 /** What the bundles and the generated specs are made of. */
-const INPUT_DIRS = ['functions', 'shared', 'agent', 'simulator', 'cli', 'scripts/build'];
+const INPUT_DIRS = ['functions', 'shared', 'agent', 'simulator', 'cli', 'scripts/build', 'console'];
 const INPUT_FILES = ['scripts/build.ts', 'serverless.yml', 'package.json', 'package-lock.json', 'tsconfig.json'];
 /** What a start needs from a build: a function bundle, the agent (production and simulator builds), the generated specs. */
 const OUTPUTS = [
@@ -20,6 +20,7 @@ const OUTPUTS = [
   'dist/agent/agent.js',
   'dist/simulator/agent.js',
   'dist/cli/hostmgr.js',
+  'dist/console/main.js',
   'dist/functions',
   '.generated/openapi.json',
   '.generated/functions.yml',

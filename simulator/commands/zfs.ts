@@ -28,8 +28,10 @@ function types(spec: string | undefined, dflt: SimDataset['type'][]): Set<SimDat
   return out;
 }
 
+/** How far below `root` a dataset is (0: itself), or -1 when it is not in root's tree (a name that merely shares its prefix length is not). */
 const depthBelow = (root: string, name: string) => {
   if (name === root) return 0;
+  if (!name.startsWith(root)) return -1;
   const rest = name.slice(root.length);
   if (rest.startsWith('@')) return 1;
   if (!rest.startsWith('/')) return -1;

@@ -116,3 +116,21 @@ test("OpenZFS 2.2 mounts over a non-empty directory by default (overlay=on): the
   expect((await zfs(e, 'mount', '-O', 'zroot/jails/copy')).code).toBe(0);
   expect(await at(e, '/jails/copy/etc/motd')).toBe('hello');
 });
+
+test('`zfs list -r` and `zfs get -r` stay in the named tree: a dataset of another pool whose name is as long is not a child', async () => {
+  // libzfs recurses through the named dataset's children (zfs_iter_filesystems), never by name length
+  const h = jailHost();
+  h.pools.push({ name: 'vault', vdevs: [{ type: 'disk', name: 'ada1' }], allocatedBytes: 2 ** 30 });
+  h.disks.push({ name: 'ada1', sizeBytes: 500 * 2 ** 30 });
+  // 'vault/replicas/x' is as long as 'zroot/jails/ab' plus '/x': the old length-only test took it for a child
+  h.datasets.push(
+    { name: 'zroot/jails/ab', type: 'filesystem', usedBytes: 2 ** 20 },
+    { name: 'vault', type: 'filesystem', usedBytes: 2 ** 20, mountpoint: 'none' },
+    { name: 'vault/replicas', type: 'filesystem', usedBytes: 2 ** 20 },
+    { name: 'vault/replicas/x', type: 'filesystem', usedBytes: 2 ** 20 },
+  );
+  const e = simulatedHost(h);
+  expect((await zfs(e, 'list', '-H', '-o', 'name', '-r', 'zroot/jails/ab')).stdout).toBe('zroot/jails/ab\n');
+  expect((await zfs(e, 'get', '-H', '-o', 'name', '-r', 'canmount', 'zroot/jails/ab')).stdout).toBe('zroot/jails/ab\n');
+  expect((await zfs(e, 'list', '-H', '-o', 'name', '-r', 'vault')).stdout).toBe('vault\nvault/replicas\nvault/replicas/x\n');
+});

@@ -1,0 +1,229 @@
+import type { JSX } from 'preact';
+import { api, call } from './api.ts';
+import { ErrorLine, useAction, useLoad } from './load.tsx';
+import { said } from './messages.ts';
+import { canAct } from './state.ts';
+import { refreshTasks } from './tasks.tsx';
+import type { Jail, NodeView, Page, Vm } from './types.ts';
+
+const HOOK_PHASES = ['prestart', 'start', 'poststart', 'prestop', 'stop', 'poststop'] as const;
+
+/** Every member's inventory (jails and VMs per node): the guests list reads the nodes' own reports. */
+async function inventories(): Promise<NodeView[]> {
+  const nodes = (await api<Page<NodeView>>('GET', '/cluster/nodes?status=member&size=100')).data;
+  return Promise.all(nodes.map((n) => api<NodeView>('GET', `/cluster/nodes/${n.id}`)));
+}
+
+export function Guests() {
+  const all = useLoad(inventories);
+  return (
+    <div>
+      <h1>Guests</h1>
+      <ErrorLine error={all.error} />
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Guest</th>
+            <th scope="col">Type</th>
+            <th scope="col">Node</th>
+            <th scope="col">State</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(all.data ?? []).flatMap((n) => [
+            ...(n.inventory?.jails ?? []).map((j: Jail) => (
+              <tr key={`j${j.ctid}`} data-guest={`jail-${j.ctid}`}>
+                <td>
+                  <a href={`#/jail/${j.ctid}`}>
+                    {j.name} ({j.ctid})
+                  </a>
+                </td>
+                <td>jail</td>
+                <td>{n.name}</td>
+                <td>{j.state}</td>
+              </tr>
+            )),
+            ...(n.inventory?.vms ?? []).map((v: Vm) => (
+              <tr key={`v${v.rid}`} data-guest={`vm-${v.rid}`}>
+                <td>
+                  <a href={`#/vm/${v.rid}`}>
+                    {v.name} ({v.rid})
+                  </a>
+                </td>
+                <td>VM</td>
+                <td>{n.name}</td>
+                <td>{v.state}</td>
+              </tr>
+            )),
+          ])}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A form that submits its fields to one call and shows the API's answer. */
+function ActionForm(props: { label: string; children: JSX.Element | JSX.Element[]; submit: (f: FormData) => Promise<string> }) {
+  const act = useAction();
+  return (
+    <form
+      class="action"
+      aria-label={props.label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const f = new FormData(e.currentTarget);
+        void act.run(async () => {
+          const message = await props.submit(f);
+          await refreshTasks();
+          return said(message);
+        });
+      }}
+    >
+      <fieldset disabled={!canAct()}>
+        <legend>{props.label}</legend>
+        {props.children}
+        <button type="submit">{props.label}</button>
+      </fieldset>
+      <act.Answer />
+    </form>
+  );
+}
+
+const send = async (method: string, path: string, body?: unknown) => (await call(method, path, body)).message;
+
+export function JailPage({ ctid }: { ctid: number }) {
+  const jail = useLoad(() => api<Record<string, unknown>>('GET', `/jail/${ctid}`), [ctid]);
+  const nodes = useLoad(() => api<Page<NodeView>>('GET', '/cluster/nodes?status=member&size=100'));
+  const j = jail.data;
+  const hooks = (j?.hooks ?? {}) as Record<string, { enabled: boolean; script: string }>;
+  return (
+    <div>
+      <h1>Jail {ctid}</h1>
+      <ErrorLine error={jail.error} />
+      {j ? (
+        <dl class="facts">
+          {['name', 'state', 'nodeId', 'hostname', 'dataset'].map((k) => (
+            <div key={k}>
+              <dt>{k}</dt>
+              <dd>{String(j[k] ?? '—')}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      <ActionForm label="Migrate" submit={(f) => send('POST', `/jail/${ctid}/migrations`, f.get('target') ? { targetNodeUuid: f.get('target') } : {})}>
+        <label>
+          Target node{' '}
+          <select name="target">
+            <option value="">the member with the fewest guests</option>
+            {(nodes.data?.data ?? []).map((n) => (
+              <option key={n.id} value={n.id}>
+                {n.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </ActionForm>
+      <ActionForm label="Set CPU cores" submit={(f) => send('PUT', `/jail/${ctid}/hardware/cpu`, { cores: Number(f.get('cores')) })}>
+        <label>
+          Cores <input name="cores" type="number" min={1} required />
+        </label>
+      </ActionForm>
+      <ActionForm
+        label="Save lifecycle hooks"
+        submit={(f) =>
+          send('PUT', `/jail/${ctid}/options/lifecycle-hooks`, {
+            hooks: Object.fromEntries(HOOK_PHASES.map((p) => [p, { enabled: f.get(`${p}-on`) === 'on', script: String(f.get(`${p}-script`) ?? '') }])),
+          })
+        }
+      >
+        {HOOK_PHASES.map((p) => (
+          <div key={p} class="hook">
+            <label>
+              <input type="checkbox" name={`${p}-on`} checked={hooks[p]?.enabled ?? false} /> {p}
+            </label>
+            <label>
+              {p} script <textarea name={`${p}-script`} rows={2} value={hooks[p]?.script ?? ''} />
+            </label>
+          </div>
+        ))}
+      </ActionForm>
+    </div>
+  );
+}
+
+export function VmPage({ rid }: { rid: number }) {
+  const vm = useLoad(() => api<Record<string, unknown>>('GET', `/vm/${rid}`), [rid]);
+  const v = vm.data;
+  const options = (v?.options ?? {}) as { qemuGuestAgent?: boolean; shutdownWaitTime?: number; vnc?: { enabled: boolean; resolution: string; wait: boolean } };
+  return (
+    <div>
+      <h1>VM {rid}</h1>
+      <ErrorLine error={vm.error} />
+      {v ? (
+        <dl class="facts">
+          {['name', 'state', 'nodeId'].map((k) => (
+            <div key={k}>
+              <dt>{k}</dt>
+              <dd>{String(v[k] ?? '—')}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      <ActionForm label="Set guest agent" submit={(f) => send('PUT', `/vm/${rid}/options/qemu-guest-agent`, { enabled: f.get('enabled') === 'on' })}>
+        <label>
+          <input type="checkbox" name="enabled" checked={options.qemuGuestAgent ?? false} /> QEMU guest agent channel
+        </label>
+      </ActionForm>
+      <ActionForm label="Set shutdown wait" submit={(f) => send('PUT', `/vm/${rid}/options/shutdown-wait-time`, { waitTime: Number(f.get('waitTime')) })}>
+        <label>
+          Seconds <input name="waitTime" type="number" min={0} required value={options.shutdownWaitTime ?? ''} />
+        </label>
+      </ActionForm>
+      <ActionForm
+        label="Save VNC"
+        submit={(f) =>
+          send('PUT', `/vm/${rid}/hardware/vnc`, {
+            vncEnabled: f.get('vncEnabled') === 'on',
+            vncResolution: String(f.get('vncResolution')),
+            vncWait: f.get('vncWait') === 'on',
+            ...(f.get('vncPassword') ? { vncPassword: String(f.get('vncPassword')) } : {}),
+          })
+        }
+      >
+        <label>
+          <input type="checkbox" name="vncEnabled" checked={options.vnc?.enabled ?? false} /> VNC enabled
+        </label>
+        <label>
+          Resolution <input name="vncResolution" required value={options.vnc?.resolution ?? '1024x768'} />
+        </label>
+        <label>
+          <input type="checkbox" name="vncWait" checked={options.vnc?.wait ?? false} /> wait for a client
+        </label>
+        <label>
+          New password (write-only) <input name="vncPassword" type="password" autocomplete="new-password" />
+        </label>
+      </ActionForm>
+      <ActionForm
+        label="Save cloud-init"
+        submit={(f) =>
+          send('PUT', `/vm/${rid}/options/cloud-init`, { data: f.get('data'), metadata: f.get('metadata'), networkConfig: f.get('networkConfig') })
+        }
+      >
+        <label>
+          user-data <textarea name="data" rows={3} />
+        </label>
+        <label>
+          meta-data <textarea name="metadata" rows={2} />
+        </label>
+        <label>
+          network-config <textarea name="networkConfig" rows={2} />
+        </label>
+      </ActionForm>
+      <ActionForm label="Purge registration" submit={(f) => send('DELETE', `/vm/${rid}/registration?deletemacs=${f.get('deletemacs') === 'on'}`)}>
+        <label>
+          <input type="checkbox" name="deletemacs" checked /> also delete unused MAC objects
+        </label>
+      </ActionForm>
+    </div>
+  );
+}

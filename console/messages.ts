@@ -1,0 +1,44 @@
+/**
+ * Every string the console shows for an API answer, in one catalogue (English in this release): the envelope's
+ * `message` code becomes a sentence, never raw JSON. An unknown code reads as itself with its detail.
+ */
+const MESSAGES: Record<string, string> = {
+  unauthorized: 'The token was not accepted. Sign in again.',
+  forbidden: 'Your role may not do this.',
+  validation_failed: 'The request was not valid.',
+  network_error: 'The API could not be reached.',
+  bad_answer: 'The API answered something that is not JSON.',
+  task_cancelled: 'The task was cancelled before it started.',
+  task_cancel_requested: 'Cancel requested: the agent stops the task and undoes what it can.',
+  task_already_finished: 'The task had already finished.',
+  task_not_found: 'There is no such task.',
+  notifications_dismissed: 'Notifications dismissed.',
+  notification_dismissed: 'Notification dismissed.',
+  notification_not_found: 'There is no such notification.',
+  jail_migration_queued: 'Migration queued: follow it in the task panel.',
+  jail_not_found: 'There is no such jail.',
+  jail_busy: 'The jail is busy with another task.',
+  node_offline: 'The node is offline.',
+  no_migration_target: 'No other online node can take this jail.',
+  node_not_member: 'That node is not a member of the cluster.',
+  cluster_node_not_found: 'There is no such node.',
+  pool_not_managed: 'That pool is not reported by any node.',
+  vm_not_found: 'There is no such VM.',
+  backup_job_not_found: 'There is no such backup job.',
+  certificate_not_found: 'There is no such certificate.',
+  route_not_found: 'The API has no such route.',
+  cluster_joined: 'The node joined the cluster.',
+  cluster_already_member: 'The node is already a member.',
+  cluster_key_mismatch: 'The cluster key is wrong.',
+  internal_error: 'The API failed; the error is in its log.',
+};
+
+export function sentence(code: string, detail?: string): string {
+  const known = MESSAGES[code];
+  if (known) return detail ? `${known} ${detail.charAt(0).toUpperCase()}${detail.slice(1)}.`.replace(/\.\.$/, '.') : known;
+  const words = code.replace(/_/g, ' ');
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}${detail ? `: ${detail}` : ''}.`;
+}
+
+/** A success code as a sentence (actions show the API's own answer). */
+export const said = (code: string) => MESSAGES[code] ?? sentence(code);

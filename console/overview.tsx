@@ -1,0 +1,123 @@
+import { api, call } from './api.ts';
+import { ErrorLine, useAction, useLoad, when } from './load.tsx';
+import { said } from './messages.ts';
+import { isAdmin } from './state.ts';
+import { tasks } from './tasks.tsx';
+import type { BackupEvent, Certificate, NodeView, Page } from './types.ts';
+
+const DAY = 86_400_000;
+
+export function Overview() {
+  const nodes = useLoad(() => api<Page<NodeView>>('GET', '/cluster/nodes?size=100'));
+  const certs = useLoad(() => api<Page<Certificate>>('GET', '/certificates?size=100'));
+  const events = useLoad(() => api<Page<BackupEvent>>('GET', '/cluster/backups/events/remote?size=100'));
+  const act = useAction();
+  const list = nodes.data?.data ?? [];
+  const members = list.filter((n) => n.status === 'member');
+  const pending = list.filter((n) => n.status === 'pending');
+  const failing = tasks.value.filter((t) => t.status === 'failed' && Date.now() - Date.parse(t.finishedAt ?? t.createdAt) < DAY);
+  const expiring = (certs.data?.data ?? []).filter((c) => c.notAfter && Date.parse(c.notAfter) - Date.now() < 30 * DAY);
+  // a job's last run is its newest event (the list is newest first)
+  const lastRun = new Map<number, BackupEvent>();
+  for (const e of events.data?.data ?? []) if (!lastRun.has(e.jobId)) lastRun.set(e.jobId, e);
+  const failedJobs = [...lastRun.values()].filter((e) => e.status === 'failed');
+  const approve = (n: NodeView, form: HTMLFormElement) =>
+    act.run(async () => {
+      const f = new FormData(form);
+      const res = await call('POST', '/cluster/join', { clusterKey: f.get('clusterKey'), leaderIp: f.get('leaderIp'), nodeId: n.id, nodeIp: n.ip });
+      await nodes.reload();
+      return said(res.message);
+    });
+  return (
+    <div>
+      <h1>Overview</h1>
+      <ErrorLine error={nodes.error} />
+      <div class="cards">
+        <div class="card">
+          <h2>Nodes online</h2>
+          <p class="big" data-count="nodes-online">
+            {members.filter((n) => n.online).length}
+          </p>
+          <p class="muted">
+            of <span data-count="nodes-members">{members.length}</span> members
+          </p>
+        </div>
+        <div class="card">
+          <h2>Failing tasks (24 h)</h2>
+          <p class="big" data-count="failing-tasks">
+            {failing.length}
+          </p>
+        </div>
+        <div class="card">
+          <h2>Certificates expiring in 30 days</h2>
+          <p class="big" data-count="expiring-certificates">
+            {expiring.length}
+          </p>
+        </div>
+        <div class="card">
+          <h2>Backup jobs whose last run failed</h2>
+          <p class="big" data-count="failed-backup-jobs">
+            {failedJobs.length}
+          </p>
+        </div>
+      </div>
+      <h2>Nodes</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Address</th>
+            <th scope="col">State</th>
+            <th scope="col">Last heartbeat</th>
+            <th scope="col">Agent</th>
+            <th scope="col">Capabilities</th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((n) => (
+            <tr key={n.id} data-node={n.name}>
+              <td>{n.name}</td>
+              <td>{n.ip}</td>
+              <td>
+                <span class={`badge ${n.online ? 'ok' : 'bad'}`}>{n.online ? 'online' : 'offline'}</span>
+              </td>
+              <td>{when(n.lastSeenAt)}</td>
+              <td>{n.agentVersion}</td>
+              <td class="muted">{n.capabilities ? Object.keys(n.capabilities).join(', ') : '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {pending.length ? (
+        <>
+          <h2>Pending joins</h2>
+          <ul>
+            {pending.map((n) => (
+              <li key={n.id}>
+                {n.name} ({n.ip}){' '}
+                {isAdmin() ? (
+                  <form
+                    class="inline"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      void approve(n, e.currentTarget);
+                    }}
+                  >
+                    <label>
+                      Cluster key <input name="clusterKey" type="password" required autocomplete="off" />
+                    </label>
+                    <label>
+                      Leader address <input name="leaderIp" required value={members[0]?.ip ?? ''} />
+                    </label>
+                    <button type="submit">Approve {n.name}</button>
+                  </form>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+          <act.Answer />
+        </>
+      ) : null}
+    </div>
+  );
+}

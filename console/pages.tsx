@@ -1,0 +1,347 @@
+import { useState } from 'preact/hooks';
+import { api, call, qs } from './api.ts';
+import { ErrorLine, useAction, useLoad, when } from './load.tsx';
+import { said } from './messages.ts';
+import { canAct } from './state.ts';
+import { refreshTasks } from './tasks.tsx';
+import type { AuditRow, BackupEvent, BackupJob, Certificate, Notification, Page } from './types.ts';
+import { bellCount, refreshBell } from './bell.tsx';
+
+export function Notifications() {
+  const list = useLoad(() => api<Page<Notification>>('GET', '/notifications?size=100'), [bellCount.value]);
+  const act = useAction();
+  const dismiss = (path: string) =>
+    act.run(async () => {
+      const res = await call('POST', path);
+      await Promise.all([list.reload(), refreshBell()]);
+      return said(res.message);
+    });
+  return (
+    <div>
+      <h1>Notifications</h1>
+      <ErrorLine error={list.error} />
+      {canAct() ? (
+        <button type="button" onClick={() => dismiss('/notifications/dismiss-all')}>
+          Dismiss all global notifications
+        </button>
+      ) : null}
+      <act.Answer />
+      <ul class="notifications">
+        {(list.data?.data ?? []).map((n) => (
+          <li key={n.id} class={`sev-${n.severity}`} data-notification={n.id}>
+            <strong>{n.title}</strong> <span class="badge">{n.severity}</span> <span class="muted">{when(n.createdAt)}</span>
+            <p>{n.body}</p>
+            {canAct() ? (
+              <button type="button" class="small" onClick={() => dismiss(`/notifications/${n.id}/dismiss`)}>
+                Dismiss “{n.title}”
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {list.data && list.data.data.length === 0 ? <p class="muted">No active notifications.</p> : null}
+      <Channels />
+    </div>
+  );
+}
+
+/** Delivery channels: secrets are write-only (the API answers whether one is set, never its value). */
+function Channels() {
+  const channels = useLoad(() => api<unknown>('GET', '/notifications/channels'));
+  const rules = useLoad(() => api<Page<Record<string, unknown>> | Record<string, unknown>[]>('GET', '/notifications/rules'));
+  const ruleList = Array.isArray(rules.data) ? rules.data : (rules.data?.data ?? []);
+  const entries = channels.data && typeof channels.data === 'object' ? Object.entries(channels.data as Record<string, unknown>) : [];
+  return (
+    <>
+      <h2>Channels</h2>
+      <ErrorLine error={channels.error} />
+      <dl class="facts">
+        {entries.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{typeof v === 'object' ? summary(v) : String(v)}</dd>
+          </div>
+        ))}
+      </dl>
+      <h2>Rules</h2>
+      <ErrorLine error={rules.error} />
+      <ul>
+        {ruleList.map((r) => (
+          <li key={String(r.id)}>{summary(r)}</li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** A record as `key: value` pairs; secret-looking members only say whether they are set. */
+const summary = (v: unknown) =>
+  Object.entries((v ?? {}) as Record<string, unknown>)
+    .map(([k, x]) => `${k}: ${/secret|password|token/i.test(k) ? (x ? 'set' : 'not set') : typeof x === 'object' ? JSON.stringify(x) : String(x)}`)
+    .join(', ');
+
+export function Backups() {
+  const jobs = useLoad(() => api<Page<BackupJob>>('GET', '/cluster/backups/jobs?size=100'));
+  const [filter, setFilter] = useState<{ jobId?: string; search?: string }>({});
+  const events = useLoad(() => api<Page<BackupEvent>>('GET', `/cluster/backups/events/remote${qs({ ...filter, size: 50 })}`), [filter]);
+  const act = useAction();
+  const run = (j: BackupJob) =>
+    act.run(async () => {
+      const res = await call('POST', `/cluster/backups/jobs/${j.id}/run`);
+      await refreshTasks();
+      await events.reload();
+      return said(res.message);
+    });
+  const restore = (j: BackupJob, snapshot: string) =>
+    act.run(async () => {
+      const res = await call('POST', `/cluster/backups/jobs/${j.id}/restore`, snapshot ? { snapshot } : {});
+      await refreshTasks();
+      return said(res.message);
+    });
+  return (
+    <div>
+      <h1>Backups</h1>
+      <ErrorLine error={jobs.error} />
+      <act.Answer />
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Job</th>
+            <th scope="col">Source</th>
+            <th scope="col">Target</th>
+            <th scope="col">Schedule</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(jobs.data?.data ?? []).map((j) => (
+            <tr key={j.id} data-job={j.id}>
+              <td>{j.name}</td>
+              <td>{j.sourceDataset}</td>
+              <td>{j.targetEndpoint}</td>
+              <td>{j.enabled ? j.schedule : 'disabled'}</td>
+              <td>
+                {canAct() ? (
+                  <>
+                    <button type="button" class="small" onClick={() => run(j)}>
+                      Run {j.name}
+                    </button>{' '}
+                    <form
+                      class="inline"
+                      onSubmit={(e) => {
+                        e.preventDefault();
+                        void restore(j, String(new FormData(e.currentTarget).get('snapshot') ?? ''));
+                      }}
+                    >
+                      <label>
+                        Snapshot <input name="snapshot" placeholder="latest" />
+                      </label>
+                      <button type="submit" class="small">
+                        Restore {j.name}
+                      </button>
+                    </form>
+                  </>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Events</h2>
+      <form
+        class="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = new FormData(e.currentTarget);
+          setFilter({ jobId: String(f.get('jobId') ?? ''), search: String(f.get('search') ?? '') });
+        }}
+      >
+        <label>
+          Job{' '}
+          <select name="jobId">
+            <option value="">all</option>
+            {(jobs.data?.data ?? []).map((j) => (
+              <option key={j.id} value={j.id}>
+                {j.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Search <input name="search" />
+        </label>
+        <button type="submit">Filter events</button>
+      </form>
+      <ErrorLine error={events.error} />
+      <table class="events">
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">Job</th>
+            <th scope="col">Source</th>
+            <th scope="col">Status</th>
+            <th scope="col">Started</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(events.data?.data ?? []).map((e) => (
+            <tr key={e.id} data-event={e.id}>
+              <td>{e.id}</td>
+              <td>{e.jobId}</td>
+              <td>{e.sourceDataset}</td>
+              <td>{e.status}</td>
+              <td>{when(e.startedAt)}</td>
+              <td>{e.error}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function Certificates() {
+  const list = useLoad(() => api<Page<Certificate>>('GET', '/certificates?size=100'));
+  const act = useAction();
+  const go = (fn: () => Promise<{ message: string }>) =>
+    act.run(async () => {
+      const res = await fn();
+      await Promise.all([list.reload(), refreshTasks()]);
+      return said(res.message);
+    });
+  return (
+    <div>
+      <h1>Certificates</h1>
+      <ErrorLine error={list.error} />
+      <act.Answer />
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Domain</th>
+            <th scope="col">Type</th>
+            <th scope="col">Status</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Fingerprint</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(list.data?.data ?? []).map((c) => (
+            <tr key={c.id}>
+              <td>{c.name}</td>
+              <td>{c.domain}</td>
+              <td>{c.type}</td>
+              <td>
+                {c.issuanceStatus}
+                {c.issuanceError ? <span class="error"> {c.issuanceError}</span> : null}
+              </td>
+              <td>{when(c.notAfter || null)}</td>
+              <td class="mono">{c.fingerprint || '—'}</td>
+              <td>
+                {canAct() && c.issuanceStatus === 'failed' ? (
+                  <button type="button" class="small" onClick={() => go(() => call('POST', `/certificates/${c.id}/retry`))}>
+                    Retry {c.name}
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {canAct() ? (
+        <form
+          class="action"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const f = new FormData(e.currentTarget);
+            void go(() => call('POST', '/certificates', { name: f.get('name'), domain: f.get('domain'), type: f.get('type') }));
+          }}
+        >
+          <fieldset>
+            <legend>New certificate</legend>
+            <label>
+              Name <input name="name" required />
+            </label>
+            <label>
+              Domain <input name="domain" required />
+            </label>
+            <label>
+              Type{' '}
+              <select name="type">
+                <option value="managed">managed (ACME)</option>
+                <option value="self-signed">self-signed</option>
+              </select>
+            </label>
+            <button type="submit">Create certificate</button>
+          </fieldset>
+        </form>
+      ) : null}
+    </div>
+  );
+}
+
+export function Audit() {
+  const [filter, setFilter] = useState<Record<string, string>>({});
+  const rows = useLoad(() => api<Page<AuditRow>>('GET', `/audit${qs({ ...filter, size: 50 })}`), [filter]);
+  return (
+    <div>
+      <h1>Audit log</h1>
+      <form
+        class="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = new FormData(e.currentTarget);
+          setFilter(Object.fromEntries(['route', 'outcome', 'tokenId', 'from', 'to'].map((k) => [k, String(f.get(k) ?? '')])));
+        }}
+      >
+        <label>
+          Route <input name="route" placeholder="/api/tasks/{id}/cancel" />
+        </label>
+        <label>
+          Outcome <input name="outcome" placeholder="4xx" size={4} />
+        </label>
+        <label>
+          Token id <input name="tokenId" type="number" min={1} size={4} />
+        </label>
+        <label>
+          From <input name="from" placeholder="2026-01-01T00:00:00Z" />
+        </label>
+        <label>
+          To <input name="to" placeholder="2026-12-31T00:00:00Z" />
+        </label>
+        <button type="submit">Filter audit log</button>
+      </form>
+      <ErrorLine error={rows.error} />
+      <table class="audit">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Token</th>
+            <th scope="col">Request</th>
+            <th scope="col">Resource</th>
+            <th scope="col">Status</th>
+            <th scope="col">Task</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(rows.data?.data ?? []).map((r) => (
+            <tr key={r.id} data-route={r.route}>
+              <td>{when(r.at)}</td>
+              <td>
+                {r.tokenName} ({r.role})
+              </td>
+              <td class="mono">
+                {r.method} {r.route}
+              </td>
+              <td>{r.resource}</td>
+              <td>{r.status ?? '…'}</td>
+              <td>{r.taskId ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,315 @@
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { binaryOf, PEERS } from '#scripts/provision/peers';
+import { adminToken, apiUrl, call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
+import { admitAsMember, insertNode, startTestAgent, testHost, waitUntil, type TestAgent } from '../helpers/agent.ts';
+import { createHost } from '../http/zfs-fixtures.ts';
+
+/**
+ * The web console in a real browser (the system's Chromium, provisioned like sshd) against the suite's stack,
+ * with one agent on a simulated host: the overview's counts are the API's, tasks appear in the panel and end
+ * there, a queued task cancels from it, dismiss-all empties the bell, the telemetry charts grow with the next
+ * samples, a backup run adds an event row, the audit log filters; on every page axe finds no WCAG 2.1 AA
+ * violation and the browser asks nothing of another origin. HM_CONSOLE_SCREENSHOTS=<dir> keeps light and dark
+ * screenshots there (docs/console-*.png in the docs).
+ */
+const CHROMIUM = binaryOf(PEERS.find((p) => p.env === 'CHROMIUM')!, process.env);
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const GB = 1000 ** 3;
+const SHOTS = process.env.HM_CONSOLE_SCREENSHOTS ?? join(tmpdir(), 'hm-console-shots');
+
+let browser: Browser;
+let origin: string;
+let agent: TestAgent;
+let poolGuid: string;
+const foreign: string[] = [];
+const pageErrors: string[] = [];
+
+async function open(path: string, opts: { token?: string | null; colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  // axe is evaluated through the DevTools protocol, which the page's content policy does not govern
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: opts.colorScheme ?? 'light' });
+  const token = opts.token === undefined ? adminToken() : opts.token;
+  if (token) await context.addInitScript((t) => sessionStorage.setItem('hostmgr.token', t), token);
+  context.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.protocol !== 'data:' && url.origin !== origin) foreign.push(r.url());
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(`${origin}/#${path}`, { waitUntil: 'load' });
+  return { context, page };
+}
+
+/** axe-core's WCAG 2.0/2.1 A and AA rules on the page as it is now. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() =>
+    (globalThis as unknown as { axe: { run: (c: unknown) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe.run({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    }),
+  );
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
+}
+
+const taskRow = (page: Page, id: number) => page.locator(`li[data-task-id="${id}"]`);
+
+beforeAll(async () => {
+  origin = new URL(apiUrl()).origin;
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  mkdirSync(SHOTS, { recursive: true });
+  agent = await startTestAgent({
+    host: testHost({
+      disks: ['ada0', 'ada1', 'ada2', 'ada3'].map((name) => ({ name, sizeBytes: 100 * GB })),
+      pools: [
+        {
+          name: 'tank',
+          vdevs: [
+            {
+              type: 'mirror',
+              children: [
+                { type: 'disk', name: 'ada1' },
+                { type: 'disk', name: 'ada2' },
+              ],
+            },
+          ],
+          allocatedBytes: 20 * GB,
+          io: { readOps: 120, writeOps: 60, readBytes: 4e6, writeBytes: 2e6, readWaitNs: 250_000, writeWaitNs: 500_000 },
+        },
+      ],
+      arc: { sizeBytes: 4 * 1024 ** 3, targetBytes: 4 * 1024 ** 3, minBytes: 512 * 1024 ** 2, maxBytes: 6 * 1024 ** 3, hitRatio: 0.9, accessesPerSecond: 2000 },
+    }),
+    env: { HM_SIM_RESILVER_MS: '1500', HM_RESILVER_POLL_MS: '150', HM_TELEMETRY_INTERVAL: '1' },
+  });
+  await agent.ready();
+  await admitAsMember(agent);
+  poolGuid = (
+    await waitUntil('the pool in the store', () => testDb().selectFrom('pools').select('guid').where('node_id', '=', agent.nodeId).executeTakeFirst())
+  ).guid;
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+test('the console is served on the API origin with a content policy, and its JavaScript is within 100 KB gzip', async () => {
+  const page = await fetch(`${origin}/`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
+  const script = await fetch(`${origin}/console/main.js`);
+  expect(script.status).toBe(200);
+  expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+  expect((await fetch(`${origin}/console/nothing.js`)).status).toBe(404);
+  // first load: every script the page loads (one bundle; any chunk would be counted too)
+  const js = readdirSync('dist/console').filter((f) => f.endsWith('.js'));
+  const gzip = js.reduce((n, f) => n + gzipSync(readFileSync(join('dist/console', f)), { level: 9 }).length, 0);
+  expect(js).toContain('main.js');
+  expect(gzip).toBeLessThanOrEqual(100 * 1024);
+});
+
+test('sign in with a token: the role badge shows it, the audit link only for admins', async () => {
+  const { context, page } = await open('/', { token: null });
+  await page.fill('input[name=token]', 'not-a-token');
+  await page.click('button[type=submit]');
+  await expect(page.locator('[role=alert]').textContent()).resolves.toContain('The token was not accepted');
+  await page.fill('input[name=token]', await tokenFor('viewer'));
+  await page.click('button[type=submit]');
+  await page.locator('[data-role=viewer]').waitFor();
+  expect(await page.locator('nav a', { hasText: 'Audit' }).count()).toBe(0);
+  expect(await page.evaluate(() => sessionStorage.getItem('hostmgr.token'))).toBeTruthy();
+  await context.close();
+  const admin = await open('/');
+  await admin.page.locator('[data-role=admin]').waitFor();
+  expect(await admin.page.locator('nav a', { hasText: 'Audit' }).count()).toBe(1);
+  await admin.context.close();
+}, 60_000);
+
+test('overview counts equal the API’s', async () => {
+  const { context, page } = await open('/');
+  const online = async () => (await call('GET', '/cluster/nodes?status=member&online=true&size=1')).body.data.total;
+  const members = async () => (await call('GET', '/cluster/nodes?status=member&size=1')).body.data.total;
+  await waitUntil('the overview to show the API’s node counts', async () => {
+    const shown = [await page.locator('[data-count=nodes-online]').textContent(), await page.locator('[data-count=nodes-members]').textContent()].map(Number);
+    const api = [await online(), await members()];
+    return shown[0] === api[0] && shown[1] === api[1] && api[0] >= 1;
+  });
+  await page.locator(`tr[data-node]`).first().waitFor();
+  expect(await page.locator('tr[data-node]').count()).toBe(await members());
+  await context.close();
+}, 60_000);
+
+test('an E7 request appears in the task panel and reaches success there', async () => {
+  const { context, page } = await open('/');
+  const res = await call('POST', `/zfs/pools/${poolGuid}/replace-device`, { body: { old: 'ada1', new: 'ada3' }, token: await tokenFor('operator') });
+  expectEnvelope(res, 202, 'device_replacement_queued');
+  const row = taskRow(page, res.body.data.id);
+  await row.waitFor({ timeout: 20_000 });
+  await expect(row.textContent()).resolves.toContain('pool.replace-device');
+  await page.locator(`li[data-task-id="${res.body.data.id}"][data-status=success]`).waitFor({ timeout: 60_000 });
+  await context.close();
+}, 90_000);
+
+test('cancelling a queued task from the panel shows cancelled and the API’s answer', async () => {
+  const host = await createHost(); // a node without an agent: its task stays queued
+  const res = await call('POST', `/zfs/pools/${host.tank.guid}/replace-device`, { body: { old: 'ada1', new: 'ada4' }, token: await tokenFor('operator') });
+  expectEnvelope(res, 202);
+  const id = res.body.data.id;
+  const { context, page } = await open('/');
+  await page.locator(`li[data-task-id="${id}"][data-status=queued]`).waitFor({ timeout: 20_000 });
+  await taskRow(page, id)
+    .getByRole('button', { name: `Cancel task ${id}` })
+    .click();
+  await page.locator(`li[data-task-id="${id}"][data-status=cancelled]`).waitFor({ timeout: 20_000 });
+  await expect(taskRow(page, id).locator('.answer').textContent()).resolves.toBe('The task was cancelled before it started.');
+  expect((await call('GET', `/tasks/${id}`)).body.data.status).toBe('cancelled');
+  await context.close();
+}, 60_000);
+
+test('viewers see no Cancel', async () => {
+  const host = await createHost();
+  const res = await call('POST', `/zfs/pools/${host.tank.guid}/replace-device`, { body: { old: 'ada1', new: 'ada4' }, token: await tokenFor('operator') });
+  const { context, page } = await open('/', { token: await tokenFor('viewer') });
+  await page.locator(`li[data-task-id="${res.body.data.id}"][data-status=queued]`).waitFor({ timeout: 20_000 });
+  expect(await taskRow(page, res.body.data.id).getByRole('button').count()).toBe(0);
+  await context.close();
+  await call('POST', `/tasks/${res.body.data.id}/cancel`, { token: await tokenFor('operator') });
+}, 60_000);
+
+test('dismissing one lowers the bell; dismiss-all empties it', async () => {
+  // the bell counts every active notification; dismiss-all is for the global ones, so node-scoped ones go first
+  await testDb().updateTable('notifications').set({ dismissed_at: new Date() }).where('scope', '=', 'node').where('dismissed_at', 'is', null).execute();
+  await testDb()
+    .insertInto('notifications')
+    .values(
+      [1, 2, 3].map((i) => ({
+        kind: 'pool_degraded',
+        title: `console ${i}`,
+        body: 'zpool tank: one device FAULTED',
+        severity: 'warning',
+        scope: 'global',
+        node_id: null,
+      })),
+    )
+    .execute();
+  const { context, page } = await open('/notifications');
+  const bell = page.locator('a.bell');
+  const active = (await call('GET', '/notifications/count')).body.data.active;
+  expect(active).toBeGreaterThanOrEqual(3);
+  await page.locator(`a.bell[data-count="${active}"]`).waitFor();
+  await page.getByRole('button', { name: 'Dismiss “console 2”' }).click();
+  await page.locator(`a.bell[data-count="${active - 1}"]`).waitFor();
+  await expect(page.locator('.answer').textContent()).resolves.toBe('Notification dismissed.');
+  await page.getByRole('button', { name: 'Dismiss all global notifications' }).click();
+  await page.locator('a.bell[data-count="0"]').waitFor();
+  expect(await bell.locator('.count').count()).toBe(0);
+  expect((await call('GET', '/notifications/count')).body.data.active).toBe(0);
+  await context.close();
+}, 60_000);
+
+test('the telemetry charts draw the history and redraw with the next samples', async () => {
+  const { context, page } = await open('/storage');
+  await page.selectOption('label:has-text("Node") select', agent.nodeId);
+  const chart = page.locator('[data-chart=bandwidth]');
+  await chart.locator('canvas').waitFor({ timeout: 30_000 });
+  const points = async () => Number(await chart.getAttribute('data-points'));
+  const first = await waitUntil('the first points', async () => ((await points()) > 0 ? points() : undefined), 30_000);
+  // the agent samples every second; the page polls E14 every 10 s
+  await waitUntil('more points after the next poll', async () => (await points()) > first, 40_000, 500);
+  expect(await page.locator('[data-chart] canvas').count()).toBe(5);
+  await context.close();
+}, 90_000);
+
+test('a backup run from the page adds an event row', async () => {
+  const runner = await insertNode(randomUUID(), { status: 'member' });
+  const target = await insertNode(randomUUID(), { status: 'member' });
+  const name = `console-${randomUUID().slice(0, 8)}`;
+  const job = await call('POST', '/cluster/backups/jobs', {
+    token: await tokenFor('operator'),
+    body: {
+      name,
+      nodeId: runner,
+      source: { dataset: 'zroot/data' },
+      target: { nodeId: target, dataset: 'vault/backups/data' },
+      schedule: '0 3 * * *',
+      retention: 3,
+    },
+  });
+  expectEnvelope(job, 201);
+  const { context, page } = await open('/backups');
+  await page.getByRole('button', { name: `Run ${name}` }).click();
+  await expect(page.locator('.answer').first().textContent()).resolves.toBeTruthy();
+  const events = (await call('GET', `/cluster/backups/events/remote?jobId=${job.body.data.id}`)).body.data.data;
+  expect(events).toHaveLength(1);
+  await page.locator(`tr[data-event="${events[0].id}"]`).waitFor({ timeout: 20_000 });
+  await context.close();
+}, 60_000);
+
+test('the audit log filters by route', async () => {
+  const route = '/api/notifications/dismiss-all';
+  const { context, page } = await open('/audit');
+  await page.locator('table.audit tbody tr').first().waitFor();
+  await page.fill('input[name=route]', route);
+  await page.getByRole('button', { name: 'Filter audit log' }).click();
+  await waitUntil('only the route’s rows', async () => {
+    const routes = await page.locator('table.audit tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-route')));
+    return routes.length > 0 && routes.every((r) => r === route);
+  });
+  const expected = (await call('GET', `/audit?route=${encodeURIComponent(route)}&size=50`)).body.data.data.length;
+  expect(await page.locator('table.audit tbody tr').count()).toBe(expected);
+  await context.close();
+}, 60_000);
+
+const PAGES = ['/', '/guests', '/storage', '/backups', '/certificates', '/notifications', '/audit', `/jail/101`];
+
+test.each(['light', 'dark'] as const)(
+  'every page: 0 axe WCAG 2.1 AA violations in %s mode, screenshots kept',
+  async (scheme) => {
+    for (const path of PAGES) {
+      const { context, page } = await open(path, { colorScheme: scheme });
+      await page.locator('header').waitFor();
+      await page.locator('section.tasks li, section.tasks p').first().waitFor();
+      if (path === '/storage') {
+        await page.selectOption('label:has-text("Node") select', agent.nodeId);
+        await page.locator('[data-chart=bandwidth]:not([data-points="0"]) canvas').waitFor({ timeout: 30_000 });
+      }
+      expect({ path, violations: await axeViolations(page) }).toEqual({ path, violations: [] });
+      const name = path === '/' ? 'overview' : path.slice(1).replace(/\//g, '-');
+      await page.screenshot({ path: join(SHOTS, `console-${name}-${scheme}.png`) });
+      await context.close();
+    }
+  },
+  180_000,
+);
+
+test('keyboard: Tab reaches the navigation, the bell and the task panel’s actions', async () => {
+  const { context, page } = await open('/');
+  await page.locator('header').waitFor();
+  const reached = new Set<string>();
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    const focused = "(document.activeElement && (document.activeElement.textContent.trim() || document.activeElement.getAttribute('aria-label'))) || ''";
+    reached.add(await page.evaluate<string>(focused));
+  }
+  expect([...reached]).toEqual(expect.arrayContaining(['Overview', 'Guests', 'Storage']));
+  expect([...reached].some((r) => r.startsWith('Notifications:'))).toBe(true);
+  await context.close();
+}, 60_000);
+
+test('no request outside the API origin and no uncaught error, all along', () => {
+  expect(foreign).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});

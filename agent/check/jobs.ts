@@ -7,7 +7,7 @@ import type { ScenarioContext } from './runner.ts';
  * executor; its progress reports become note lines. Through the registry, so the kit uses what the agent would.
  */
 export async function runJob<K extends TaskKind>(ctx: ScenarioContext, kind: K, payload: TaskPayloads[K]): Promise<unknown> {
-  const handler = handlerFor(kind);
+  const handler = await handlerFor(kind);
   if (!handler) throw new Error(`this agent has no handler for ${kind}`);
   return handler(
     {

@@ -13,6 +13,13 @@ export const schema = {
     404: 'group_not_found',
     409: 'group_protected | group_referenced',
   },
+  /** the Group of spec part 2 */
+  data: {
+    type: 'object',
+    properties: { id: { type: 'integer', minimum: 1 }, name: { type: 'string' } },
+    required: ['id', 'name'],
+    additionalProperties: false,
+  },
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -23,6 +23,13 @@ export const schema = {
     409: 'root_must_stay_in_wheel | primary_group_member',
     413: 'payload_too_large',
   },
+  /** the Group of spec part 2 */
+  data: {
+    type: 'object',
+    properties: { id: { type: 'integer', minimum: 1 }, name: { type: 'string' } },
+    required: ['id', 'name'],
+    additionalProperties: false,
+  },
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

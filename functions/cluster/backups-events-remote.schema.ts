@@ -1,6 +1,8 @@
 import { id32, pageQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
 import { BACKUP_EVENT_SORT_FIELDS, SEARCH_MAX } from '#domain/backups/events';
+import { backupEventSchema } from '#http/responses/backup';
+import { pageOf } from '#http/responses/page';
 
 export const schema = {
   operation: 'E12',
@@ -22,6 +24,7 @@ export const schema = {
     additionalProperties: false,
   },
   responses: { 200: 'backup_events_listed', 404: 'cluster_node_not_found' },
+  data: pageOf(backupEventSchema),
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -7,6 +7,7 @@ export const schema = {
   route: '/api/cluster/backups/jobs/{id}',
   path: pathId('id'),
   responses: { 200: 'backup_job_deleted', 404: 'backup_job_not_found', 409: 'backup_job_busy' },
+  data: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'], additionalProperties: false },
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

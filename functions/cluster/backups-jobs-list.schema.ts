@@ -1,5 +1,7 @@
 import { pageQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
+import { backupJobSchema } from '#http/responses/backup';
+import { pageOf } from '#http/responses/page';
 
 export const schema = {
   summary: 'Backup jobs, by id; optionally only those a node runs',
@@ -12,6 +14,7 @@ export const schema = {
     additionalProperties: false,
   },
   responses: { 200: 'backup_jobs_listed', 404: 'cluster_node_not_found' },
+  data: pageOf(backupJobSchema),
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

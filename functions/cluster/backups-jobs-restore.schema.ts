@@ -1,5 +1,6 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { KEY_FORMATS, SNAPSHOT_PATTERN, ZFS_NAME_MAX } from '#domain/backups/restore-input';
+import { backupRestoreSchema } from '#http/responses/backup';
 
 export const schema = {
   operation: 'E15',
@@ -24,6 +25,7 @@ export const schema = {
     409: 'restore_conflict / guest_id_conflict / backup_job_no_target / backup_job_no_dataset',
     503: 'node_offline / node_address_unknown',
   },
+  data: backupRestoreSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,4 +1,5 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
+import { backupRunSchema } from '#http/responses/backup';
 
 export const schema = {
   summary: 'Run a backup job now: queues a run on its runner node (202 + task; an offline runner runs it when back); its event appears in E12',
@@ -11,6 +12,7 @@ export const schema = {
     404: 'backup_job_not_found',
     409: 'resource_busy / node_not_member / node_address_unknown / backup_job_has_no_target / backup_source_missing / backup_source_not_nested',
   },
+  data: backupRunSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,5 +1,6 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { backupJobBody } from '#domain/backups/job-input';
+import { backupJobSchema } from '#http/responses/backup';
 
 export const schema = {
   summary: 'Replace a backup job (its next run is recomputed from the schedule)',
@@ -14,6 +15,7 @@ export const schema = {
     404: 'backup_job_not_found / cluster_node_not_found / jail_not_found / vm_not_found',
     409: 'node_not_member',
   },
+  data: backupJobSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,5 +1,7 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
+import { nodeViewSchema } from '#http/responses/node';
+import { joinConflictReportSchema } from '#http/responses/cluster';
 
 /** An address as typed: the handler checks it is an IP literal (400 naming the field). */
 const ipSchema = { type: 'string', minLength: 1, maxLength: 64 } as const;
@@ -26,10 +28,13 @@ export const schema = {
     400: 'validation_failed',
     403: 'cluster_key_mismatch',
     404: 'cluster_node_not_found',
-    409: 'cluster_join_conflict (data: the conflict report) | leader_ip_mismatch | node_ip_mismatch',
+    409: 'cluster_join_conflict | leader_ip_mismatch | node_ip_mismatch',
     413: 'payload_too_large',
     503: 'cluster_key_not_set',
   },
+  /** the node record (a member joining again: the same, unchanged) */
+  data: nodeViewSchema,
+  errorData: { cluster_join_conflict: joinConflictReportSchema },
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,5 +1,6 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
 import { NOTE_CONTENT_MAX, NOTE_TITLE_MAX } from '#domain/cluster/notes';
+import { clusterNoteSchema } from '#http/responses/cluster';
 
 export const schema = {
   summary: 'Create a cluster note',
@@ -16,6 +17,7 @@ export const schema = {
     additionalProperties: false,
   },
   responses: { 201: 'cluster_note_created' },
+  data: clusterNoteSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,5 +1,6 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { lunNumberSchema, zvolSchema } from '#domain/iscsi/schemas';
+import { lunSchema } from '#http/responses/iscsi';
 
 export const schema = {
   operation: 'E13',
@@ -22,6 +23,7 @@ export const schema = {
     409: 'lun_number_in_use | zvol_in_use',
     413: 'payload_too_large',
   },
+  data: lunSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

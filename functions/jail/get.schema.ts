@@ -1,4 +1,5 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
+import { jailViewSchema } from '#http/responses/jail';
 
 export const schema = {
   summary: 'A jail as the store holds it: node, state, persisted hooks and limits, and what its host last reported',
@@ -7,6 +8,7 @@ export const schema = {
   route: '/api/jail/{ctid}',
   path: pathId('ctid'),
   responses: { 200: 'jail', 404: 'jail_not_found' },
+  data: jailViewSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

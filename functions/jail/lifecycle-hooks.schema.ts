@@ -1,5 +1,6 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { hooksSchema } from '#domain/jails/hooks';
+import { jailHooksRecordSchema } from '#http/responses/jail';
 
 export const schema = {
   operation: 'E3',
@@ -10,6 +11,7 @@ export const schema = {
   path: pathId('ctid'),
   body: { type: 'object', properties: { hooks: hooksSchema }, required: ['hooks'], additionalProperties: false },
   responses: { 200: 'jail_hooks_updated', 400: 'validation_failed', 404: 'jail_not_found', 409: 'jail_busy' },
+  data: jailHooksRecordSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

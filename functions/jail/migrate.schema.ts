@@ -1,5 +1,6 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
+import { jailMigrationSchema } from '#http/responses/jail';
 
 export const schema = {
   operation: 'E20',
@@ -16,6 +17,7 @@ export const schema = {
     409: 'jail_busy / guest_id_conflict / node_not_member',
     503: 'node_offline / no_migration_target',
   },
+  data: jailMigrationSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

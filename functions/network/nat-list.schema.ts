@@ -1,4 +1,5 @@
 import type { EndpointInput, EndpointSchema } from '#http/spec';
+import { natRuleSchema } from '#http/responses/network';
 
 export const schema = {
   summary: 'Firewall NAT rules of every node, by id (the rules E18 derives route suggestions from)',
@@ -6,6 +7,7 @@ export const schema = {
   method: 'GET',
   route: '/api/network/firewall/nat',
   responses: { 200: 'nat_rules_listed' },
+  data: { type: 'array', items: natRuleSchema },
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

@@ -1,4 +1,5 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
+import { natRouteSuggestionsSchema } from '#http/responses/network';
 
 export const schema = {
   operation: 'E18',
@@ -12,6 +13,7 @@ export const schema = {
     404: 'nat_rule_not_found',
     409: 'nat_rule_not_eligible | routing_table_unavailable',
   },
+  data: natRouteSuggestionsSchema,
 } as const satisfies EndpointSchema;
 
 export type Input = EndpointInput<typeof schema>;

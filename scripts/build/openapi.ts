@@ -49,23 +49,45 @@ const envelopeWith = (data: unknown, message?: unknown) => ({
 });
 
 /**
+ * Response shapes with a `title` (the shared ones of shared/http/responses) become named components, referenced
+ * wherever they are used: a reader sees one `TaskView`, and the document states each shape once. Two different
+ * shapes under one title fail the build.
+ */
+function hoistTitled(schema: unknown, components: Record<string, unknown>): unknown {
+  if (Array.isArray(schema)) return schema.map((x) => hoistTitled(x, components));
+  if (!schema || typeof schema !== 'object') return schema;
+  const out = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, hoistTitled(v, components)]));
+  const title = (schema as { title?: unknown }).title;
+  if (typeof title !== 'string') return out;
+  const name = title.replace(/[^A-Za-z0-9._-]/g, '');
+  if (components[name] !== undefined && JSON.stringify(components[name]) !== JSON.stringify(out))
+    throw new Error(`two different response shapes are titled ${title}`);
+  components[name] = out;
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/**
  * The schema of one status's envelope. Without a declared `data` the endpoint answers the generic envelope.
  * With one, a 2xx carries it, and an error carries `errorData[message]` for the codes that have one, null
  * otherwise (an error's data is null unless named).
  */
-function responseSchema(s: EndpointSchema, status: number, message: string): unknown {
+function responseSchema(s: EndpointSchema, status: number, message: string, components: Record<string, unknown>): unknown {
   if (s.data === undefined) return ENVELOPE;
-  if (status < 300) return envelopeWith(s.data);
+  if (status < 300) return envelopeWith(hoistTitled(s.data, components));
   const named = codesOf(message).filter((c) => s.errorData?.[c] !== undefined);
   if (!named.length) return envelopeWith({ type: 'null' });
   return {
-    anyOf: [...named.map((c) => envelopeWith(s.errorData![c], { const: c })), envelopeWith({ type: 'null' }, { not: { enum: named } })],
+    anyOf: [
+      ...named.map((c) => envelopeWith(hoistTitled(s.errorData![c], components), { const: c })),
+      envelopeWith({ type: 'null' }, { not: { enum: named } }),
+    ],
   };
 }
 
 /** The OpenAPI 3.1 document, from the same schemas the validators are compiled from. */
 export function openapi(routes: RouteDef[], schemas: Map<string, EndpointSchema | null>, version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const shapes: Record<string, unknown> = {};
   for (const r of routes) {
     const s = schemas.get(r.module);
     if (!s || r.method === '*') continue;
@@ -76,7 +98,7 @@ export function openapi(routes: RouteDef[], schemas: Map<string, EndpointSchema 
         code,
         {
           description: `${STATUS_TEXT[Number(code)] ?? ''}: ${message}`,
-          content: { 'application/json': { schema: responseSchema(s, Number(code), message) } },
+          content: { 'application/json': { schema: responseSchema(s, Number(code), message, shapes) } },
         },
       ]),
     );
@@ -99,7 +121,7 @@ export function openapi(routes: RouteDef[], schemas: Map<string, EndpointSchema 
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, schemas: { Envelope: envelope } },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, schemas: { Envelope: envelope, ...shapes } },
     paths,
   };
 }

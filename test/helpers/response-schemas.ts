@@ -72,9 +72,9 @@ export class ResponseChecker {
       // an error the declaration does not name carries no data
       schema = { allOf: [{ $ref: ENVELOPE_REF }, { type: 'object', properties: { data: { type: 'null' } } }] };
     }
-    // the document's component references, resolved inside the compiled schema
-    const local = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"#/$defs/')) as object;
-    const validate = this.ajv.compile({ ...local, $defs: this.doc.components.schemas });
+    // the document's component references (also those between components), resolved inside the compiled schema
+    const local = (x: unknown) => JSON.parse(JSON.stringify(x).replaceAll('"#/components/schemas/', '"#/$defs/')) as Record<string, unknown>;
+    const validate = this.ajv.compile({ ...local(schema), $defs: local(this.doc.components.schemas) });
     this.compiled.set(key, validate);
     return validate;
   }

@@ -6,12 +6,21 @@ import { describeRequest, operationsOf, requestsFor, type FuzzRequest, type Oper
 import { countChanges, DECLARED_5XX, envelopeProblems, FINAL_TASK_STATUSES, rowCounter } from '../helpers/fuzz/invariants.ts';
 import { failureReport, fuzzSeed, fuzzRuns, seedFor } from '../helpers/fuzz/seed.ts';
 import type { Known } from '../helpers/fuzz/values.ts';
+import { responseChecker } from '../helpers/response-schemas.ts';
+
+const parsedJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * Property-based fuzzing of every route the OpenAPI document lists (so routes added later are fuzzed too):
  * per route a seeded, reproducible batch of valid, boundary and hostile requests. Each must answer the
- * envelope, never a 5xx, `data` null on errors; a refused mutation writes nothing (row counts unchanged); an
- * accepted one's task reaches a final state — run by a real agent against the simulated host.
+ * envelope, never a 5xx, `data` null on errors (unless declared) and the shape its route declares; a refused
+ * mutation writes nothing (row counts unchanged); an accepted one's task reaches a final state — run by a real agent against the simulated host.
  * A failure names the seed and the request: replay with `HM_FUZZ_SEED=<seed> npx jest test/http/api-fuzz.test.ts -t '<route>'`.
  */
 const SEED = fuzzSeed();
@@ -105,6 +114,9 @@ describe('API fuzzer: every route of the OpenAPI document', () => {
           const before = mutates ? await counts() : undefined;
           const res = await send(req, tokens[op.role]);
           const problems = envelopeProblems(res, /^E16\./.test(op.summary), DECLARED_5XX[op.summary.split('.')[0]]);
+          // and the shape its route declares (`data`, `errorData`), like every answer the suite receives
+          const mismatch = responseChecker().problem(req.method, req.url, res.status, parsedJson(res.text));
+          if (mismatch) problems.push(mismatch);
           if (before && res.status >= 400) {
             const changed = countChanges(before, await counts());
             if (changed.length) problems.push(`a ${res.status} wrote rows (${changed.join(', ')})`);

@@ -18,16 +18,27 @@ const schema = {
   data: taskViewSchema,
   errorData: { thing_busy: { type: 'object', properties: { taskId: { type: 'integer' } }, required: ['taskId'], additionalProperties: false } },
 } as const satisfies EndpointSchema;
+/** a titled shape holding another: both become components, one referring to the other */
+const nested = {
+  summary: 'a wrapped task',
+  role: 'viewer',
+  method: 'GET',
+  route: '/api/wrapped',
+  responses: { 200: 'wrapped' },
+  data: { title: 'Wrapped', type: 'object', properties: { task: taskViewSchema }, required: ['task'], additionalProperties: false },
+} as const satisfies EndpointSchema;
 const undeclared = { summary: 'other', role: 'viewer', method: 'GET', route: '/api/others', responses: { 200: 'others' } } as const satisfies EndpointSchema;
 
 const doc = openapi(
   [
     { name: 'things-get', module: 'functions/things/get', method: 'GET', path: '/api/things/{id}' },
     { name: 'others-list', module: 'functions/others/list', method: 'GET', path: '/api/others' },
+    { name: 'wrapped-get', module: 'functions/wrapped/get', method: 'GET', path: '/api/wrapped' },
   ],
   new Map<string, EndpointSchema>([
     ['functions/things/get', schema],
     ['functions/others/list', undeclared],
+    ['functions/wrapped/get', nested],
   ]),
   '0.0.0',
 ) as unknown as OpenApiDoc;
@@ -57,11 +68,25 @@ const ok = (data: unknown) => ({ status: 'success', message: 'thing_found', erro
 const err = (message: string, data: unknown) => ({ status: 'error', message, error: 'why', data });
 
 describe('the response check of the suite', () => {
+  test('a titled shape is one named component of the document, referenced by the response', () => {
+    expect(doc.components.schemas.TaskView).toMatchObject({ title: 'TaskView', required: expect.arrayContaining(['id', 'status']) });
+    const ok200 = (doc.paths['/api/things/{id}'].get.responses['200'].content!['application/json'].schema as { allOf: unknown[] }).allOf[1];
+    expect(ok200).toEqual({ type: 'object', properties: { data: { $ref: '#/components/schemas/TaskView' } } });
+  });
+
   test('an answer matching its declaration passes', () => {
     expect(checker.problem('GET', '/api/things/7?x=1', 200, ok(task))).toBeNull();
     expect(checker.problem('GET', '/api/things/7', 404, err('thing_not_found', null))).toBeNull();
     expect(checker.problem('GET', '/api/things/7', 409, err('thing_busy', { taskId: 3 }))).toBeNull();
     expect(checker.problem('GET', '/api/things/7', 409, err('thing_locked', null))).toBeNull();
+  });
+
+  test('a shape holding another named shape is checked through both', () => {
+    expect(doc.components.schemas.Wrapped).toMatchObject({ properties: { task: { $ref: '#/components/schemas/TaskView' } } });
+    expect(checker.problem('GET', '/api/wrapped', 200, ok({ task }))).toBeNull();
+    expect(checker.problem('GET', '/api/wrapped', 200, ok({ task: { ...task, status: 'lost' } }))).toMatch(
+      /\/data\/task\/status must be equal to one of the allowed values/,
+    );
   });
 
   test('a member of the wrong type fails, naming the route, the status and the member', () => {

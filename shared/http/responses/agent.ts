@@ -2,6 +2,7 @@ import { taskViewSchema } from './task.ts';
 
 /** The answer to an agent's claim of a task (`StartAnswer`, shared/jobs/start.ts). */
 export const startAnswerSchema = {
+  title: 'TaskStartAnswer',
   type: 'object',
   properties: {
     run: { type: 'boolean' },

@@ -4,6 +4,7 @@ import { isoTime } from './time.ts';
 
 /** One row of the audit log as `GET /api/audit` shows it. */
 export const auditViewSchema = describes<AuditView>()({
+  title: 'AuditEntry',
   type: 'object',
   properties: {
     id: { type: 'integer', minimum: 1 },

@@ -32,10 +32,17 @@ const properties = {
 const required = Object.keys(properties) as (keyof typeof properties)[];
 
 /** The Managed TLS certificate record (spec part 2) plus `nodeId` (`toCertificateRecord`). */
-export const certificateSchema = describes<CertificateRecord>()({ type: 'object', properties, required, additionalProperties: false } as const);
+export const certificateSchema = describes<CertificateRecord>()({
+  title: 'Certificate',
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+} as const);
 
 /** The record of a certificate just created, with the task that installs or issues it. */
 export const createdCertificateSchema = describes<CertificateRecord & { taskId: number }>()({
+  title: 'CertificateCreated',
   type: 'object',
   properties: { ...properties, taskId: { type: 'integer', minimum: 1 } },
   required: [...required, 'taskId'],

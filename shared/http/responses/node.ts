@@ -5,6 +5,7 @@ import { isoTime, isoTimeOrNull } from './time.ts';
 
 /** A cluster node as the API shows it (`toNodeView`); `inventory` only in the single-node read. */
 export const nodeViewSchema = describes<NodeView>()({
+  title: 'NodeView',
   type: 'object',
   properties: {
     id: { type: 'string' },

@@ -5,6 +5,7 @@ import { isoTime, isoTimeOrNull } from './time.ts';
 
 /** A task as the API shows it (`toTaskView`): `GET /api/tasks/{id}`, the task lists, the agent's task reports. */
 export const taskViewSchema = {
+  title: 'TaskView',
   type: 'object',
   properties: {
     id: { type: 'integer', minimum: 1 },

@@ -13,6 +13,7 @@ const count = { type: 'integer', minimum: 0 } as const;
 export const channelsSchema = {
   type: 'array',
   items: {
+    title: 'NotificationChannel',
     type: 'object',
     properties: {
       channel: { type: 'string', enum: DELIVERY_CHANNELS },
@@ -26,6 +27,7 @@ export const channelsSchema = {
 
 /** An active notification (`toNotification`). */
 export const notificationSchema = {
+  title: 'Notification',
   type: 'object',
   properties: {
     id: { type: 'integer', minimum: 1 },
@@ -44,6 +46,7 @@ export const notificationSchema = {
 
 /** A notification rule as the API shows it (`listRules`; the spec's rule fields plus filters and delivery state). */
 export const ruleSchema = describes<NotificationRule>()({
+  title: 'NotificationRule',
   type: 'object',
   properties: {
     id: { type: 'integer', minimum: 1 },
@@ -101,6 +104,7 @@ export const ruleSchema = describes<NotificationRule>()({
 } as const);
 
 const templateSchema = {
+  title: 'NotificationTemplate',
   type: 'object',
   properties: {
     key: { type: 'string' },
@@ -120,6 +124,7 @@ const templateSchema = {
 
 /** E23's answer and the rules list: `{rules, templates}`. */
 export const rulesAndTemplatesSchema = {
+  title: 'NotificationRulesAndTemplates',
   type: 'object',
   properties: { rules: { type: 'array', items: ruleSchema }, templates: { type: 'array', items: templateSchema } },
   required: ['rules', 'templates'],

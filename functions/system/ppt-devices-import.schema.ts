@@ -23,6 +23,7 @@ export const schema = {
     413: 'payload_too_large',
   },
   data: {
+    title: 'PptDevice',
     // the spec's PCI passthrough device record, plus its node and the task writing /boot/loader.conf (null: none needed)
     type: 'object',
     properties: {

@@ -22,6 +22,7 @@ export const schema = {
     413: 'payload_too_large',
   },
   data: {
+    title: 'TunableSetting',
     // the persisted setting; the task applies it with sysctl(8)
     type: 'object',
     properties: {

@@ -21,6 +21,7 @@ export const schema = {
     413: 'payload_too_large',
   },
   data: {
+    title: 'FilenameProbe',
     type: 'object',
     properties: { filename: { type: 'string', description: '"" when the source advertises none' } },
     required: ['filename'],

@@ -8,6 +8,7 @@ const taskId = { ...id, description: 'the task that applies the change on the ho
 
 /** GET /api/vm/{rid}: the VM as the store holds it, secrets shown as the reader may see them (vmOptionsView). */
 export const vmViewSchema = {
+  title: 'VmView',
   type: 'object',
   properties: {
     rid: id,
@@ -114,6 +115,7 @@ export const vncSetSchema = {
 
 /** E10: the spec's Purge result, plus the task that removes the runtime files on the host. */
 export const purgeResultSchema = {
+  title: 'PurgeResult',
   type: 'object',
   properties: {
     deletedMacObjectIds: { type: 'array', items: id },

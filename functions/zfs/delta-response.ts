@@ -64,8 +64,9 @@ const arcRow = closed({
   evictionsPerSecond: num,
 } as const);
 
-export const dashboardDeltaSchema = describes<Delta>()(
-  closed({
+export const dashboardDeltaSchema = describes<Delta>()({
+  title: 'DashboardDelta',
+  ...closed({
     pools: { type: 'array', items: closed({ guid: { type: 'string' }, name: { type: 'string' }, points: { type: 'array', items: point } } as const) },
     arc: { type: 'array', items: arcRow },
     /** the heads to ask after next time */
@@ -75,4 +76,4 @@ export const dashboardDeltaSchema = describes<Delta>()(
     /** Unix ms */
     generatedAt: int,
   } as const),
-);
+});

@@ -1,4 +1,4 @@
-import type { TaskKind } from '#shared/jobs/protocol';
+import { isTaskKind, type TaskKind } from '#shared/jobs/kinds';
 import type { JobHandler } from './job.ts';
 import { hostProbe } from './host-probe.ts';
 import { poolReplaceDevice } from './pool-replace-device.ts';
@@ -22,10 +22,11 @@ import { certificateInstall } from './certificate-install.ts';
 import { certificateSelfSign } from './certificate-self-sign.ts';
 
 /**
- * Every task kind the agent can run (shared/jobs/protocol.ts lists the kinds). A capability adds its
- * handler here: one import, one entry. A kind without a handler fails its task with a clear error.
+ * The job of every task kind (shared/jobs/kinds.ts lists the kinds): a kind without its job here, or a job
+ * whose payload or result is not its kind's, does not compile. A capability adds its handler here: one import,
+ * one entry. A kind this agent does not know (a newer control plane's) fails its task with a clear error.
  */
-export const jobHandlers: { [K in TaskKind]?: JobHandler<K> } = {
+export const jobHandlers: { [K in TaskKind]: JobHandler<K> } = {
   'host.probe': hostProbe,
   'pool.replace-device': poolReplaceDevice,
   'tunable.apply': tunableApply,
@@ -49,5 +50,5 @@ export const jobHandlers: { [K in TaskKind]?: JobHandler<K> } = {
 };
 
 export function handlerFor(kind: string): JobHandler | undefined {
-  return Object.hasOwn(jobHandlers, kind) ? (jobHandlers[kind as TaskKind] as JobHandler | undefined) : undefined;
+  return isTaskKind(kind) ? (jobHandlers[kind] as JobHandler) : undefined;
 }

@@ -109,7 +109,7 @@ export async function planRestore(trx: Transaction<Database>, jobId: number, req
     guest: guest ? { ...guest, name: guestName ?? `${guest.type}${guest.id}` } : null,
     ...(req.encryptionKey !== undefined ? { encryptionKey: req.encryptionKey, encryptionKeyFormat: req.encryptionKeyFormat } : {}),
   };
-  return { kind: 'backup.restore', nodeId: runner.id, resource: resourceKey.backupJob(jobId), exclusive: true, payload };
+  return { kind: 'backup.restore', nodeId: runner.id, resource: resourceKey.backupJob(jobId), payload };
 }
 
 /** The reply; links the event to its task (once: a repeated Idempotency-Key finds it linked). */

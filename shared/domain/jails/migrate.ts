@@ -67,7 +67,6 @@ export async function planMigration(trx: Transaction<Database>, ctid: number, ta
     kind: 'jail.migrate',
     nodeId: jail.node_id,
     resource: resourceKey.jail(ctid),
-    exclusive: true,
     payload: { ctid, name: jail.name, dataset: config.dataset, target: { nodeId: target.id, address: target.ip } },
   };
 }

@@ -1,6 +1,6 @@
 import type { Executor } from '../executors/executor.ts';
 import type { TaskKind, TaskPayloads, TaskResults } from '#shared/jobs/kinds';
-import type { PeerHost } from '#shared/jobs/start';
+import type { PeerHost } from '#shared/jobs/kinds';
 
 /** What a job handler gets: the host, the task, and a way to report progress. */
 export interface JobContext {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#store/tables';
 import type { SweepResult } from '#shared/jobs/sweeper';
-import { notifyOfflineNodes } from '#shared/jobs/node-offline';
+import { notifyOfflineNodes } from './nodes/offline.ts';
 import { pruneAudit } from './audit/retention.ts';
 import { pruneTasks } from '#shared/jobs/retention';
 import { sweepTasks } from './task-transitions.ts';

@@ -1,5 +1,6 @@
 import type { KindOutcome, TaskOutcome } from '#shared/jobs/lifecycle';
 import { isTaskKind, type TaskKind } from '#shared/jobs/kinds';
+import { notifyTaskEnded } from './notifications/raise.ts';
 import { completeMigration } from './jails/migrate.ts';
 import { applyVmTaskOutcome } from './vms/outcomes.ts';
 import { applyPptTaskOutcome } from './ppt/outcomes.ts';
@@ -47,8 +48,14 @@ export const taskOutcomes: { [K in TaskKind]: KindOutcome<K> } = {
   'certificate.self-sign': (trx, task) => applyCertificateTaskOutcome(trx, task),
 };
 
-/** The outcome of the task's kind (a kind this control plane does not know has none). */
+const ENDED = new Set(['success', 'failed', 'interrupted', 'cancelled']);
+
+/**
+ * What follows a task's start or end: an ended task's event and notification (./notifications/raise.ts), then
+ * the outcome of its kind (a kind this control plane does not know has none).
+ */
 export const applyTaskOutcome: TaskOutcome = async (trx, task) => {
+  if (ENDED.has(task.status)) await notifyTaskEnded(trx, task);
   if (!isTaskKind(task.kind)) return;
   await (taskOutcomes[task.kind] as TaskOutcome)(trx, task);
 };

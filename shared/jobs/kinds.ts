@@ -362,3 +362,23 @@ export type JailHookPhases = FromSchema<typeof jailHookPhases>;
 /** The peer id (JobContext.peer) a task reaches a backup peer by: the node's id, or `ssh:<user>@<host>:<port>`. */
 export const backupPeerId = (p: { kind: 'node'; nodeId: string } | { kind: 'ssh'; user: string; host: string; port: number }) =>
   p.kind === 'node' ? p.nodeId : `ssh:${p.user}@${p.host}:${p.port}`;
+
+/** Another node's host a task may connect to, with the SSH host keys the control plane holds for it. */
+export interface PeerHost {
+  nodeId: string;
+  /** the address the node registered */
+  address: string;
+  /** `SHA256:…` fingerprints the node reported at registration; a host presenting another key is refused */
+  hostKeys: string[];
+  /** an SSH endpoint outside the cluster (a backup target): its login and port, instead of the agent's peer settings */
+  user?: string;
+  port?: number;
+}
+
+/** What the agent runs: the task row's kind and payload, never anything from the queue message. */
+export interface Work<K extends TaskKind = TaskKind> {
+  kind: K;
+  payload: TaskPayload<K>;
+  /** the hosts the task may reach over SSH (E20: the target) */
+  peers: PeerHost[];
+}

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { conflict, forbidden } from '#shared/errors/domain-errors';
 import type { TaskRow, Db } from '#store/tables';
-import { notifyTaskEnded } from './notify.ts';
 import { scrubTaskSecrets } from './secrets.ts';
 import type { FinishReport, ProgressReport } from './reports.ts';
 import { getTask } from './tasks.ts';
@@ -31,11 +30,11 @@ export type TaskOf<K extends TaskKind> = Omit<TaskRow, 'kind' | 'payload' | 'res
 export type KindOutcome<K extends TaskKind> = (trx: Db, task: TaskOf<K>) => Promise<void>;
 
 /**
- * What follows every end of a task, in the transaction that ends it: its task event and notification, the
- * capability's outcome (which still sees the whole payload), then the payload's secrets dropped.
+ * What follows every end of a task, in the transaction that ends it: what the domain learns from it (its task
+ * event and notification, the kind's outcome — shared/domain/task-outcomes.ts), which still sees the whole
+ * payload, then the payload's secrets dropped.
  */
 export async function afterTaskEnded(trx: Db, task: TaskRow, applyOutcome: TaskOutcome): Promise<void> {
-  await notifyTaskEnded(trx, task);
   await applyOutcome(trx, task);
   await scrubTaskSecrets(trx, task); // an ended task keeps no secrets
 }

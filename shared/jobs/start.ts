@@ -2,28 +2,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import type { TaskRow, Db } from '#store/tables';
 import { afterTaskEnded, nodeTask, type TaskOutcome } from './lifecycle.ts';
-import { backupPeerId, isTaskKind, taskKinds, type PeerRef, type TaskKind, type TaskPayloads } from './kinds.ts';
+import { backupPeerId, isTaskKind, taskKinds, type PeerHost, type PeerRef, type TaskKind, type Work } from './kinds.ts';
+
+export type { PeerHost, Work };
 import { toTaskView, type TaskView } from './tasks.ts';
-
-/** Another node's host a task may connect to, with the SSH host keys the control plane holds for it. */
-export interface PeerHost {
-  nodeId: string;
-  /** the address the node registered */
-  address: string;
-  /** `SHA256:…` fingerprints the node reported at registration; a host presenting another key is refused */
-  hostKeys: string[];
-  /** an SSH endpoint outside the cluster (a backup target): its login and port, instead of the agent's peer settings */
-  user?: string;
-  port?: number;
-}
-
-/** What the agent runs: the task row's kind and payload, never anything from the queue message. */
-export interface Work<K extends TaskKind = TaskKind> {
-  kind: K;
-  payload: TaskPayloads[K];
-  /** the hosts the task may reach over SSH (E20: the target) */
-  peers: PeerHost[];
-}
 
 /**
  * The answer of POST /api/agent/tasks/{id}/start — the one contract between the store and the agent about

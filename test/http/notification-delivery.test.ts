@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
 import { insertNode, queueTask, stackQueue, waitUntil } from '../helpers/agent.ts';
-import { notifyOfflineNodes } from '#shared/jobs/node-offline';
+import { notifyOfflineNodes } from '#domain/nodes/offline';
 import { pruneDeliveries } from '#domain/notifications/delivery/worker';
 import { NOTIFY_PEER_HOST, startReceiver, startSmtp, type TestReceiver, type TestSmtp } from '../helpers/notify-peers.ts';
 

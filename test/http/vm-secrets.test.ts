@@ -5,6 +5,7 @@ import { finishTask, startTask, sweepTasks } from '#domain/task-transitions';
 import { inTransaction } from '#store/tx';
 import { defaultVmOptions } from '#domain/vms/types';
 import { freeRids, insertVm } from './vm-fixtures.ts';
+import { sampleResultOf } from '../helpers/task-results.ts';
 
 /**
  * Cloud-init user data / meta-data and the VNC password are write-only secrets: viewers never read them, the
@@ -158,7 +159,8 @@ describe('VM secrets are write-only', () => {
     // while the newer one runs, the older one waits for it (how it ends depends on how the newer one does)
     const waits = await inTransaction(testDb(), (trx) => startTask(trx, node, older.id));
     expect(waits).toMatchObject({ run: false, waitFor: { taskId: newer.id } });
-    await inTransaction(testDb(), (trx) => finishTask(trx, node, newer.id, { attempt: 1, status: 'success' }));
+    const result = await sampleResultOf(newer.id);
+    await inTransaction(testDb(), (trx) => finishTask(trx, node, newer.id, { attempt: 1, status: 'success', result }));
     const answer = await inTransaction(testDb(), (trx) => startTask(trx, node, older.id));
     expect(answer.run).toBe(false);
     const row = await testDb().selectFrom('tasks').selectAll().where('id', '=', older.id).executeTakeFirstOrThrow();

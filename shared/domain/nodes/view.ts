@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import { notFound } from '#shared/errors/domain-errors';
 import type { Database, NodeRow } from '#store/tables';
 import { iso, offsetOf } from '#store/paging';
 import { onlineSql } from '#store/presence';
 import type { HostCapabilities } from '#domain/capabilities';
+import { requireNode } from './require-node.ts';
 
 /** A node as the API shows it; `online` = heard from within three heartbeat intervals (presence.ts). */
 export interface NodeView {
@@ -52,12 +52,8 @@ export function toNodeView(n: NodeRow & { online: boolean }, withInventory = fal
   };
 }
 
-const base = (db: Kysely<Database>) => db.selectFrom('nodes').selectAll().select(onlineSql('nodes').as('online'));
-
 export async function getNodeView(db: Kysely<Database>, id: string): Promise<NodeView> {
-  const row = await base(db).where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('cluster_node_not_found', `cluster node ${id} does not exist`);
-  return toNodeView(row, true);
+  return toNodeView(await requireNode(db, id), true);
 }
 
 interface NodeFilter {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DeliveryChannel } from '#shared/jobs/notification-outbox';
+import type { DeliveryChannel } from '#domain/notifications/outbox';
 import { inTransaction } from '#store/tx';
 import type { Database } from '#store/tables';
 import { failureReason } from '#domain/outbound/failure';

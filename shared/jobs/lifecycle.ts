@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { conflict, forbidden } from '#shared/errors/domain-errors';
 import type { TaskRow, Db } from '#store/tables';
 import { scrubTaskSecrets } from './secrets.ts';
-import type { FinishReport, ProgressReport } from './reports.ts';
+import { OUTPUT_TAIL_CHARS, type FinishReport, type ProgressReport } from './reports.ts';
 import { getTask } from './tasks.ts';
 import { resultProblem } from './result-check.ts';
 import type { TaskKind, TaskPayload, TaskResult } from './kinds.ts';
@@ -39,8 +39,6 @@ export async function afterTaskEnded(trx: Db, task: TaskRow, applyOutcome: TaskO
   await scrubTaskSecrets(trx, task); // an ended task keeps no secrets
 }
 
-/** Output kept per task: the tail, so a chatty command cannot grow a row without bound. */
-export const OUTPUT_TAIL_CHARS = 64 * 1024;
 const appendOutput = (text: string | undefined) => (text ? sql<string>`right(output || ${text}, ${OUTPUT_TAIL_CHARS})` : sql<string>`output`);
 
 /** The task, if it belongs to the agent's node: a token for node X can never touch node Y's tasks. */

@@ -16,7 +16,8 @@ import { applyTaskOutcome } from './task-outcomes.ts';
 export const startTask = (trx: Db, nodeId: string, taskId: number) => start.startTask(trx, nodeId, taskId, applyTaskOutcome);
 
 /** running → success | failed | cancelled as the agent reports it, its result checked against its kind's schema. */
-export const finishTask = (trx: Db, nodeId: string, taskId: number, report: FinishReport) => lifecycle.finishTask(trx, nodeId, taskId, report, applyTaskOutcome);
+export const finishTask = (trx: Db, nodeId: string, taskId: number, report: FinishReport) =>
+  lifecycle.finishTask(trx, nodeId, taskId, report, applyTaskOutcome);
 
 /** At agent start: the node's `running` tasks become `interrupted`. */
 export const interruptStaleTasks = (trx: Db, nodeId: string) => lifecycle.interruptStaleTasks(trx, nodeId, applyTaskOutcome);

@@ -47,7 +47,11 @@ describe('routine agent reports are not audit events', () => {
       200,
       'task_progress_recorded',
     );
-    expectEnvelope(await call('POST', `/agent/tasks/${task.id}/finish`, { token, body: { attempt: 1, status: 'success', result: { values: {} } } }), 200, 'task_finished');
+    expectEnvelope(
+      await call('POST', `/agent/tasks/${task.id}/finish`, { token, body: { attempt: 1, status: 'success', result: { values: {} } } }),
+      200,
+      'task_finished',
+    );
     expect(await rowsOf(tokenId)).toEqual([
       'POST /api/agent/register 200',
       'PUT /api/agent/inventory 200',

@@ -171,17 +171,12 @@ test('run now: 202 with a queued event tied to its task; the task moves it (runn
   expect(await event()).toMatchObject({ status: 'running' });
   expect((await event()).started_at).not.toBeNull();
   await inTransaction(testDb(), (trx) =>
-    finishTask(
-      trx,
-      runner,
-      taskId,
-      {
-        attempt: 1,
-        status: 'failed',
-        error: "cannot receive incremental stream: destination 'vault/backups/data' has been modified",
-        output: 'mode: incremental\n',
-      },
-    ),
+    finishTask(trx, runner, taskId, {
+      attempt: 1,
+      status: 'failed',
+      error: "cannot receive incremental stream: destination 'vault/backups/data' has been modified",
+      output: 'mode: incremental\n',
+    }),
   );
   expect(await event()).toMatchObject({
     status: 'failed',

@@ -48,7 +48,10 @@ describe('E11 PUT /system/tunables (validation, persistence, task)', () => {
     const waiting = await call('POST', `/agent/tasks/${request}/start`, { token: agent });
     expect(waiting.body.data).toMatchObject({ run: false, waitFor: { taskId: reapplied.id } });
     expectEnvelope(
-      await call('POST', `/agent/tasks/${reapplied.id}/finish`, { token: agent, body: { attempt: started.body.data.attempt, status: 'success', result: await sampleResultOf(reapplied.id) } }),
+      await call('POST', `/agent/tasks/${reapplied.id}/finish`, {
+        token: agent,
+        body: { attempt: started.body.data.attempt, status: 'success', result: await sampleResultOf(reapplied.id) },
+      }),
       200,
     );
     const ended = await call('POST', `/agent/tasks/${request}/start`, { token: agent });

@@ -186,7 +186,11 @@ describe('agent endpoints: task lifecycle', () => {
       status: 'queued',
       attempts: 0,
     });
-    expectEnvelope(await call('POST', `/agent/tasks/${first.id}/finish`, { token, body: { attempt: 1, status: 'success', result: { values: {} } } }), 200, 'task_finished');
+    expectEnvelope(
+      await call('POST', `/agent/tasks/${first.id}/finish`, { token, body: { attempt: 1, status: 'success', result: { values: {} } } }),
+      200,
+      'task_finished',
+    );
     const later = await call('POST', `/agent/tasks/${second.id}/start`, { token });
     expectEnvelope(later, 200, 'task_started');
     expect(later.body.data).toMatchObject({ run: true, attempt: 1 });

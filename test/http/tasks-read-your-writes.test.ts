@@ -36,7 +36,10 @@ const report = (inv: unknown, asOf?: string) => call('PUT', '/agent/inventory', 
 async function runToSuccess(taskId: number): Promise<string> {
   const started = await call('POST', `/agent/tasks/${taskId}/start`, { token: agent });
   expect(started.body.data.run).toBe(true);
-  const done = await call('POST', `/agent/tasks/${taskId}/finish`, { token: agent, body: { attempt: started.body.data.attempt, status: 'success', result: await sampleResultOf(taskId) } });
+  const done = await call('POST', `/agent/tasks/${taskId}/finish`, {
+    token: agent,
+    body: { attempt: started.body.data.attempt, status: 'success', result: await sampleResultOf(taskId) },
+  });
   expectEnvelope(done, 200);
   return done.body.data.finishedAt;
 }

@@ -75,6 +75,9 @@ const backupRestorePayload = {
   additionalProperties: false,
 } as const;
 
+const migratePayload = exact({ ctid: int, name: str, dataset: str, target: exact({ nodeId: str, address: str }) });
+const backupRunPayload = exact({ jobId: int, source: str, retention: int, target: backupRunTarget });
+
 /** What a certificate task reports: the certificate the host holds now. */
 const installedCertificate = exact({ fingerprint: str, notBefore: str, notAfter: str, path: str });
 const vmRid = { rid: int, domain: str } as const;
@@ -106,6 +109,8 @@ export type PeerRef = { kind: 'node'; nodeId: string } | { kind: 'ssh'; user: st
 interface KindDef<P, R> {
   payload: P;
   result: R;
+  /** the other hosts the task reaches over SSH, from its payload (see {@link peersFrom}) */
+  peers?: (payload: unknown) => PeerRef[];
   /** payload fields that carry secrets: they leave the stored payload when the task ends */
   secretFields: readonly string[];
   /** sets a resource's configuration to a value: only the newest task of a resource counts */
@@ -114,9 +119,13 @@ interface KindDef<P, R> {
   exclusive: boolean;
 }
 
-const kind = <const P extends JSONSchema, const R extends JSONSchema>(
-  d: KindDef<P, R> & { peers?: (payload: FromSchema<P>) => PeerRef[] },
-): KindDef<P, R> & { peers?: (payload: FromSchema<P>) => PeerRef[] } => d;
+const kind = <const P extends object, const R extends object>(d: KindDef<P, R>): KindDef<P, R> => d;
+
+/** The TypeScript type of a schema of this table. */
+type Of<S> = S extends JSONSchema ? FromSchema<S> : never;
+
+/** A kind's `peers`, typed by its payload schema. */
+const peersFrom = <const P extends object>(_payload: P, peers: (payload: Of<P>) => PeerRef[]) => peers as (payload: unknown) => PeerRef[];
 
 const plain = { secretFields: [], configuration: false, exclusive: false } as const;
 const configuration = { secretFields: [], configuration: true, exclusive: false } as const;
@@ -144,7 +153,7 @@ export const taskKinds = {
     ...plain,
     exclusive: true,
     resource: 'jail',
-    payload: exact({ ctid: int, name: str, dataset: str, target: exact({ nodeId: str, address: str }) }),
+    payload: migratePayload,
     /** the jail runs (or not) on the target; `recovered`: reported by the agent's recovery after a crash */
     result: {
       type: 'object',
@@ -152,7 +161,7 @@ export const taskKinds = {
       required: ['ctid', 'targetNodeId', 'state', 'warnings'],
       additionalProperties: false,
     },
-    peers: (p) => [{ kind: 'node', nodeId: p.target.nodeId }],
+    peers: peersFrom(migratePayload, (p) => [{ kind: 'node', nodeId: p.target.nodeId }]),
   }),
   /** E7 */
   'pool.replace-device': kind({
@@ -261,7 +270,7 @@ export const taskKinds = {
     ...plain,
     exclusive: true,
     resource: 'backupJob',
-    payload: exact({ jobId: int, source: str, retention: int, target: backupRunTarget }),
+    payload: backupRunPayload,
     result: exact({
       mode: { enum: ['full', 'incremental'] },
       snapshot: str,
@@ -270,7 +279,7 @@ export const taskKinds = {
       estimate: int,
       pruned: exact({ source: strings, target: strings }),
     }),
-    peers: (p) => [peerOf(p.target)],
+    peers: peersFrom(backupRunPayload, (p) => [peerOf(p.target)]),
   }),
   /** E15: receive a job snapshot from the job's target into `<dataset>.restoring`, verify, swap in (agent/jobs/backup-restore.ts) */
   'backup.restore': kind({
@@ -293,7 +302,7 @@ export const taskKinds = {
       },
       warnings: strings,
     }),
-    peers: (p) => [peerOf(p.source)],
+    peers: peersFrom(backupRestorePayload, (p) => [peerOf(p.source)]),
   }),
   /**
    * Managed TLS certificates (E22): the agent runs the ACME flow against `directoryUrl` (HTTP-01
@@ -335,16 +344,16 @@ export const taskKinds = {
   }),
 };
 
-function peerOf(p: FromSchema<typeof backupPeer>): PeerRef {
+function peerOf(p: Of<typeof backupPeer>): PeerRef {
   return p.kind === 'node' ? { kind: 'node', nodeId: p.nodeId } : { kind: 'ssh', user: p.user, host: p.host, port: p.port, hostKeys: p.hostKeys };
 }
 
 type Kinds = typeof taskKinds;
 export type TaskKind = keyof Kinds;
 /** What a task of kind K carries to its agent. */
-export type TaskPayload<K extends TaskKind> = FromSchema<Kinds[K]['payload']>;
+export type TaskPayload<K extends TaskKind> = Of<Kinds[K]['payload']>;
 /** What the agent job of kind K returns (stored as the task's result once checked against the kind's schema). */
-export type TaskResult<K extends TaskKind> = FromSchema<Kinds[K]['result']>;
+export type TaskResult<K extends TaskKind> = Of<Kinds[K]['result']>;
 export type TaskPayloads = { [K in TaskKind]: TaskPayload<K> };
 export type TaskResults = { [K in TaskKind]: TaskResult<K> };
 
@@ -352,12 +361,12 @@ export const TASK_KINDS = Object.keys(taskKinds) as TaskKind[];
 
 export const isTaskKind = (kind: string): kind is TaskKind => Object.hasOwn(taskKinds, kind);
 
-export type BackupPeer = FromSchema<typeof backupPeer>;
+export type BackupPeer = Of<typeof backupPeer>;
 export type BackupRunTarget = TaskPayload<'backup.run'>['target'];
 export type RestoreSource = BackupPeer;
 export type BackupRestorePayload = TaskPayload<'backup.restore'>;
-export type IscsiConfig = FromSchema<typeof iscsiConfig>;
-export type JailHookPhases = FromSchema<typeof jailHookPhases>;
+export type IscsiConfig = Of<typeof iscsiConfig>;
+export type JailHookPhases = Of<typeof jailHookPhases>;
 
 /** The peer id (JobContext.peer) a task reaches a backup peer by: the node's id, or `ssh:<user>@<host>:<port>`. */
 export const backupPeerId = (p: { kind: 'node'; nodeId: string } | { kind: 'ssh'; user: string; host: string; port: number }) =>

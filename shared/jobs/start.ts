@@ -26,8 +26,7 @@ export interface StartAnswer {
 
 /** The hosts a task reaches over SSH (its kind's `peers`): an SSH endpoint as the payload pins it, or member nodes as they registered. */
 async function peersOf(db: Db, task: TaskRow): Promise<PeerHost[]> {
-  const def = taskKinds[task.kind as TaskKind];
-  const refs = 'peers' in def ? (def.peers as (p: unknown) => PeerRef[])(task.payload) : [];
+  const refs: PeerRef[] = isTaskKind(task.kind) ? (taskKinds[task.kind].peers?.(task.payload) ?? []) : [];
   const ssh: PeerHost[] = refs.flatMap((r) =>
     r.kind === 'ssh' ? [{ nodeId: backupPeerId(r), address: r.host, port: r.port, user: r.user, hostKeys: r.hostKeys }] : [],
   );

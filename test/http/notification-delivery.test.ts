@@ -64,7 +64,10 @@ async function endTask(node: { nodeId: string; token: string }, status: 'failed'
   const t = await queueTask({ kind: 'host.probe', nodeId: node.nodeId, resource: `probe:${uid()}`, payload: { sysctls: [] }, dispatch: false });
   expectEnvelope(await call('POST', `/agent/tasks/${t.id}/start`, { token: node.token }), 200, 'task_started');
   expectEnvelope(
-    await call('POST', `/agent/tasks/${t.id}/finish`, { token: node.token, body: { attempt: 1, status, ...(error && { error }) } }),
+    await call('POST', `/agent/tasks/${t.id}/finish`, {
+      token: node.token,
+      body: { attempt: 1, status, ...(error && { error }), ...(status === 'success' && { result: { values: {} } }) },
+    }),
     200,
     'task_finished',
   );

@@ -104,7 +104,12 @@ describe('VM secrets are write-only', () => {
         expectEnvelope(
           await call('POST', `/agent/tasks/${task.id}/finish`, {
             token: agent,
-            body: { attempt: 1, status: outcome, error: outcome === 'failed' ? 'no' : undefined },
+            body: {
+              attempt: 1,
+              status: outcome,
+              error: outcome === 'failed' ? 'no' : undefined,
+              result: outcome === 'success' ? await sampleResultOf(task.id) : undefined,
+            },
           }),
           200,
         );

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inTransaction } from '#store/tx';
-import { raiseNotification } from '#shared/jobs/notify';
+import { raiseNotification } from '#domain/notifications/raise';
 import { updateChannels } from '#domain/notifications/channels';
 import { createRule } from '#domain/notifications/rule-edit';
 import { startDeliveryLoop } from '#scripts/stack/notify-delivery';

@@ -10,6 +10,7 @@ import * as esbuild from 'esbuild';
 import { FUNCTIONS_YML, declaredFunctions, readRoutes } from './build/routes.ts';
 import { alarmsYml, functionRoles, functionsYml, rolesIn } from './build/functions-yml.ts';
 import { compileSpecs } from './build/compile-specs.ts';
+import { compileTaskResults } from './build/compile-task-results.ts';
 import { openapi } from './build/openapi.ts';
 import { docsPage } from './build/docs-page.ts';
 import { buildConsole } from './build/console.ts';
@@ -26,6 +27,7 @@ writeFileSync(FUNCTIONS_YML, functionsYml(fns, existsSync(FUNCTIONS_YML) ? roles
 writeFileSync('.generated/alarms.yml', alarmsYml(fns));
 const routes = readRoutes();
 const schemas = await compileSpecs(routes);
+compileTaskResults();
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 writeFileSync('.generated/openapi.json', JSON.stringify(openapi(routes, schemas, pkg.version), null, 2));
 // the web console's API types follow the same document (typecheck runs this step too)

@@ -88,7 +88,7 @@ export async function finishCommitted(source: Executor, target: Executor | null,
 export const migrationResult = (j: MigrationJournal, warnings: string[]) => ({
   ctid: j.ctid,
   targetNodeId: j.target.nodeId,
-  state: j.wasRunning ? 'running' : 'stopped',
+  state: j.wasRunning ? ('running' as const) : ('stopped' as const),
   warnings,
 });
 

@@ -1,13 +1,14 @@
-import type { TaskKind } from '#shared/jobs/protocol';
+import { isTaskKind, type TaskKind } from '#shared/jobs/kinds';
 import type { JobHandler } from './job.ts';
 
 /**
- * Every task kind the agent can run (shared/jobs/protocol.ts lists the kinds). A capability adds its
- * handler here: one entry that imports it. A kind without a handler fails its task with a clear error.
+ * The job of every task kind (shared/jobs/kinds.ts lists the kinds): a kind without its job here, or a job
+ * whose payload or result is not its kind's, does not compile. A capability adds its handler here: one entry that
+ * imports it. A kind this agent does not know (a newer control plane's) fails its task with a clear error.
  * Handlers load when a task of their kind first runs, not at agent start: an idle agent holds none of their
  * code (and of their drivers and libraries) in memory.
  */
-export const jobHandlers: { [K in TaskKind]?: () => Promise<JobHandler<K>> } = {
+export const jobHandlers: { [K in TaskKind]: () => Promise<JobHandler<K>> } = {
   'host.probe': () => import('./host-probe.ts').then((m) => m.hostProbe),
   'pool.replace-device': () => import('./pool-replace-device.ts').then((m) => m.poolReplaceDevice),
   'tunable.apply': () => import('./tunable-apply.ts').then((m) => m.tunableApply),
@@ -31,6 +32,5 @@ export const jobHandlers: { [K in TaskKind]?: () => Promise<JobHandler<K>> } = {
 };
 
 export async function handlerFor(kind: string): Promise<JobHandler | undefined> {
-  const load = Object.hasOwn(jobHandlers, kind) ? (jobHandlers[kind as TaskKind] as (() => Promise<JobHandler>) | undefined) : undefined;
-  return load?.();
+  return isTaskKind(kind) ? ((await jobHandlers[kind]()) as JobHandler) : undefined;
 }

@@ -9,6 +9,7 @@ import { ApiError, type RetryPolicy } from './api.ts';
 import type { AgentClient } from './client.ts';
 import type { Logger } from './log.ts';
 import type { Spool } from './spool.ts';
+import { OUTPUT_TAIL_CHARS } from '#shared/agent-api/reports';
 
 /**
  * A unit of work as the agent sees it: a task id, from a queue message or the registration's re-apply list.
@@ -29,8 +30,7 @@ export interface WorkItem {
  */
 type RunOutcome = 'done' | 'skipped' | 'abandoned' | 'waiting';
 
-const OUTPUT_TAIL = 64 * 1024;
-const tail = (s: string) => (s.length > OUTPUT_TAIL ? s.slice(-OUTPUT_TAIL) : s);
+const tail = (s: string) => (s.length > OUTPUT_TAIL_CHARS ? s.slice(-OUTPUT_TAIL_CHARS) : s);
 
 /** The peer the store named for this task; a node it did not name is refused (no key to pin). */
 function peerOf(peers: PeerHost[], nodeId: string): PeerHost {

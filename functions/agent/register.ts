@@ -1,7 +1,7 @@
 import spec from '#spec/agent/register';
 import { endpoint } from '#http/endpoint';
 import { created, ok, type Reply } from '#http/envelope';
-import { serviceUnavailable } from '#http/errors';
+import { unavailable } from '#shared/errors/domain-errors';
 import { inTransaction } from '#store/tx';
 import { ensureNodeQueue } from '#shared/queue/node-queue';
 import { ensureDeadLetterAlarm } from '#shared/queue/dlq-alarm';
@@ -16,11 +16,11 @@ export const handler = endpoint<Input>(spec, async ({ body }, { db, principal })
   checkNodeAddress(body.ip);
   // the queue first: a registration the agent cannot consume from is retried whole by the agent
   const queueUrl = await ensureNodeQueue(nodeId).catch((err: Error) => {
-    throw serviceUnavailable('queue_unavailable', `the node queue could not be created: ${err.message}`);
+    throw unavailable('queue_unavailable', `the node queue could not be created: ${err.message}`);
   });
   // deployed, every node's dead-letter queue is watched: a registration without its alarm is retried whole
   await ensureDeadLetterAlarm(nodeId).catch((err: Error) => {
-    throw serviceUnavailable('queue_unavailable', `the node's dead-letter alarm could not be created: ${err.message}`);
+    throw unavailable('queue_unavailable', `the node's dead-letter alarm could not be created: ${err.message}`);
   });
   const { node, createdNode, reapply } = await inTransaction(db, async (trx) => {
     const { node, created: createdNode } = await registerNode(trx, body);

@@ -1,7 +1,7 @@
 import spec from '#spec/cluster/backups-events-remote';
 import { endpoint } from '#http/endpoint';
 import { ok } from '#http/envelope';
-import { requireNode } from '#domain/cluster/nodes';
+import { requireNode } from '#domain/nodes/require-node';
 import { listBackupEvents } from '#domain/backups/events';
 import type { Input } from './backups-events-remote.schema.ts';
 

@@ -1,7 +1,7 @@
 import spec from '#spec/cluster/backups-jobs-list';
 import { endpoint } from '#http/endpoint';
 import { ok } from '#http/envelope';
-import { requireNode } from '#domain/cluster/nodes';
+import { requireNode } from '#domain/nodes/require-node';
 import { listBackupJobs } from '#domain/backups/jobs';
 import type { Input } from './backups-jobs-list.schema.ts';
 

@@ -14,7 +14,7 @@ const OUT = '.generated/spec';
  * it is plain ESM. Node hands a CommonJS module's default import over as `module.exports`, while CommonJS
  * transpilers (jest's, running validators in-process) hand over `exports.default`: both are accepted.
  */
-function toEsm(code: string): string {
+export function toEsm(code: string): string {
   const deps = new Map<string, string>();
   const body = code.replace(/require\("([^"]+)"\)/g, (_, mod: string) => {
     const spec = mod.endsWith('.js') ? mod : `${mod}.js`;

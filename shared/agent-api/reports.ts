@@ -6,6 +6,12 @@ import { id32 } from './ids.ts';
  * lifecycle (shared/jobs/lifecycle.ts) records the derived types, and the agent sends and spools the same types.
  */
 
+/**
+ * Output kept per task: the tail, so a chatty command cannot grow a row without bound. The agent keeps the
+ * same tail of what it has not reported yet, and a progress report carries at most that much.
+ */
+export const OUTPUT_TAIL_CHARS = 64 * 1024;
+
 /** The attempt a report belongs to (from the start answer): a stale attempt's report is refused. */
 export const attempt = id32;
 
@@ -15,7 +21,7 @@ export const progressReportSchema = {
     attempt,
     phase: { type: 'string', maxLength: 200 },
     progress: { type: 'integer', minimum: 0, maximum: 100 },
-    output: { type: 'string', maxLength: 65536 },
+    output: { type: 'string', maxLength: OUTPUT_TAIL_CHARS },
   },
   required: ['attempt', 'phase', 'progress'],
   additionalProperties: false,
@@ -29,7 +35,7 @@ export const finishReportSchema = {
     status: { type: 'string', enum: ['success', 'failed', 'cancelled'] },
     error: { type: 'string', maxLength: 65536 },
     output: { type: 'string', maxLength: 262144 },
-    /** the job's JSON result, stored on the task */
+    /** the job's JSON result: checked against its kind's result schema (./kinds.ts) when recorded, stored on the task */
     result: {},
   },
   required: ['attempt', 'status'],

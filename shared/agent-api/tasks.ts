@@ -1,4 +1,4 @@
-import type { TaskKind, TaskPayloads } from '#shared/jobs/protocol';
+import type { TaskKind, TaskPayloads } from '#shared/jobs/kinds';
 import type { TaskStatus } from './task-status.ts';
 
 /**

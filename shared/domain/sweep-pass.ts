@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#store/tables';
-import { sweepTasks, type SweepResult } from '#shared/jobs/sweeper';
-import { notifyOfflineNodes } from '#shared/jobs/node-offline';
+import type { SweepResult } from '#shared/jobs/sweeper';
+import { notifyOfflineNodes } from './nodes/offline.ts';
 import { pruneAudit } from './audit/retention.ts';
 import { pruneTasks } from '#shared/jobs/retention';
-import { applyTaskOutcome } from './task-outcomes.ts';
+import { sweepTasks } from './task-transitions.ts';
 
 /**
  * What the scheduled sweep does, in AWS and in `npm start` alike: re-sends tasks left `queued` and interrupts
@@ -15,7 +15,7 @@ export async function sweepPass(
   db: Kysely<Database>,
   o: { notifyOffline?: boolean } = {},
 ): Promise<SweepResult & { auditPruned: number; tasksPruned: number; offline: string[] }> {
-  const result = await sweepTasks(db, { applyOutcome: applyTaskOutcome });
+  const result = await sweepTasks(db);
   const auditPruned = await pruneAudit(db);
   const tasksPruned = await pruneTasks(db);
   const offline = o.notifyOffline === false ? [] : await notifyOfflineNodes(db);

@@ -1,5 +1,6 @@
-import type { TaskOutcome } from '#shared/jobs/lifecycle';
-import type { TaskRow, Db } from '#store/tables';
+import type { KindOutcome, TaskOutcome } from '#shared/jobs/lifecycle';
+import { isTaskKind, type TaskKind } from '#shared/jobs/kinds';
+import { notifyTaskEnded } from './notifications/raise.ts';
 import { completeMigration } from './jails/migrate.ts';
 import { applyVmTaskOutcome } from './vms/outcomes.ts';
 import { applyPptTaskOutcome } from './ppt/outcomes.ts';
@@ -11,26 +12,50 @@ import { applyCertificateTaskOutcome } from './certificates/outcomes.ts';
 import { applyTunableTaskOutcome } from './tunables/outcomes.ts';
 import { applyJailTaskOutcome } from './jails/outcomes.ts';
 
-/**
- * What the store learns from a task's outcome, in the transaction that records it (finishTask, cancelTask, …):
- * e.g. a successful jail migration (E20) moves the guest to its target node. A capability adds its effect here.
- * Every kind whose request persisted something undoes it when the task ends `cancelled` (shared/domain/task-undo.ts);
- * E7, E20 and the diagnostic `host.probe` persist nothing but their task.
- */
-const effects: Array<(trx: Db, task: TaskRow) => Promise<void>> = [
-  completeMigration, // jail.migrate success: the guest belongs to the target node
-  applyVmTaskOutcome, // vm.*: a cancel puts back what the request changed; a failure re-projects the host's last report
-  applyPptTaskOutcome, // ppt.import failed or cancelled: the device is not managed (its record goes)
-  applyGroupTaskOutcome, // group.*: a cancel puts back what the request changed; a failure brings back the host's last reported groups
-  applyIscsiTaskOutcome, // iscsi.apply-config failed or cancelled: the LUNs it added are removed again
-  applyBackupRunOutcome, // backup.run: its backup event follows the task (running, success, failed, interrupted)
-  applyRestoreOutcome, // backup.restore: its backup event follows the task (running, success, failed)
-  (trx, task) => applyCertificateTaskOutcome(trx, task), // certificate.issue/.install/.self-sign: ready with the host's fingerprint, or failed with the task's error
-  applyTunableTaskOutcome, // tunable.apply cancelled: the persisted setting as it was before the request
-  applyJailTaskOutcome, // jail.apply-hooks/-limits cancelled: the jail's persisted hooks or CPU limit as before the request
-];
+/** A kind whose request persisted nothing but its task: its end changes nothing else. */
+const nothing = async () => undefined;
 
-/** Given to the task transitions (startTask, finishTask, the interruption of stale tasks, the sweeper) by the agent endpoints. */
+/**
+ * What the store learns from a task of each kind, in the transaction that starts or ends it (startTask,
+ * finishTask, cancelTask, the interruption of stale tasks, the sweeper — shared/domain/task-transitions.ts):
+ * e.g. a successful jail migration (E20) moves the guest to its target node. A kind without its outcome here
+ * does not compile. Every kind whose request persisted something undoes it when the task ends `cancelled`
+ * (shared/domain/task-undo.ts).
+ */
+export const taskOutcomes: { [K in TaskKind]: KindOutcome<K> } = {
+  'jail.apply-hooks': applyJailTaskOutcome, // cancelled: the jail's persisted hooks as before the request
+  'jail.apply-limits': applyJailTaskOutcome, // cancelled: the jail's persisted CPU limit as before the request
+  'jail.migrate': completeMigration, // success: the guest belongs to the target node
+  'pool.replace-device': nothing,
+  'tunable.apply': applyTunableTaskOutcome, // cancelled: the persisted setting as it was before the request
+  'host.probe': nothing, // a diagnostic
+  // vm.*: a cancel puts back what the request changed; a failure re-projects the host's last report
+  'vm.guest-agent': applyVmTaskOutcome,
+  'vm.shutdown-wait-time': applyVmTaskOutcome,
+  'vm.cloud-init': applyVmTaskOutcome,
+  'vm.vnc': applyVmTaskOutcome,
+  'vm.purge-registration': applyVmTaskOutcome,
+  'ppt.import': applyPptTaskOutcome, // failed or cancelled: the device is not managed (its record goes)
+  // group.*: a cancel puts back what the request changed; a failure brings back the host's last reported groups
+  'group.set-members': applyGroupTaskOutcome,
+  'group.delete': applyGroupTaskOutcome,
+  'iscsi.apply-config': applyIscsiTaskOutcome, // failed or cancelled: the LUNs it added are removed again
+  'backup.run': applyBackupRunOutcome, // its backup event follows the task (running, success, failed, interrupted)
+  'backup.restore': applyRestoreOutcome, // its backup event follows the task (running, success, failed)
+  // ready with the host's fingerprint, or failed with the task's error
+  'certificate.issue': (trx, task) => applyCertificateTaskOutcome(trx, task),
+  'certificate.install': (trx, task) => applyCertificateTaskOutcome(trx, task),
+  'certificate.self-sign': (trx, task) => applyCertificateTaskOutcome(trx, task),
+};
+
+const ENDED = new Set(['success', 'failed', 'interrupted', 'cancelled']);
+
+/**
+ * What follows a task's start or end: an ended task's event and notification (./notifications/raise.ts), then
+ * the outcome of its kind (a kind this control plane does not know has none).
+ */
 export const applyTaskOutcome: TaskOutcome = async (trx, task) => {
-  for (const effect of effects) await effect(trx, task);
+  if (ENDED.has(task.status)) await notifyTaskEnded(trx, task);
+  if (!isTaskKind(task.kind)) return;
+  await (taskOutcomes[task.kind] as TaskOutcome)(trx, task);
 };

@@ -14,7 +14,7 @@ import { audit, auditInput, type AuditedContext } from './middlewares/audit.ts';
 import { authenticate } from './middlewares/authenticate.ts';
 import { eventValidator } from './event-validator.ts';
 import { bodyLimit } from './middlewares/body-limit.ts';
-import { pipelineLog } from './middlewares/pipeline-log.ts';
+import { responder } from './middlewares/responder.ts';
 import { storableBody, storableRequest } from './middlewares/storable-input.ts';
 
 /** The event once the JSON parser has run: `body` is whatever the JSON held. */
@@ -34,12 +34,12 @@ type AnyMiddleware = middy.MiddlewareObj<any, any, Error, any>;
 
 /** One stage of the pipeline, named so a test can show what the pipeline is worth without it. */
 export interface Stage {
-  name: 'audit' | 'log' | 'storable-request' | 'authenticate' | 'body-limit' | 'json-body' | 'storable-body' | 'validate';
+  name: 'audit' | 'respond' | 'storable-request' | 'authenticate' | 'body-limit' | 'json-body' | 'storable-body' | 'validate';
   middleware: AnyMiddleware;
 }
 
 /**
- * The pipeline's stages in the order they run: audit → log+envelope → storable headers/path/query → auth →
+ * The pipeline's stages in the order they run: audit → responder (envelope, log line) → storable headers/path/query → auth →
  * body limit → JSON → storable body → validation. Validation runs the validators the build compiled (ajv
  * standalone), so nothing compiles a schema at cold start. An endpoint without a body schema takes no body:
  * whatever arrives is neither parsed nor handed on. A mutation's handler runs in the request's audit scope:
@@ -48,7 +48,7 @@ export interface Stage {
 export function pipelineStages(spec: CompiledSpec): Stage[] {
   const stages: Stage[] = [
     { name: 'audit', middleware: audit({ refusalsOnly: spec.auditRefusalsOnly === true }) as AnyMiddleware },
-    { name: 'log', middleware: pipelineLog() },
+    { name: 'respond', middleware: responder() },
     { name: 'storable-request', middleware: storableRequest(spec) as AnyMiddleware },
     { name: 'authenticate', middleware: authenticate(spec.role) as AnyMiddleware },
     { name: 'body-limit', middleware: bodyLimit(spec.bodyLimit) as AnyMiddleware },

@@ -1,12 +1,9 @@
-import { ValidationError, type FieldError } from '#shared/errors/domain-errors';
-
-export { ValidationError, type FieldError };
-
 /**
- * Errors only the HTTP layer raises (authentication, body size, the API's own routing) with their status.
- * The domain, the jobs and the store throw DomainErrors instead (#shared/errors/domain-errors), which the
- * error renderer maps to statuses (./error-status.ts). Anything else renders as 500 internal_error; the
- * renderer never puts stack traces or SQL in a response body.
+ * The errors that exist only in HTTP, with their status: 401 (no or a bad token), 413 (body too large) and
+ * 429 (too many failed authentications, with Retry-After). Every other refusal — in the HTTP layer too — is
+ * a DomainError of the one vocabulary (#shared/errors/domain-errors: invalid, forbidden, notFound, conflict,
+ * unavailable, upstreamFailed), which the error renderer maps to statuses (./error-status.ts). Anything else
+ * renders as 500 internal_error; the renderer never puts stack traces or SQL in a response body.
  */
 export class HttpError extends Error {
   constructor(
@@ -25,15 +22,8 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (code: string, detail: string) => new HttpError(400, code, detail);
 export const unauthorized = (detail: string) => new HttpError(401, 'unauthorized', detail);
-export const forbidden = (detail: string) => new HttpError(403, 'forbidden', detail);
-export const notFound = (code: string, detail: string) => new HttpError(404, code, detail);
-export const conflict = (code: string, detail: string, data: unknown = null) => new HttpError(409, code, detail, data);
 /** Too many failed authentications from one source: retry after `retryAfterS` seconds (the `Retry-After` header; an error's data is null). */
 export const tooManyRequests = (detail: string, retryAfterS: number) =>
   new HttpError(429, 'too_many_requests', detail, null, { 'Retry-After': String(retryAfterS) });
 export const payloadTooLarge = (detail: string) => new HttpError(413, 'payload_too_large', detail);
-export const badGateway = (code: string, detail: string) => new HttpError(502, code, detail);
-export const serviceUnavailable = (code: string, detail: string) => new HttpError(503, code, detail);
-export const gatewayTimeout = (code: string, detail: string) => new HttpError(504, code, detail);

@@ -1,4 +1,4 @@
-import type { FieldError } from '#http/errors';
+import type { FieldError } from '#shared/errors/domain-errors';
 
 /**
  * Rules every request input obeys before anything reads it.

@@ -1,4 +1,4 @@
-import { badRequest, ValidationError, type FieldError, type HttpError } from '#http/errors';
+import { invalid, ValidationError, type DomainError, type FieldError } from '#shared/errors/domain-errors';
 import type { CompiledValidator } from '#http/spec';
 
 type AjvError = NonNullable<CompiledValidator['errors']>[number];
@@ -43,7 +43,7 @@ const isBlank = (body: unknown) => body == null || (typeof body === 'string' && 
  * spec does not list). Malformed JSON and a wrong content type are 400 with their own codes; a missing body
  * where one is required is a field error like any other. Anything else passes through unchanged.
  */
-export function fromMiddyError(err: unknown, event: RawEvent | undefined): HttpError | ValidationError | undefined {
+export function fromMiddyError(err: unknown, event: RawEvent | undefined): DomainError | undefined {
   const e = err as MiddyError;
   switch (e?.cause?.package) {
     case '@middy/validator':
@@ -54,10 +54,10 @@ export function fromMiddyError(err: unknown, event: RawEvent | undefined): HttpE
       if (isBlank(event?.body)) return new ValidationError([{ field: 'body', problem: 'is required: send a JSON object' }]);
       if (e.statusCode === 415) {
         const ct = event?.headers?.['content-type'] ?? event?.headers?.['Content-Type'] ?? '';
-        return badRequest('unsupported_content_type', `Content-Type must be application/json (got "${ct || 'none'}")`);
+        return invalid('unsupported_content_type', `Content-Type must be application/json (got "${ct || 'none'}")`);
       }
-      if (e.cause.message === undefined) return badRequest('malformed_json', `request body uses the forbidden key ${JSON.stringify(e.cause.data)}`);
-      return badRequest('malformed_json', `request body is not valid JSON: ${e.cause.message}`);
+      if (e.cause.message === undefined) return invalid('malformed_json', `request body uses the forbidden key ${JSON.stringify(e.cause.data)}`);
+      return invalid('malformed_json', `request body is not valid JSON: ${e.cause.message}`);
     }
     default:
       return undefined;

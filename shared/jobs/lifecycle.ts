@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import { conflict, forbidden } from '#shared/errors/domain-errors';
 import type { TaskRow, Db } from '#store/tables';
-import { notifyTaskEnded } from './notify.ts';
 import { scrubTaskSecrets } from './secrets.ts';
-import type { FinishReport, ProgressReport } from '#shared/agent-api/reports';
+import { OUTPUT_TAIL_CHARS, type FinishReport, type ProgressReport } from '#shared/agent-api/reports';
 import { getTask } from './tasks.ts';
+import { resultProblem } from './result-check.ts';
+import type { TaskKind, TaskPayload, TaskResult } from './kinds.ts';
 
 /**
  * The task transitions an agent reports, each idempotent so that retried reports are harmless:
@@ -16,23 +17,28 @@ import { getTask } from './tasks.ts';
  */
 
 /**
- * What the store learns from a task that ended (e.g. a migrated jail moves to its target node), in the
- * transaction that ends it. The domain supplies it (shared/domain/task-outcomes.ts): jobs know no capability.
+ * What the store learns from a task that started or ended (e.g. a migrated jail moves to its target node), in
+ * the transaction that records it. The domain binds one per kind (shared/domain/task-outcomes.ts) and hands
+ * the transitions over with it bound (shared/domain/task-transitions.ts): jobs know no capability.
  */
 export type TaskOutcome = (trx: Db, task: TaskRow) => Promise<void>;
 
+/** A task row of kind K: its payload and (once checked at finish) its result typed by the kind's schemas. */
+export type TaskOf<K extends TaskKind> = Omit<TaskRow, 'kind' | 'payload' | 'result'> & { kind: K; payload: TaskPayload<K>; result: TaskResult<K> | null };
+
+/** The outcome of one kind: it sees only tasks of that kind. */
+export type KindOutcome<K extends TaskKind> = (trx: Db, task: TaskOf<K>) => Promise<void>;
+
 /**
- * What follows every end of a task, in the transaction that ends it: its task event and notification, the
- * capability's outcome (which still sees the whole payload), then the payload's secrets dropped.
+ * What follows every end of a task, in the transaction that ends it: what the domain learns from it (its task
+ * event and notification, the kind's outcome — shared/domain/task-outcomes.ts), which still sees the whole
+ * payload, then the payload's secrets dropped.
  */
 export async function afterTaskEnded(trx: Db, task: TaskRow, applyOutcome: TaskOutcome): Promise<void> {
-  await notifyTaskEnded(trx, task);
   await applyOutcome(trx, task);
   await scrubTaskSecrets(trx, task); // an ended task keeps no secrets
 }
 
-/** Output kept per task: the tail, so a chatty command cannot grow a row without bound. */
-export const OUTPUT_TAIL_CHARS = 64 * 1024;
 const appendOutput = (text: string | undefined) => (text ? sql<string>`right(output || ${text}, ${OUTPUT_TAIL_CHARS})` : sql<string>`output`);
 
 /** The task, if it belongs to the agent's node: a token for node X can never touch node Y's tasks. */
@@ -67,15 +73,19 @@ export async function finishTask(
   if (task.attempts !== r.attempt) {
     throw conflict('task_attempt_superseded', `task ${taskId} is at attempt ${task.attempts}; the report of attempt ${r.attempt} is not recorded`);
   }
-  if (task.status === r.status) return { task, changed: false }; // a retried report that already landed
+  // a success whose result is not the kind's fails: its outcome could not trust it
+  const invalid = r.status === 'success' ? resultProblem(task.kind, r.result) : null;
+  const status = invalid ? 'failed' : r.status;
+  if (task.status === status) return { task, changed: false }; // a retried report that already landed
   if (task.status !== 'running' && task.status !== 'interrupted') {
     throw conflict('task_already_finished', `task ${taskId} already ended ${task.status}`);
   }
   if (r.status === 'cancelled' && !task.cancel_requested_at) {
     throw conflict('task_not_cancelling', `task ${taskId} was not asked to cancel; report success or failed`);
   }
-  const error =
-    r.status === 'failed'
+  const error = invalid
+    ? invalid
+    : r.status === 'failed'
       ? r.error?.trim() || 'the task failed without a message'
       : r.status === 'cancelled'
         ? r.error?.trim() || `cancelled by ${task.cancel_requested_by}`
@@ -83,12 +93,12 @@ export async function finishTask(
   const done = await trx
     .updateTable('tasks')
     .set({
-      status: r.status,
+      status,
       error,
       result: r.result === undefined ? null : JSON.stringify(r.result),
       output: appendOutput(r.output),
-      phase: r.status === 'success' ? 'done' : r.status,
-      progress: r.status === 'success' ? 100 : sql<number>`progress`,
+      phase: status === 'success' ? 'done' : status,
+      progress: status === 'success' ? 100 : sql<number>`progress`,
       finished_at: sql<Date>`now()`,
       updated_at: sql<Date>`now()`,
     })

@@ -1,24 +1,20 @@
 import { sql } from 'kysely';
 import type { TaskRow, Db } from '#store/tables';
+import { isTaskKind, taskKinds } from './kinds.ts';
 
 /**
- * The payload fields of each task kind that carry secrets: the agent needs them to do the work, nobody needs
- * them after the task ended. VNC passwords and cloud-init user data / meta-data (passwords, SSH keys) stay in
- * `tasks.payload` only while the task is queued or running.
+ * The payload fields of a task kind that carry secrets (shared/jobs/kinds.ts): the agent needs them to do the
+ * work, nobody needs them after the task ended. VNC passwords and cloud-init user data / meta-data (passwords,
+ * SSH keys) stay in `tasks.payload` only while the task is queued or running.
  */
-export const SECRET_PAYLOAD_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  'vm.vnc': ['password'],
-  'vm.cloud-init': ['data', 'metadata'],
-  'backup.restore': ['encryptionKey'],
-  'certificate.install': ['privateKeyPem'],
-};
+const secretFieldsOf = (kind: string): readonly string[] => (isTaskKind(kind) ? taskKinds[kind].secretFields : []);
 
 const FINAL = ['success', 'failed', 'interrupted', 'cancelled'];
 
 /** The payload without its secret fields (the kind's other fields unchanged). */
 export function scrubPayload(kind: string, payload: unknown): unknown {
-  const fields = SECRET_PAYLOAD_FIELDS[kind];
-  if (!fields || !payload || typeof payload !== 'object') return payload;
+  const fields = secretFieldsOf(kind);
+  if (!fields.length || !payload || typeof payload !== 'object') return payload;
   const out = { ...(payload as Record<string, unknown>) };
   for (const f of fields) delete out[f];
   return out;
@@ -30,7 +26,7 @@ export function scrubPayload(kind: string, payload: unknown): unknown {
  */
 export async function scrubTaskSecrets(db: Db, task: Pick<TaskRow, 'id' | 'kind' | 'status'>): Promise<void> {
   if (!FINAL.includes(task.status)) return;
-  const fields = SECRET_PAYLOAD_FIELDS[task.kind] ?? [];
+  const fields = secretFieldsOf(task.kind);
   const minus = fields.reduce((expr, f) => sql`${expr} - ${f}::text`, sql`payload`);
   // the values the request replaced (a previous cloud-init's user data) are needed only to cancel it
   await db

@@ -2,27 +2,22 @@ import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import type { TaskRow, Db } from '#store/tables';
 import { afterTaskEnded, nodeTask, type TaskOutcome } from './lifecycle.ts';
-import { backupPeerId, CONFIGURATION_KINDS, type BackupPeer, type TaskKind, type TaskPayloads } from './protocol.ts';
+import { backupPeerId, isTaskKind, taskKinds, type PeerRef, type TaskKind } from './kinds.ts';
 import { toTaskView } from './tasks.ts';
 import type { PeerHost, StartAnswer, Work } from '#shared/agent-api/tasks';
 
 export type { PeerHost, StartAnswer, Work } from '#shared/agent-api/tasks';
 
-/** The backup job's target a task reaches: a backup run's target, a restore's source; null for other kinds. */
-function backupPeerOf(task: TaskRow): BackupPeer | null {
-  if (task.kind === 'backup.run') return (task.payload as TaskPayloads['backup.run']).target;
-  if (task.kind === 'backup.restore') return (task.payload as TaskPayloads['backup.restore']).source;
-  return null;
-}
-
-/** The hosts a task reaches over SSH: an SSH endpoint as the job pinned it, or member nodes as they registered. */
+/** The hosts a task reaches over SSH (its kind's `peers`): an SSH endpoint as the payload pins it, or member nodes as they registered. */
 async function peersOf(db: Db, task: TaskRow): Promise<PeerHost[]> {
-  const backup = backupPeerOf(task);
-  if (backup?.kind === 'ssh') return [{ nodeId: backupPeerId(backup), address: backup.host, port: backup.port, user: backup.user, hostKeys: backup.hostKeys }];
-  const ids = task.kind === 'jail.migrate' ? [(task.payload as TaskPayloads['jail.migrate']).target.nodeId] : backup ? [backup.nodeId] : [];
-  if (!ids.length) return [];
+  const refs: PeerRef[] = isTaskKind(task.kind) ? (taskKinds[task.kind].peers?.(task.payload) ?? []) : [];
+  const ssh: PeerHost[] = refs.flatMap((r) =>
+    r.kind === 'ssh' ? [{ nodeId: backupPeerId(r), address: r.host, port: r.port, user: r.user, hostKeys: r.hostKeys }] : [],
+  );
+  const ids = refs.flatMap((r) => (r.kind === 'node' ? [r.nodeId] : []));
+  if (!ids.length) return ssh;
   const rows = await db.selectFrom('nodes').select(['id', 'ip', 'ssh_host_keys']).where('id', 'in', ids).execute();
-  return rows.map((r) => ({ nodeId: r.id, address: r.ip, hostKeys: Array.isArray(r.ssh_host_keys) ? r.ssh_host_keys : [] }));
+  return [...ssh, ...rows.map((r) => ({ nodeId: r.id, address: r.ip, hostKeys: Array.isArray(r.ssh_host_keys) ? r.ssh_host_keys : [] }))];
 }
 
 /** The newest task of the same node, resource and configuration kind that has started (or finished) after this one. */
@@ -100,7 +95,7 @@ const runningOfResource = (trx: Db, task: TaskRow) =>
 export async function startTask(trx: Db, nodeId: string, taskId: number, applyOutcome: TaskOutcome): Promise<StartAnswer> {
   const task = await nodeTask(trx, nodeId, taskId);
   if (task.status !== 'queued') return answer(false, `task ${taskId} is already ${task.status}`, task);
-  if (CONFIGURATION_KINDS.has(task.kind as TaskKind)) {
+  if (isTaskKind(task.kind) && taskKinds[task.kind].configuration) {
     const newer = await newerStarted(trx, task);
     // how this one ends depends on how the newer one does: wait for it
     if (newer?.status === 'running') {

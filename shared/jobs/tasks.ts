@@ -2,6 +2,7 @@ import { conflict, invalid, notFound } from '#shared/errors/domain-errors';
 import type { TaskRow, Db } from '#store/tables';
 import { iso, offsetOf, type PageRequest } from '#store/paging';
 import { ACTIVE_STATUSES, type TaskKind, type TaskPayloads, type TaskStatus } from './protocol.ts';
+import { taskKinds } from './kinds.ts';
 import { noteAuditedTask } from '#store/audit-scope';
 import type { TaskView } from '#shared/agent-api/tasks';
 
@@ -13,8 +14,6 @@ export interface NewTask<K extends TaskKind = TaskKind> {
   nodeId: string;
   resource: string;
   payload: TaskPayloads[K];
-  /** at most one active exclusive task per resource (migration, restore, device replacement) */
-  exclusive?: boolean;
   requestedBy: Requester;
   /** the request's `Idempotency-Key`: a repeated key returns the first task instead of creating another */
   idempotencyKey?: string | null;
@@ -87,7 +86,9 @@ export async function createTask<K extends TaskKind>(trx: Db, spec: NewTask<K>):
     const existing = await findIdempotentTask(trx, by, key, spec.requestRef);
     if (existing) return existing;
   }
-  if (spec.exclusive) {
+  const def = taskKinds[spec.kind];
+  // at most one active exclusive task per resource (migration, restore, device replacement, …)
+  if (def.exclusive) {
     const holder = await activeExclusiveTask(trx, spec.resource);
     if (holder) throw busy(spec.resource, holder);
   }
@@ -98,7 +99,7 @@ export async function createTask<K extends TaskKind>(trx: Db, spec: NewTask<K>):
       node_id: spec.nodeId,
       resource: spec.resource,
       payload: JSON.stringify(spec.payload),
-      exclusive: Boolean(spec.exclusive),
+      exclusive: def.exclusive,
       requested_by: by.name,
       requester_token_id: by.tokenId,
       idempotency_key: by.tokenId === null ? null : key,

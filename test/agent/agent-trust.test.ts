@@ -214,10 +214,9 @@ describe('a task that cannot be sent', () => {
     process.env.HM_QUEUE_ENDPOINT = `http://127.0.0.1:${await freePort()}`;
     try {
       expect(await dispatchTask(t, testDb())).toBe(false);
-      const { sweepTasks } = await import('#shared/jobs/sweeper');
-      const { applyTaskOutcome } = await import('#domain/task-outcomes');
+      const { sweepTasks } = await import('#domain/task-transitions');
       for (let i = 0; i < 5 && (await getTaskRow(t.id)).status === 'queued'; i++) {
-        await sweepTasks(testDb(), { nodeId, unsentAfterS: 0, maxSends: 3, applyOutcome: applyTaskOutcome });
+        await sweepTasks(testDb(), { nodeId, unsentAfterS: 0, maxSends: 3 });
       }
     } finally {
       process.env.HM_QUEUE_ENDPOINT = real;

@@ -47,7 +47,11 @@ describe('routine agent reports are not audit events', () => {
       200,
       'task_progress_recorded',
     );
-    expectEnvelope(await call('POST', `/agent/tasks/${task.id}/finish`, { token, body: { attempt: 1, status: 'success' } }), 200, 'task_finished');
+    expectEnvelope(
+      await call('POST', `/agent/tasks/${task.id}/finish`, { token, body: { attempt: 1, status: 'success', result: { values: {} } } }),
+      200,
+      'task_finished',
+    );
     expect(await rowsOf(tokenId)).toEqual([
       'POST /api/agent/register 200',
       'PUT /api/agent/inventory 200',
@@ -67,7 +71,7 @@ describe('routine agent reports are not audit events', () => {
     const other = await agentToken(host.nodeId);
     const task = await queueTask({ kind: 'host.probe', nodeId: host.nodeId, resource: `probe:${randomUUID()}`, payload: { sysctls: [] }, dispatch: false });
     await call('POST', `/agent/tasks/${task.id}/start`, { token: other.token });
-    await call('POST', `/agent/tasks/${task.id}/finish`, { token: other.token, body: { attempt: 1, status: 'success' } });
+    await call('POST', `/agent/tasks/${task.id}/finish`, { token: other.token, body: { attempt: 1, status: 'success', result: { values: {} } } });
     expectEnvelope(
       await call('POST', `/agent/tasks/${task.id}/progress`, { token: other.token, body: { attempt: 1, phase: 'late', progress: 50 } }),
       409,

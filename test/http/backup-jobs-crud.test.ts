@@ -2,10 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
 import { insertNode, stackQueue } from '../helpers/agent.ts';
 import { inTransaction } from '#store/tx';
-import { startTask } from '#shared/jobs/start';
-import { finishTask } from '#shared/jobs/lifecycle';
-import { sweepTasks } from '#shared/jobs/sweeper';
-import { applyTaskOutcome } from '#domain/task-outcomes';
+import { finishTask, startTask, sweepTasks } from '#domain/task-transitions';
 import { scheduleDueRuns } from '#domain/backups/scheduler';
 import { hostKeyFingerprint } from '#domain/backups/rules';
 
@@ -91,7 +88,7 @@ test('an SSH target keeps its pinned host key; the run hands the agent its finge
     hostKeys: [hostKeyFingerprint(HOST_KEY)],
     label: 'backup@backup.example.net:2222:archive/data',
   });
-  const answer = await inTransaction(testDb(), (trx) => startTask(trx, runner, task.id, applyTaskOutcome));
+  const answer = await inTransaction(testDb(), (trx) => startTask(trx, runner, task.id));
   expect(answer.work!.peers).toEqual([
     { nodeId: 'ssh:backup@backup.example.net:2222', address: 'backup.example.net', port: 2222, user: 'backup', hostKeys: [hostKeyFingerprint(HOST_KEY)] },
   ]);
@@ -170,22 +167,16 @@ test('run now: 202 with a queued event tied to its task; the task moves it (runn
   });
   expectEnvelope(await call('POST', `/cluster/backups/jobs/${job.id}/run`, { token: operator }), 409, 'resource_busy');
 
-  await inTransaction(testDb(), (trx) => startTask(trx, runner, taskId, applyTaskOutcome));
+  await inTransaction(testDb(), (trx) => startTask(trx, runner, taskId));
   expect(await event()).toMatchObject({ status: 'running' });
   expect((await event()).started_at).not.toBeNull();
   await inTransaction(testDb(), (trx) =>
-    finishTask(
-      trx,
-      runner,
-      taskId,
-      {
-        attempt: 1,
-        status: 'failed',
-        error: "cannot receive incremental stream: destination 'vault/backups/data' has been modified",
-        output: 'mode: incremental\n',
-      },
-      applyTaskOutcome,
-    ),
+    finishTask(trx, runner, taskId, {
+      attempt: 1,
+      status: 'failed',
+      error: "cannot receive incremental stream: destination 'vault/backups/data' has been modified",
+      output: 'mode: incremental\n',
+    }),
   );
   expect(await event()).toMatchObject({
     status: 'failed',
@@ -203,7 +194,7 @@ test('a silent runner’s running run ends interrupted, and so does its event; r
   const job = (await create(body({ name: `silent-${T}`, nodeId: quiet }))).body.data;
   const run = await call('POST', `/cluster/backups/jobs/${job.id}/run`, { token: operator });
   expectEnvelope(run, 202);
-  await inTransaction(testDb(), (trx) => startTask(trx, quiet, run.body.data.taskId, applyTaskOutcome));
+  await inTransaction(testDb(), (trx) => startTask(trx, quiet, run.body.data.taskId));
   expectEnvelope(await call('POST', `/cluster/backups/jobs/${job.id}/run`, { token: operator }), 409, 'resource_busy');
   // the node goes silent while the run is running
   await testDb()
@@ -216,7 +207,7 @@ test('a silent runner’s running run ends interrupted, and so does its event; r
     .set({ updated_at: new Date(Date.now() - 60_000) })
     .where('id', '=', run.body.data.taskId)
     .execute();
-  const swept = await sweepTasks(testDb(), { nodeId: quiet, applyOutcome: applyTaskOutcome });
+  const swept = await sweepTasks(testDb(), { nodeId: quiet });
   expect(swept.interrupted).toEqual([run.body.data.taskId]);
   const ev = await testDb().selectFrom('backup_events').selectAll().where('id', '=', run.body.data.eventId).executeTakeFirstOrThrow();
   expect(ev).toMatchObject({ status: 'interrupted', error: 'interrupted: the node stopped reporting while the task was running' });

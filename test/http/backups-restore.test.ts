@@ -1,8 +1,6 @@
 import { sql } from 'kysely';
 import { scrubTaskSecrets } from '#shared/jobs/secrets';
-import { startTask } from '#shared/jobs/start';
-import { interruptStaleTasks } from '#shared/jobs/lifecycle';
-import { applyTaskOutcome } from '#domain/task-outcomes';
+import { interruptStaleTasks, startTask } from '#domain/task-transitions';
 import { inTransaction } from '#store/tx';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
 import { arrangeNode, freeGuestId, jailInv, setOnline } from './jail-setup.ts';
@@ -242,12 +240,12 @@ describe('E15 POST /api/cluster/backups/jobs/{id}/restore', () => {
     const a = await arrange();
     const res = await call('POST', path(a.jobId), { token: operator, body: { encryptionKey: 'ab'.repeat(32), encryptionKeyFormat: 'hex' } });
     expectEnvelope(res, 202);
-    const start = await inTransaction(testDb(), (trx) => startTask(trx, a.runner, res.body.data.taskId, applyTaskOutcome));
+    const start = await inTransaction(testDb(), (trx) => startTask(trx, a.runner, res.body.data.taskId));
     expect(start.run).toBe(true);
     let [event] = await eventsOf(a.jobId);
     expect(event.status).toBe('running');
     expect(event.started_at).not.toBeNull();
-    expect(await inTransaction(testDb(), (trx) => interruptStaleTasks(trx, a.runner, applyTaskOutcome))).toEqual([res.body.data.taskId]);
+    expect(await inTransaction(testDb(), (trx) => interruptStaleTasks(trx, a.runner))).toEqual([res.body.data.taskId]);
     [event] = await eventsOf(a.jobId);
     expect(event).toMatchObject({ status: 'interrupted', error: 'interrupted: the agent restarted while the task was running' });
     expect(event.completed_at).not.toBeNull();

@@ -128,7 +128,6 @@ describe('E4 PUT /api/jail/{ctid}/hardware/cpu', () => {
       kind: 'jail.migrate',
       nodeId: node,
       resource: `jail:${j}`,
-      exclusive: true,
       payload: { ctid: j, name: `j${j}`, dataset: 'x', target: { nodeId: node, address: '127.0.0.1' } },
       dispatch: false,
     });

@@ -127,7 +127,6 @@ describe('E3 PUT /api/jail/{ctid}/options/lifecycle-hooks', () => {
       kind: 'jail.migrate',
       nodeId: node,
       resource: `jail:${busy}`,
-      exclusive: true,
       payload: { ctid: busy, name: `j${busy}`, dataset: 'x', target: { nodeId: node, address: '127.0.0.1' } },
       dispatch: false,
     });

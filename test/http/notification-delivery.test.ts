@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
 import { insertNode, queueTask, stackQueue, waitUntil } from '../helpers/agent.ts';
-import { notifyOfflineNodes } from '#shared/jobs/node-offline';
+import { notifyOfflineNodes } from '#domain/nodes/offline';
 import { pruneDeliveries } from '#domain/notifications/delivery/worker';
 import { NOTIFY_PEER_HOST, startReceiver, startSmtp, type TestReceiver, type TestSmtp } from '../helpers/notify-peers.ts';
 
@@ -64,7 +64,10 @@ async function endTask(node: { nodeId: string; token: string }, status: 'failed'
   const t = await queueTask({ kind: 'host.probe', nodeId: node.nodeId, resource: `probe:${uid()}`, payload: { sysctls: [] }, dispatch: false });
   expectEnvelope(await call('POST', `/agent/tasks/${t.id}/start`, { token: node.token }), 200, 'task_started');
   expectEnvelope(
-    await call('POST', `/agent/tasks/${t.id}/finish`, { token: node.token, body: { attempt: 1, status, ...(error && { error }) } }),
+    await call('POST', `/agent/tasks/${t.id}/finish`, {
+      token: node.token,
+      body: { attempt: 1, status, ...(error && { error }), ...(status === 'success' && { result: { values: {} } }) },
+    }),
     200,
     'task_finished',
   );

@@ -2,6 +2,7 @@ import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { createHost, createPrimaryHost } from './zfs-fixtures.ts';
 import { persistedConfiguration, queueReapplyTasks } from '#domain/reapply';
 import { inTransaction } from '#store/tx';
+import { sampleResultOf } from '../helpers/task-results.ts';
 
 const put = async (body: unknown, opts: { nodeId?: string; token?: string | null; query?: string } = {}) =>
   call('PUT', `/system/tunables${opts.query ?? (opts.nodeId ? `?nodeId=${opts.nodeId}` : '')}`, {
@@ -47,7 +48,10 @@ describe('E11 PUT /system/tunables (validation, persistence, task)', () => {
     const waiting = await call('POST', `/agent/tasks/${request}/start`, { token: agent });
     expect(waiting.body.data).toMatchObject({ run: false, waitFor: { taskId: reapplied.id } });
     expectEnvelope(
-      await call('POST', `/agent/tasks/${reapplied.id}/finish`, { token: agent, body: { attempt: started.body.data.attempt, status: 'success' } }),
+      await call('POST', `/agent/tasks/${reapplied.id}/finish`, {
+        token: agent,
+        body: { attempt: started.body.data.attempt, status: 'success', result: await sampleResultOf(reapplied.id) },
+      }),
       200,
     );
     const ended = await call('POST', `/agent/tasks/${request}/start`, { token: agent });

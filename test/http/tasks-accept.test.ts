@@ -5,8 +5,7 @@ import { insertNode, stackQueue, waitUntil } from '../helpers/agent.ts';
 import { acceptTask } from '#http/accept';
 import { nodeQueueUrl } from '#shared/queue/node-queue';
 import type { HandlerContext } from '#http/endpoint';
-import { sweepTasks } from '#shared/jobs/sweeper';
-import { applyTaskOutcome } from '#domain/task-outcomes';
+import { sweepTasks } from '#domain/task-transitions';
 import { renderError } from '#http/error-status';
 
 /** The error response a rejection renders as (statusCode, code, detail), or a failure when it resolves. */
@@ -35,7 +34,7 @@ describe('acceptTask: the 202 helper', () => {
   });
   afterAll(() => sqs.destroy());
 
-  const plan = (resource: string) => async () => ({ kind: 'host.probe' as const, nodeId, resource, payload: { sysctls: ['hw.ncpu'] }, exclusive: true });
+  const plan = (resource: string) => async () => ({ kind: 'host.probe' as const, nodeId, resource, payload: { sysctls: ['hw.ncpu'] } });
 
   test('202 with Location; the message is on the node queue after commit', async () => {
     const resource = `pool:${uid()}`;
@@ -111,12 +110,12 @@ describe('acceptTask: the 202 helper', () => {
       .returningAll()
       .executeTakeFirstOrThrow();
     const swept = await waitUntil('the task to be sent', async () => {
-      const r = await sweepTasks(testDb(), { nodeId, unsentAfterS: 1, applyOutcome: applyTaskOutcome });
+      const r = await sweepTasks(testDb(), { nodeId, unsentAfterS: 1 });
       const row = await testDb().selectFrom('tasks').select('dispatch_count').where('id', '=', task.id).executeTakeFirstOrThrow();
       return row.dispatch_count === 1 ? r : null;
     });
     void swept;
-    const again = await sweepTasks(testDb(), { nodeId, unsentAfterS: 1, applyOutcome: applyTaskOutcome });
+    const again = await sweepTasks(testDb(), { nodeId, unsentAfterS: 1 });
     expect(again.sent).not.toContain(task.id);
     const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl: await nodeQueueUrl(nodeId), MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
     expect((got.Messages ?? []).map((m) => JSON.parse(m.Body!).taskId)).toContain(task.id);

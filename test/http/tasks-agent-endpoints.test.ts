@@ -215,7 +215,11 @@ describe('agent endpoints: task lifecycle', () => {
       status: 'queued',
       attempts: 0,
     });
-    expectEnvelope(await call('POST', `/agent/tasks/${first.id}/finish`, { token, body: { attempt: 1, status: 'success' } }), 200, 'task_finished');
+    expectEnvelope(
+      await call('POST', `/agent/tasks/${first.id}/finish`, { token, body: { attempt: 1, status: 'success', result: { values: {} } } }),
+      200,
+      'task_finished',
+    );
     const later = await call('POST', `/agent/tasks/${second.id}/start`, { token });
     expectEnvelope(later, 200, 'task_started');
     expect(later.body.data).toMatchObject({ run: true, attempt: 1 });
@@ -251,6 +255,26 @@ describe('agent endpoints: task lifecycle', () => {
     );
     // progress after the end is refused
     expectEnvelope(await call('POST', `/agent/tasks/${t.id}/progress`, { token, body: { attempt: 1, phase: 'late', progress: 50 } }), 409, 'task_not_running');
+  });
+
+  test("a success whose result is not its kind's fails the task, naming the field; the same report again changes nothing", async () => {
+    const t = await newTask();
+    await call('POST', `/agent/tasks/${t.id}/start`, { token });
+    const body = { attempt: 1, status: 'success', result: { values: { 'kern.hostname': 7 } } };
+    const f = await call('POST', `/agent/tasks/${t.id}/finish`, { token, body });
+    expectEnvelope(f, 200, 'task_finished');
+    expect(f.body.data).toMatchObject({ status: 'failed', phase: 'failed' });
+    expect(f.body.data.error).toBe(
+      "the agent reported a host.probe result that does not match the kind's schema (result.values.kern.hostname: must be string)",
+    );
+    const n = await testDb().selectFrom('notifications').select('kind').where('title', 'like', `Task ${t.id} %`).execute();
+    expect(n).toEqual([{ kind: 'task_failed' }]);
+    expectEnvelope(await call('POST', `/agent/tasks/${t.id}/finish`, { token, body }), 200, 'task_already_finished');
+    // no result at all is not a host.probe result either
+    const u = await newTask();
+    await call('POST', `/agent/tasks/${u.id}/start`, { token });
+    const g = await call('POST', `/agent/tasks/${u.id}/finish`, { token, body: { attempt: 1, status: 'success' } });
+    expect(g.body.data).toMatchObject({ status: 'failed', error: expect.stringContaining('result: must be object') });
   });
 
   test('a failed task raises a notification counted by E25', async () => {
@@ -311,7 +335,7 @@ describe('agent endpoints: task lifecycle', () => {
     const rows = await testDb().selectFrom('tasks').select(['id', 'status', 'error']).where('id', 'in', [a.id, b.id, foreign.id]).orderBy('id').execute();
     expect(rows.map((r) => r.status)).toEqual(['interrupted', 'queued', 'running']);
     expect(rows[0].error).toMatch(/agent restarted/);
-    const late = await call('POST', `/agent/tasks/${a.id}/finish`, { token, body: { attempt: 1, status: 'success' } });
+    const late = await call('POST', `/agent/tasks/${a.id}/finish`, { token, body: { attempt: 1, status: 'success', result: { values: {} } } });
     expectEnvelope(late, 200, 'task_finished');
     expect(late.body.data.status).toBe('success');
   });

@@ -1,5 +1,6 @@
 import { call, expectEnvelope, tokenFor } from '../helpers/api.ts';
 import { getTaskRow, insertNode, probeTask, stackQueue } from '../helpers/agent.ts';
+import { sampleResultOf } from '../helpers/task-results.ts';
 
 /** POST /api/tasks/{id}/cancel: queued ends at once, running is signalled to its agent, ended is 409. */
 describe('POST /api/tasks/{id}/cancel', () => {
@@ -71,7 +72,10 @@ describe('POST /api/tasks/{id}/cancel', () => {
   test('a finished task is 409 task_already_finished; an unknown one 404', async () => {
     const t = await probeTask(nodeId, { dispatch: false });
     const attempt = (await start(t.id)).body.data.attempt;
-    expectEnvelope(await call('POST', `/agent/tasks/${t.id}/finish`, { token: agent, body: { attempt, status: 'success' } }), 200);
+    expectEnvelope(
+      await call('POST', `/agent/tasks/${t.id}/finish`, { token: agent, body: { attempt, status: 'success', result: await sampleResultOf(t.id) } }),
+      200,
+    );
     const res = await call('POST', `/tasks/${t.id}/cancel`, { token: operator });
     expectEnvelope(res, 409, 'task_already_finished');
     expect(res.body.error).toBe(`task ${t.id} already ended success; only a queued or running task can be cancelled`);

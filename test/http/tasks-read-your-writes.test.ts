@@ -2,6 +2,7 @@ import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { insertNode } from '../helpers/agent.ts';
 import { freeRids } from './vm-fixtures.ts';
 import { defaultVmOptions } from '#domain/vms/types';
+import { sampleResultOf } from '../helpers/task-results.ts';
 
 /**
  * Read-your-writes after a task: once a task ends `success`, the GETs show its new state — also when the agent's
@@ -35,7 +36,10 @@ const report = (inv: unknown, asOf?: string) => call('PUT', '/agent/inventory', 
 async function runToSuccess(taskId: number): Promise<string> {
   const started = await call('POST', `/agent/tasks/${taskId}/start`, { token: agent });
   expect(started.body.data.run).toBe(true);
-  const done = await call('POST', `/agent/tasks/${taskId}/finish`, { token: agent, body: { attempt: started.body.data.attempt, status: 'success' } });
+  const done = await call('POST', `/agent/tasks/${taskId}/finish`, {
+    token: agent,
+    body: { attempt: started.body.data.attempt, status: 'success', result: await sampleResultOf(taskId) },
+  });
   expectEnvelope(done, 200);
   return done.body.data.finishedAt;
 }

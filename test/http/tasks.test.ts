@@ -12,17 +12,22 @@ const rendered = (p: Promise<unknown>) =>
     throw new Error('expected a rejection');
   }, renderError);
 
-const probe = (
-  nodeId: string,
-  resource: string,
-  extra: { exclusive?: boolean; idempotencyKey?: string; requestedBy?: { tokenId: number; name: string } } = {},
-) => ({
+const probe = (nodeId: string, resource: string, extra: { idempotencyKey?: string; requestedBy?: { tokenId: number; name: string } } = {}) => ({
   kind: 'host.probe' as const,
   nodeId,
   resource,
   payload: { sysctls: ['kern.hostname'] },
   requestedBy: extra.requestedBy ?? 'test',
   ...extra,
+});
+
+/** A task of a kind that holds its resource alone (shared/jobs/kinds.ts: `exclusive`). */
+const replacement = (nodeId: string, resource: string) => ({
+  kind: 'pool.replace-device' as const,
+  nodeId,
+  resource,
+  payload: { pool: 'tank', guid: '1', old: 'ada1', new: 'ada2' },
+  requestedBy: 'test',
 });
 
 describe('GET /api/tasks/{id}', () => {
@@ -132,17 +137,18 @@ describe('createTask: exclusive resources and idempotency keys', () => {
 
   test('a second active exclusive task on a resource is 409 resource_busy naming the first', async () => {
     const resource = `pool:${uid()}`;
-    const first = await queueTask({ ...probe(nodeId, resource, { exclusive: true }), dispatch: false });
-    await expect(rendered(inTransaction(testDb(), (trx) => createTask(trx, probe(nodeId, resource, { exclusive: true }))))).resolves.toMatchObject({
+    const first = await queueTask({ ...replacement(nodeId, resource), dispatch: false });
+    expect(first.exclusive).toBe(true);
+    await expect(rendered(inTransaction(testDb(), (trx) => createTask(trx, replacement(nodeId, resource))))).resolves.toMatchObject({
       statusCode: 409,
       code: 'resource_busy',
-      detail: `${resource} is busy: task ${first.id} (host.probe) is queued`,
+      detail: `${resource} is busy: task ${first.id} (pool.replace-device) is queued`,
     });
     // non-exclusive work on the same resource is not blocked
     await expect(inTransaction(testDb(), (trx) => createTask(trx, probe(nodeId, resource)))).resolves.toMatchObject({ exclusive: false });
     // once the first ends, the resource is free again
     await testDb().updateTable('tasks').set({ status: 'success' }).where('id', '=', first.id).execute();
-    await expect(inTransaction(testDb(), (trx) => createTask(trx, probe(nodeId, resource, { exclusive: true })))).resolves.toMatchObject({
+    await expect(inTransaction(testDb(), (trx) => createTask(trx, replacement(nodeId, resource)))).resolves.toMatchObject({
       exclusive: true,
       status: 'queued',
     });
@@ -153,7 +159,7 @@ describe('createTask: exclusive resources and idempotency keys', () => {
     // separate pools: real concurrent transactions on PostgreSQL (PGlite serialises them)
     const dbs = Array.from({ length: 6 }, () => createDb(process.env.HM_TEST_DATABASE_URL!, 1));
     try {
-      const results = await Promise.allSettled(dbs.map((db) => inTransaction(db, (trx) => createTask(trx, probe(nodeId, resource, { exclusive: true })))));
+      const results = await Promise.allSettled(dbs.map((db) => inTransaction(db, (trx) => createTask(trx, replacement(nodeId, resource)))));
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(won).toHaveLength(1);

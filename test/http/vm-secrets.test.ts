@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { insertNode, queueTask, stackQueue } from '../helpers/agent.ts';
-import { sweepTasks } from '#shared/jobs/sweeper';
-import { startTask } from '#shared/jobs/start';
-import { finishTask } from '#shared/jobs/lifecycle';
-import { applyTaskOutcome } from '#domain/task-outcomes';
+import { finishTask, startTask, sweepTasks } from '#domain/task-transitions';
 import { inTransaction } from '#store/tx';
 import { defaultVmOptions } from '#domain/vms/types';
 import { freeRids, insertVm } from './vm-fixtures.ts';
+import { sampleResultOf } from '../helpers/task-results.ts';
 
 /**
  * Cloud-init user data / meta-data and the VNC password are write-only secrets: viewers never read them, the
@@ -106,7 +104,12 @@ describe('VM secrets are write-only', () => {
         expectEnvelope(
           await call('POST', `/agent/tasks/${task.id}/finish`, {
             token: agent,
-            body: { attempt: 1, status: outcome, error: outcome === 'failed' ? 'no' : undefined },
+            body: {
+              attempt: 1,
+              status: outcome,
+              error: outcome === 'failed' ? 'no' : undefined,
+              result: outcome === 'success' ? await sampleResultOf(task.id) : undefined,
+            },
           }),
           200,
         );
@@ -136,7 +139,7 @@ describe('VM secrets are write-only', () => {
       payload: { rid, domain: String(rid), enabled: true, bind: '127.0.0.1', port: 5912, resolution: '1024x768', wait: false, password: 'VNC-SECRET' },
     });
     await new Promise((r) => setTimeout(r, 1100));
-    const swept = await sweepTasks(testDb(), { nodeId: node, unsentAfterS: 1, maxSends: 0, applyOutcome: applyTaskOutcome });
+    const swept = await sweepTasks(testDb(), { nodeId: node, unsentAfterS: 1, maxSends: 0 });
     expect(swept.failed).toContain(task.id);
     const row = await testDb().selectFrom('tasks').selectAll().where('id', '=', task.id).executeTakeFirstOrThrow();
     expect(row.status).toBe('failed');
@@ -157,12 +160,13 @@ describe('VM secrets are write-only', () => {
     });
     const older = await queueTask({ kind: 'vm.vnc', nodeId: node, resource: `vm:${rid}`, dispatch: false, payload: payload('VNC-OLDER-SECRET') });
     const newer = await queueTask({ kind: 'vm.vnc', nodeId: node, resource: `vm:${rid}`, dispatch: false, payload: payload('VNC-NEWER-SECRET') });
-    await inTransaction(testDb(), (trx) => startTask(trx, node, newer.id, applyTaskOutcome));
+    await inTransaction(testDb(), (trx) => startTask(trx, node, newer.id));
     // while the newer one runs, the older one waits for it (how it ends depends on how the newer one does)
-    const waits = await inTransaction(testDb(), (trx) => startTask(trx, node, older.id, applyTaskOutcome));
+    const waits = await inTransaction(testDb(), (trx) => startTask(trx, node, older.id));
     expect(waits).toMatchObject({ run: false, waitFor: { taskId: newer.id } });
-    await inTransaction(testDb(), (trx) => finishTask(trx, node, newer.id, { attempt: 1, status: 'success' }, applyTaskOutcome));
-    const answer = await inTransaction(testDb(), (trx) => startTask(trx, node, older.id, applyTaskOutcome));
+    const result = await sampleResultOf(newer.id);
+    await inTransaction(testDb(), (trx) => finishTask(trx, node, newer.id, { attempt: 1, status: 'success', result }));
+    const answer = await inTransaction(testDb(), (trx) => startTask(trx, node, older.id));
     expect(answer.run).toBe(false);
     const row = await testDb().selectFrom('tasks').selectAll().where('id', '=', older.id).executeTakeFirstOrThrow();
     expect({ status: row.status, error: row.error }).toEqual({ status: 'failed', error: `superseded by task ${newer.id}` });

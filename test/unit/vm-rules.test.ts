@@ -1,4 +1,4 @@
-import { ValidationError } from '#http/errors';
+import { ValidationError } from '#shared/errors/domain-errors';
 import { checkCloudInit } from '#domain/vms/cloud-init-rules';
 import { checkVnc, isIpLiteral, parseResolution } from '#domain/vms/vnc-rules';
 import { VNC_PORT } from '#domain/vms/rules';

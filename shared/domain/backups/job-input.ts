@@ -6,6 +6,7 @@ import { datasetProblem, DATASET_MAX, DATASET_PATTERN, RETENTION_MAX, RETENTION_
 import { backupTargetSchema, checkTargetInput, type BackupTargetInput } from './target-input.ts';
 import { nextRunAfter, SCHEDULE_MAX, scheduleProblem } from './schedule.ts';
 import { targetColumns, targetEndpointLabel } from './target.ts';
+import { requireNode } from '#domain/nodes/require-node';
 
 export const JOB_NAME_MAX = 100;
 
@@ -52,8 +53,7 @@ export interface BackupJobInput {
 type JobColumns = Omit<Insertable<BackupJobsTable>, 'id' | 'created_at' | 'updated_at'>;
 
 async function memberNode(trx: Db, id: string, field: string, what: string) {
-  const n = await trx.selectFrom('nodes').select(['id', 'name', 'status']).where('id', '=', id).executeTakeFirst();
-  if (!n) throw notFound('cluster_node_not_found', `${field}: cluster node ${id} does not exist`);
+  const n = await requireNode(trx, id, { field });
   if (n.status !== 'member') throw conflict('node_not_member', `${field}: cluster node ${id} is ${n.status}; ${what} must be a cluster member`);
   return n;
 }

@@ -1,15 +1,15 @@
 import { sql, type Transaction } from 'kysely';
-import { conflict, notFound, unavailable } from '#shared/errors/domain-errors';
+import { conflict, unavailable } from '#shared/errors/domain-errors';
 import type { Database, Db, TaskRow } from '#store/tables';
 import type { TaskPlan } from '#shared/jobs/tasks';
-import { ACTIVE_STATUSES, resourceKey, type BackupRestorePayload } from '#shared/jobs/protocol';
-import { onlineSql } from '#store/presence';
+import { ACTIVE_STATUSES, resourceKey, type BackupRestorePayload, type TaskResult } from '#shared/jobs/protocol';
 import { reportedGuestIds } from '../jails/migrate.ts';
 import { peerOf, targetEndpointLabel, targetOf } from './target.ts';
 import { requireBackupJob } from './jobs.ts';
 import { guestDataset } from './run-plan.ts';
 import { checkEncryptionKey, snapshotNameOf, type KeyFormat } from './restore-input.ts';
 import { cancelledBeforeStart } from '#domain/task-undo';
+import { requireNode } from '#domain/nodes/require-node';
 
 export interface RestoreRequest {
   snapshot?: string;
@@ -47,12 +47,7 @@ async function requireGuestIdFree(trx: Db, runner: string, guest: { type: 'jail'
 export async function planRestore(trx: Transaction<Database>, jobId: number, req: RestoreRequest): Promise<TaskPlan<'backup.restore'>> {
   const job = await requireBackupJob(trx, jobId);
   checkEncryptionKey(req.encryptionKey, req.encryptionKeyFormat);
-  const runner = await trx
-    .selectFrom('nodes')
-    .select(['id', 'name', 'status', onlineSql('nodes').as('online')])
-    .where('id', '=', job.node_id)
-    .executeTakeFirst();
-  if (!runner) throw notFound('cluster_node_not_found', `cluster node ${job.node_id}, which runs backup job ${jobId}, does not exist`);
+  const runner = await requireNode(trx, job.node_id, { role: `which runs backup job ${jobId}` });
   if (runner.status !== 'member' || !runner.online) {
     throw unavailable(
       'node_offline',
@@ -80,8 +75,7 @@ export async function planRestore(trx: Transaction<Database>, jobId: number, req
 
   let label: string;
   if (target.kind === 'node') {
-    const node = await trx.selectFrom('nodes').select(['id', 'name', 'ip']).where('id', '=', target.nodeId).executeTakeFirst();
-    if (!node) throw notFound('cluster_node_not_found', `cluster node ${target.nodeId}, backup job ${jobId}'s target, does not exist`);
+    const node = await requireNode(trx, target.nodeId, { role: `backup job ${jobId}'s target` });
     if (!node.ip) throw unavailable('node_address_unknown', `cluster node ${node.id} has not reported its address`);
     label = targetEndpointLabel(target, node.name);
   } else label = targetEndpointLabel(target);
@@ -109,7 +103,7 @@ export async function planRestore(trx: Transaction<Database>, jobId: number, req
     guest: guest ? { ...guest, name: guestName ?? `${guest.type}${guest.id}` } : null,
     ...(req.encryptionKey !== undefined ? { encryptionKey: req.encryptionKey, encryptionKeyFormat: req.encryptionKeyFormat } : {}),
   };
-  return { kind: 'backup.restore', nodeId: runner.id, resource: resourceKey.backupJob(jobId), exclusive: true, payload };
+  return { kind: 'backup.restore', nodeId: runner.id, resource: resourceKey.backupJob(jobId), payload };
 }
 
 /** The reply; links the event to its task (once: a repeated Idempotency-Key finds it linked). */
@@ -139,7 +133,8 @@ export async function applyRestoreOutcome(trx: Db, task: TaskRow): Promise<void>
     return;
   }
   const status = task.status === 'success' ? 'success' : task.status === 'interrupted' ? 'interrupted' : 'failed';
-  const restored = (task.result as { snapshot?: string } | null)?.snapshot;
+  // checked against the kind's result schema when the agent finished (shared/jobs/kinds.ts)
+  const restored = (task.result as TaskResult<'backup.restore'> | null)?.snapshot;
   await q
     .set({
       status,

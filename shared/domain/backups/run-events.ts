@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, TaskRow } from '#store/tables';
 import type { TaskStatus } from '#shared/jobs/protocol';
-import { raiseNotification } from '#shared/jobs/notify';
+import { raiseNotification } from '#domain/notifications/raise';
 import type { BackupEventStatus } from './events.ts';
 import { cancelledBeforeStart } from '#domain/task-undo';
 

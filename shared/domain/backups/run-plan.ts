@@ -52,7 +52,6 @@ export async function planBackupRun(trx: Db, job: JobRow): Promise<TaskPlan<'bac
     kind: 'backup.run',
     nodeId: job.node_id,
     resource: resourceKey.backupJob(job.id),
-    exclusive: true,
     payload: { jobId: job.id, source, retention: job.retention, target },
   };
 }

@@ -1,10 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, TaskRow } from '#store/tables';
 import { inTransaction } from '#store/tx';
-import { OFFLINE_AFTER_HEARTBEATS } from '#store/presence';
+import { onlineSql } from '#store/presence';
 import { activeExclusiveTask, createTask } from '#shared/jobs/tasks';
 import { dispatchTask } from '#shared/jobs/dispatch';
-import { raiseNotification } from '#shared/jobs/notify';
+import { raiseNotification } from '#domain/notifications/raise';
 import { resourceKey } from '#shared/jobs/protocol';
 import { DomainError } from '#shared/errors/domain-errors';
 import { nextRunAfter } from './schedule.ts';
@@ -43,8 +43,8 @@ export async function scheduleDueRuns(db: Kysely<Database>, o: { now?: Date; lim
     .where('j.enabled', '=', true)
     .where('j.next_run_at', '<=', now)
     .where('n.status', '=', 'member')
-    // the runner is online: heard from within OFFLINE_AFTER_HEARTBEATS heartbeats of `now`
-    .where(sql<boolean>`n.last_seen_at > ${now}::timestamptz - (${OFFLINE_AFTER_HEARTBEATS} * n.heartbeat_interval_s) * interval '1 second'`)
+    // the runner is online at `now`
+    .where(onlineSql('n', now))
     .orderBy('j.next_run_at')
     .orderBy('j.id')
     .limit(o.limit ?? 500)

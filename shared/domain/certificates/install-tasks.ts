@@ -18,7 +18,6 @@ export function installTask(
     kind: 'certificate.install',
     nodeId: row.node_id,
     resource: resourceKey.certificate(row.id),
-    exclusive: true,
     payload: { certificateId: row.id, name: row.name, certificatePem, privateKeyPem, fingerprint: row.fingerprint },
   };
 }
@@ -29,7 +28,6 @@ export function selfSignTask(row: Pick<CertificateRow, 'id' | 'node_id' | 'name'
     kind: 'certificate.self-sign',
     nodeId: row.node_id,
     resource: resourceKey.certificate(row.id),
-    exclusive: true,
     payload: { certificateId: row.id, name: row.name, domain: row.domain, validityDays: SELF_SIGNED_VALIDITY_DAYS },
   };
 }

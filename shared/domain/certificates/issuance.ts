@@ -15,7 +15,6 @@ export function issuanceTask(
     kind: 'certificate.issue',
     nodeId: row.node_id,
     resource: resourceKey.certificate(row.id),
-    exclusive: true,
     payload: { certificateId: row.id, name: row.name, domain: row.domain, directoryUrl: acmeDirectoryUrl(row.staging), operation },
   };
 }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { raiseNotification } from '#shared/jobs/notify';
+import { raiseNotification } from '#domain/notifications/raise';
 import type { CertificateRow, Db, TaskRow } from '#store/tables';
 import { cancelledBeforeStart } from '#domain/task-undo';
-import type { TaskPayloads } from '#shared/jobs/protocol';
+import type { TaskPayloads, TaskResult } from '#shared/jobs/protocol';
 import { renewalBackoffMs } from './backoff.ts';
 
 /**
@@ -49,17 +49,11 @@ async function undoCertificateRequest(trx: Db, id: number, undo: CertificateUndo
     .execute();
 }
 
-/** What the agent's certificate jobs (`certificate.issue`, `.install`, `.self-sign`) report when the certificate is installed. */
-interface IssuedCertificate {
-  fingerprint: string;
-  notBefore: string;
-  notAfter: string;
-}
-
 const ENDED = new Set<TaskRow['status']>(['success', 'failed', 'interrupted', 'cancelled']);
 /** The task kinds that install a certificate on its node; each ends in the record's `ready` or `failed`. */
 export const CERTIFICATE_TASK_KINDS: ReadonlySet<string> = new Set(['certificate.issue', 'certificate.install', 'certificate.self-sign']);
-type CertificateTaskPayload = TaskPayloads['certificate.issue' | 'certificate.install' | 'certificate.self-sign'];
+type CertificateKind = 'certificate.issue' | 'certificate.install' | 'certificate.self-sign';
+type CertificateTaskPayload = TaskPayloads[CertificateKind];
 
 /**
  * What the store learns from an ended certificate task (`certificate.issue`, `.install`, `.self-sign`;
@@ -80,7 +74,8 @@ export async function applyCertificateTaskOutcome(trx: Db, task: TaskRow, now: D
   const operation = 'operation' in p ? p.operation : 'initial';
   const row = await trx.selectFrom('certificates').selectAll().where('id', '=', p.certificateId).forUpdate().executeTakeFirst();
   if (!row) return;
-  const r = task.result as IssuedCertificate | null;
+  // checked against the kind's result schema when the agent finished (shared/jobs/kinds.ts)
+  const r = task.result as TaskResult<CertificateKind> | null;
   if (task.status === 'success' && r) {
     await trx
       .updateTable('certificates')

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { conflict, notFound, ValidationError, type FieldError } from '#shared/errors/domain-errors';
+import { conflict, ValidationError, type FieldError } from '#shared/errors/domain-errors';
 import { ACTIVE_STATUSES, resourceKey } from '#shared/jobs/protocol';
 import type { Database, Db } from '#store/tables';
 import { onlineSql } from '#store/presence';
@@ -11,6 +11,7 @@ import { toNodeView, type NodeView } from '#domain/nodes/view';
 import { advertisedIp, normalIp, ADVERTISED_IP_VAR } from './advertised.ts';
 import { requireClusterKey } from './key.ts';
 import { conflictReport, type JoinEntry } from './join-report.ts';
+import { requireNode } from '#domain/nodes/require-node';
 
 /** E16's request (all four required strings). */
 interface JoinRequest {
@@ -97,8 +98,7 @@ export async function joinCluster(trx: Transaction<Database>, req: JoinRequest):
   if (normalIp(req.leaderIp) !== leader)
     throw conflict('leader_ip_mismatch', `leaderIp ${req.leaderIp} is not this control plane's advertised address ${leader}`);
 
-  const node = await trx.selectFrom('nodes').selectAll().select(onlineSql('nodes').as('online')).where('id', '=', req.nodeId).forUpdate().executeTakeFirst();
-  if (!node) throw notFound('cluster_node_not_found', `cluster node ${req.nodeId} does not exist (its agent registers it)`);
+  const node = await requireNode(trx, req.nodeId, { hint: 'its agent registers it', forUpdate: true });
   if (!isIpLiteral(node.ip) || normalIp(node.ip) !== normalIp(req.nodeIp)) {
     throw conflict('node_ip_mismatch', `nodeIp ${req.nodeIp} is not the address node ${node.id} registered with (${node.ip || 'none'})`);
   }

@@ -1,11 +1,13 @@
 import { sql, type Transaction } from 'kysely';
-import { conflict, notFound, unavailable, ValidationError } from '#shared/errors/domain-errors';
+import { conflict, unavailable, ValidationError } from '#shared/errors/domain-errors';
 import type { Database, TaskRow, Db } from '#store/tables';
 import type { TaskPlan } from '#shared/jobs/tasks';
+import type { TaskOf } from '#shared/jobs/lifecycle';
 import { resourceKey } from '#shared/jobs/protocol';
 import { onlineSql } from '#store/presence';
 import { requireJail, requireNoActiveTask } from './store.ts';
 import type { JailConfig } from './types.ts';
+import { requireNode } from '#domain/nodes/require-node';
 
 interface MigrationResult {
   guestId: number;
@@ -48,8 +50,7 @@ export async function planMigration(trx: Transaction<Database>, ctid: number, ta
   const jail = await requireJail(trx, ctid);
   await requireNoActiveTask(trx, ctid);
   const targetId = targetNodeUuid ?? (await pickTarget(trx, jail.node_id));
-  const target = await nodeQuery(trx).where('id', '=', targetId).executeTakeFirst();
-  if (!target) throw notFound('cluster_node_not_found', `cluster node ${targetId} does not exist`);
+  const target = await requireNode(trx, targetId);
   if (target.id === jail.node_id) {
     throw new ValidationError([{ field: 'body.targetNodeUuid', problem: `must differ from the jail's current node ${jail.node_id}` }]);
   }
@@ -67,7 +68,6 @@ export async function planMigration(trx: Transaction<Database>, ctid: number, ta
     kind: 'jail.migrate',
     nodeId: jail.node_id,
     resource: resourceKey.jail(ctid),
-    exclusive: true,
     payload: { ctid, name: jail.name, dataset: config.dataset, target: { nodeId: target.id, address: target.ip } },
   };
 }
@@ -78,21 +78,14 @@ export const migrationResult = (task: Pick<TaskRow, 'id' | 'payload'>): Migratio
   taskId: task.id,
 });
 
-/** What the source agent reports when the jail runs on the target (the task's result). */
-interface MigrationOutcome {
-  ctid: number;
-  targetNodeId: string;
-  state: 'running' | 'stopped';
-}
-
 /**
  * A successful `jail.migrate` moves the guest to the target node, in the transaction that records the
  * task's success (called by the task-finish path). The jail's persisted configuration travels with it.
  */
-export async function completeMigration(trx: Db, task: Pick<TaskRow, 'kind' | 'status' | 'payload' | 'node_id' | 'result'>): Promise<void> {
-  if (task.kind !== 'jail.migrate' || task.status !== 'success') return;
-  const p = task.payload as { ctid: number; target: { nodeId: string } };
-  const state = (task.result as Partial<MigrationOutcome> | null)?.state;
+export async function completeMigration(trx: Db, task: TaskOf<'jail.migrate'>): Promise<void> {
+  if (task.status !== 'success') return;
+  const p = task.payload;
+  const state = task.result?.state;
   await trx
     .updateTable('guests')
     .set({ node_id: p.target.nodeId, ...(state ? { state } : {}), updated_at: sql<Date>`now()` })

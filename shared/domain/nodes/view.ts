@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
-import { notFound } from '#shared/errors/domain-errors';
 import type { Database, NodeRow } from '#store/tables';
 import { iso, offsetOf } from '#store/paging';
 import { onlineSql } from '#store/presence';
 import type { HostCapabilities } from '#domain/capabilities';
 import type { NodeView } from '#shared/agent-api/nodes';
+import { requireNode } from './require-node.ts';
 
 // a node's record is on the agent wire too (the register answer): declared there once
 export type { NodeView } from '#shared/agent-api/nodes';
@@ -33,12 +33,8 @@ export function toNodeView(n: NodeRow & { online: boolean }, withInventory = fal
   };
 }
 
-const base = (db: Kysely<Database>) => db.selectFrom('nodes').selectAll().select(onlineSql('nodes').as('online'));
-
 export async function getNodeView(db: Kysely<Database>, id: string): Promise<NodeView> {
-  const row = await base(db).where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('cluster_node_not_found', `cluster node ${id} does not exist`);
-  return toNodeView(row, true);
+  return toNodeView(await requireNode(db, id), true);
 }
 
 interface NodeFilter {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { invalid } from '#shared/errors/domain-errors';
-import { DELIVERY_CHANNELS, type DeliveryChannel } from '#shared/jobs/notification-outbox';
+import { DELIVERY_CHANNELS, type DeliveryChannel } from '#domain/notifications/outbox';
 import { inTransaction } from '#store/tx';
 import type { Database, Db } from '#store/tables';
 import { parseJsonObject } from './json-object.ts';

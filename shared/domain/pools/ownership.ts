@@ -1,6 +1,6 @@
 import type { Db } from '#store/tables';
 import { log } from '#shared/log/logger';
-import { raiseNotification } from '#shared/jobs/notify';
+import { raiseNotification } from '#domain/notifications/raise';
 
 const reportedGuids = (inventory: unknown): string[] => {
   const pools = (inventory as { pools?: Array<{ guid?: unknown }> } | null)?.pools;

@@ -20,7 +20,6 @@ export async function planDeviceReplacement(
     kind: 'pool.replace-device',
     nodeId: pool.nodeId,
     resource: resourceKey.pool(pool.guid),
-    exclusive: true,
     payload: { pool: pool.name, guid: pool.guid, old: devices.old, new: devices.new },
   };
 }

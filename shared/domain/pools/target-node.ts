@@ -1,5 +1,5 @@
 import { notFound } from '#shared/errors/domain-errors';
-import { requireNode } from '#domain/cluster/nodes';
+import { requireNode } from '#domain/nodes/require-node';
 import type { Db } from '#store/tables';
 
 /**

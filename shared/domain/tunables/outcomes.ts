@@ -1,5 +1,5 @@
-import type { Db, TaskRow } from '#store/tables';
-import type { TaskPayloads } from '#shared/jobs/protocol';
+import type { Db } from '#store/tables';
+import type { TaskOf } from '#shared/jobs/lifecycle';
 import { restorableUndo } from '#domain/task-undo';
 
 /** What an E11 request replaced: the node's persisted setting of the tunable, or none (dates as ISO strings). */
@@ -22,11 +22,10 @@ export interface TunableUndo {
  * back as it was before the request — or removed when there was none — so the re-application at the next
  * agent start does not apply the cancelled value after all.
  */
-export async function applyTunableTaskOutcome(trx: Db, task: TaskRow): Promise<void> {
-  if (task.kind !== 'tunable.apply') return;
+export async function applyTunableTaskOutcome(trx: Db, task: TaskOf<'tunable.apply'>): Promise<void> {
   const undo = await restorableUndo<TunableUndo>(trx, task);
   if (!undo) return;
-  const { name } = task.payload as TaskPayloads['tunable.apply'];
+  const { name } = task.payload;
   if (!undo.setting) {
     await trx.deleteFrom('tunable_settings').where('node_id', '=', task.node_id).where('name', '=', name).execute();
     return;

@@ -5,7 +5,7 @@ import { verifyToken } from '#shared/auth/tokens';
 import { completeAudit, recordAudit } from '#store/audit';
 import type { AuditScope } from '#store/audit-scope';
 import { getDb } from '#store/db';
-import type { HmContext } from './pipeline-log.ts';
+import type { HmContext } from './responder.ts';
 
 /** Requests that change nothing: audited only when refused. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,12 +1,12 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { forbidden } from '#http/errors';
+import { forbidden } from '#shared/errors/domain-errors';
 import { roleAllows, type Role } from '#shared/auth/roles';
 import { verifyToken } from '#shared/auth/tokens';
 import { touchToken } from '#shared/auth/last-use';
 import { getDb } from '#store/db';
 import { failedCredential } from './failed-auth-limit.ts';
-import type { HmContext } from './pipeline-log.ts';
+import type { HmContext } from './responder.ts';
 
 /**
  * Bearer-token auth: each request carries `Authorization: Bearer <token>`; a missing, malformed, unknown,

@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ValidationError, type FieldError } from '#http/errors';
+import { ValidationError, type FieldError } from '#shared/errors/domain-errors';
 import { findUnstorable, isCanonicalInteger, NOT_CANONICAL, unstorableProblem } from '#http/input-rules';
 import type { CompiledSpec } from '#http/spec';
 

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { onlineSql, OFFLINE_AFTER_HEARTBEATS } from '#store/presence';
 import type { Database } from '#store/tables';
 import { inTransaction } from '#store/tx';
-import { raiseNotification } from './notify.ts';
+import { raiseNotification } from '../notifications/raise.ts';
 
 /**
  * Raises `node_offline` once for a member node that stopped being heard from (three heartbeats), and not again

@@ -1,5 +1,5 @@
 import type { TaskRow, Db } from '#store/tables';
-import { queueDeliveries } from './notification-outbox.ts';
+import { queueDeliveries } from './outbox.ts';
 
 /** What a notification says and what it is about; rules match `kind`, `nodeId` and `subject`. */
 export interface RaisedNotification {
@@ -19,7 +19,7 @@ export interface RaisedNotification {
 
 /**
  * Raises a notification inside the caller's transaction: the one way every capability raises one, so delivery
- * (the outbox: one row per matching rule and enabled channel, see notification-outbox.ts) is written with it
+ * (the outbox: one row per matching rule and enabled channel, see outbox.ts) is written with it
  * or not at all.
  */
 export async function raiseNotification(trx: Db, n: RaisedNotification): Promise<void> {

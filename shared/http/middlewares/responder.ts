@@ -34,10 +34,10 @@ function logLine(request: Req, status: number, extra: Record<string, unknown> = 
 }
 
 /**
- * Outermost middleware: turns the handler's Reply into the envelope, renders every error as the envelope
+ * The responder, the outermost middleware: turns the handler's Reply into the envelope, renders every error as the envelope
  * (500 internal_error hides the cause, which goes to the log), and writes the request's log line.
  */
-export const pipelineLog = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, HmContext> => ({
+export const responder = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, HmContext> => ({
   before: (request) => {
     request.context.hm = { started: performance.now() };
   },

@@ -20,7 +20,9 @@ import { SCRATCH_DIR } from './scratch-pool.ts';
  *
  * Its root is a directory /var/tmp/hm-check-<id>-jail with what the conf's exec.start/exec.stop and the
  * in-jail hook need: /bin/sh (a copy of /rescue/sh, statically linked; a crunched binary picks its program by
- * its name), an /etc/rc and /etc/rc.shutdown that do nothing, and /dev for mount.devfs. Cleanup: the jail
+ * its name), an /etc/rc and /etc/rc.shutdown that do nothing, a root user (master.passwd with no password, made
+ * into pwd.db by pwd_mkdb -d; exec.clean and jexec -l look root up inside the jail and chdir to /root, jail(8)
+ * command.c run_command) and /dev for mount.devfs. Cleanup: the jail
  * stopped, its rctl rule, conf, hook/limits directory, console log and root removed, and every directory the
  * kit had to make (e.g. /etc/jail.conf.d on a host without it).
  */
@@ -63,6 +65,11 @@ export const jailScenario: Scenario = {
     await runChecked(ctx.exec, ['cp', '/rescue/sh', `${root}/bin/sh`]);
     await writeText(ctx.exec, `${root}/etc/rc`, '#!/bin/sh\n:\n', '755');
     await writeText(ctx.exec, `${root}/etc/rc.shutdown`, '#!/bin/sh\n:\n', '755');
+    // exec.clean and jexec -l look root up inside the jail and chdir to its home (command.c run_command)
+    await makeDirsUndone(ctx, `${root}/root`);
+    await writeText(ctx.exec, `${root}/etc/master.passwd`, 'root:*:0:0::0:0:Charlie &:/root:/bin/sh\n', '600');
+    await writeText(ctx.exec, `${root}/etc/group`, 'wheel:*:0:root\n', '644');
+    await runChecked(ctx.exec, ['pwd_mkdb', '-d', `${root}/etc`, `${root}/etc/master.passwd`]);
     await makeDirsUndone(ctx, files.hooksDir);
     await makeDirsUndone(ctx, '/etc/jail.conf.d');
     removedAtCleanup(ctx, files.conf);

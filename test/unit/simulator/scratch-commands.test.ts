@@ -131,3 +131,21 @@ describe('what the kernel and libvirt keep of what the kit removes', () => {
     expect(await vms()).toBe(before);
   });
 });
+
+describe('pwd_mkdb(8) (usr.sbin/pwd_mkdb/pwd_mkdb.c)', () => {
+  it('builds pwd.db (no hashes, 0644) and spwd.db (0600) into -d dir; a short line is a corrupted entry', async () => {
+    const h = host();
+    await h.run(['mkdir', '-p', '/var/tmp/j/etc']);
+    await h.run(['tee', '/var/tmp/j/etc/master.passwd'], { stdin: 'root:$6$x:0:0::0:0:Charlie &:/root:/bin/sh\n' });
+    expect(await h.run(['pwd_mkdb', '-d', '/var/tmp/j/etc', '/var/tmp/j/etc/master.passwd'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await h.simulator.state((s) => [s.files!['/var/tmp/j/etc/pwd.db'], s.files!['/var/tmp/j/etc/spwd.db'].mode])).toEqual([
+      { content: 'root:*:0:0::0:0:Charlie &:/root:/bin/sh\n', mode: '644' },
+      '600',
+    ]);
+    await h.run(['tee', '/var/tmp/j/etc/bad'], { stdin: 'root:*:0:0\n' });
+    expect(await h.run(['pwd_mkdb', '-d', '/var/tmp/j/etc', '/var/tmp/j/etc/bad'])).toMatchObject({
+      code: 1,
+      stderr: 'pwd_mkdb: corrupted entry\npwd_mkdb: at line #1\n',
+    });
+  });
+});

@@ -88,6 +88,7 @@ export const LOGIN_PATH = '/sbin:/bin:/usr/sbin:/usr/bin:/usr/local/sbin:/usr/lo
 export const PROGRAM_DIRS: Record<string, string> = {
   cat: '/bin',
   chmod: '/bin',
+  cp: '/bin',
   cpuset: '/bin',
   kenv: '/bin',
   ln: '/bin',
@@ -123,6 +124,7 @@ export const PROGRAM_DIRS: Record<string, string> = {
   makefs: '/usr/sbin',
   pciconf: '/usr/sbin',
   pw: '/usr/sbin',
+  pwd_mkdb: '/usr/sbin',
   service: '/usr/sbin',
   sysrc: '/usr/sbin',
   virsh: '/usr/local/bin',

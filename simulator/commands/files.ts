@@ -1,6 +1,21 @@
 import { getopt } from '../format.ts';
 import { fail, registerCommand, withUsage, type CommandContext } from '../registry.ts';
-import { chmod, isDir, isFile, isLink, listDir, makeDirs, move, readFile, readLink, removeFile, removeTree, symlink, writeFile } from '../file-tree.ts';
+import {
+  chmod,
+  fileMode,
+  isDir,
+  isFile,
+  isLink,
+  listDir,
+  makeDirs,
+  move,
+  readFile,
+  readLink,
+  removeFile,
+  removeTree,
+  symlink,
+  writeFile,
+} from '../file-tree.ts';
 
 /**
  * The file commands drivers use to read and write host files through an executor, argv only (content on
@@ -92,6 +107,20 @@ registerCommand('chmod', (ctx) => {
   const [mode, ...paths] = ctx.args;
   if (!mode || !/^[0-7]{3,4}$/.test(mode) || !paths.length) return fail('usage: chmod [-fhv] [-R [-H | -L | -P]] mode file ...');
   for (const p of paths) if (!chmod(ctx.state, p, mode)) return fail(missing('chmod', p));
+  return {};
+});
+
+// bin/cp/cp.c + utils.c copy_file: one regular file onto a file path or into a directory; a new file gets the
+// source's mode (less the umask, 022 for root), an existing target keeps its own
+registerCommand('cp', (ctx) => {
+  const o = getopt(ctx.args, 'fHilLnPpRrsvx');
+  const [from, to] = o.operands;
+  if (!from || !to || o.operands.length !== 2) return fail('usage: cp [-R [-H | -L | -P]] [-f | -i | -n] [-alpsvx] source_file target_file');
+  const content = readFile(ctx.state, from);
+  if (content === null) return fail(isDir(ctx.state, from) ? `cp: ${from} is a directory (not copied).` : `cp: ${from}: No such file or directory`);
+  const target = isDir(ctx.state, to) ? `${to.replace(/\/+$/, '')}/${from.slice(from.lastIndexOf('/') + 1)}` : to;
+  const mode = isFile(ctx.state, target) ? undefined : (parseInt(fileMode(ctx.state, from) ?? '644', 8) & ~0o022).toString(8);
+  if (!writeFile(ctx.state, target, content, mode)) return fail(`cp: ${target}: No such file or directory`);
   return {};
 });
 

@@ -23,6 +23,7 @@ import './sockstat.ts';
 import './ssh-keygen.ts';
 import './sysrc.ts';
 import './truncate.ts';
+import './pwd-mkdb.ts';
 import './sysctl.ts';
 import './sysctl-arcstats.ts';
 import './virsh.ts';

@@ -67,6 +67,19 @@ function runPhase(state: SimHost, now: number, j: SimJail, phase: string, params
   return true;
 }
 
+/**
+ * A jail that is not `persist` and runs no process has no kernel record: `jail -r` (jail.c, remove via
+ * jail_remove(2)) or a failed create leaves nothing of it — only its conf file, which is the host's. A jail
+ * the seed describes keeps its record (the seed's description of it); one the kernel learned of at `jail -c`
+ * (createdByJail), and its command log, goes.
+ */
+function forgetRemoved(state: SimHost, j: SimJail): void {
+  if (!j.createdByJail || j.state === 'running') return;
+  const all = jailsOf(state);
+  const i = all.indexOf(j);
+  if (i >= 0) all.splice(i, 1);
+}
+
 const result = (out: Outcome, code: number) => ({ code, stdout: out.stdout, stderr: out.stderr });
 
 /** `jail -c`: the create sequence of jail.c startcommands[]. */
@@ -81,18 +94,22 @@ export function createJail(state: SimHost, now: number, file: string, name: stri
   if (!path.startsWith('/')) return { code: 1, stdout: '', stderr: `jail: ${name}: path ${path}: not an absolute pathname\n` };
   if (!j) {
     // a jail that came to this host with its conf (e.g. a migration): the kernel learns of it now
-    j = { ctid: Number(/^# hostmgr:.*\bctid=(\d+)/m.exec(text)?.[1]) || 0, name, materialized: true, state: 'stopped' };
+    j = { ctid: Number(/^# hostmgr:.*\bctid=(\d+)/m.exec(text)?.[1]) || 0, name, materialized: true, state: 'stopped', createdByJail: true };
     jailsOf(state).push(j);
   }
   j.path = path.replace(/\/+$/, '') || '/';
   j.hostname = params.get('host.hostname')?.at(-1) ?? name;
   const out: Outcome = { stdout: '', stderr: '' };
-  if (!runPhase(state, now, j, 'prestart', params, out)) return result(out, 1);
+  if (!runPhase(state, now, j, 'prestart', params, out)) {
+    forgetRemoved(state, j);
+    return result(out, 1);
+  }
   markRunning(state, j);
   out.stdout += `${name}: created\n`;
   if (!runPhase(state, now, j, 'start', params, out) || !runPhase(state, now, j, 'poststart', params, out)) {
     // create_failed: walk back — the jail is removed again (the exec.start/poststart commands are not undone)
     markStopped(j);
+    forgetRemoved(state, j);
     out.stdout += `${name}: removed\n`;
     return result(out, 1);
   }
@@ -114,7 +131,9 @@ export function removeJail(state: SimHost, now: number, file: string, name: stri
   if (!runPhase(state, now, j, 'prestop', params, out) || !runPhase(state, now, j, 'stop', params, out)) return result(out, 1);
   markStopped(j);
   if (docf) out.stdout += `${name}: removed\n`;
-  return result(out, runPhase(state, now, j, 'poststop', params, out) ? 0 : 1);
+  const ok = runPhase(state, now, j, 'poststop', params, out);
+  forgetRemoved(state, j);
+  return result(out, ok ? 0 : 1);
 }
 
 function jail(ctx: CommandContext) {

@@ -8,8 +8,9 @@ import { DefineError, listTable, normalizeDefinition, seedDomainXml, startRefusa
 
 /**
  * `virsh` against libvirt's bhyve driver on the simulated host: version, list, domname, domstate, dumpxml,
- * define, undefine, start, shutdown, destroy, autostart — with virsh's messages. A VM in state `orphaned` is one
- * libvirt does not define (only the agent's registration files are left); `virsh` does not see it.
+ * define, undefine, start, shutdown, destroy, autostart — with virsh's messages. A seeded VM in state `orphaned`
+ * is one libvirt does not define (only the agent's registration files are left); `virsh` does not see it. A
+ * domain undefined here leaves no record at all, as in libvirt.
  *
  * What it follows:
  * - the connection (tools/virsh.c `-c`/`--connect`): the host runs only the bhyve driver, so `bhyve:///system`
@@ -36,6 +37,11 @@ function lookup(state: SimHost, arg: string | undefined, by: LookupBy[] = ['id',
   if (!found && by.includes('uuid') && arg.length === 36) found = doms.find((d) => d.uuid === arg.toLowerCase());
   if (!found && by.includes('name')) found = doms.find((d) => domainName(d) === arg);
   return found;
+}
+/** libvirt no longer knows the domain: its record goes (a seeded `orphaned` VM is one libvirt never knew). */
+function forget(state: SimHost, vm: SimVm): void {
+  const all = vmsOf(state);
+  all.splice(all.indexOf(vm), 1);
 }
 const noDomain = (name: string) => fail(`error: failed to get domain '${name}'`);
 
@@ -78,10 +84,11 @@ registerTicker('vms-materialize', (state) => {
 
 /** At a boot every bhyve process is gone; libvirtd (when rc.conf enables it) starts the domains marked autostart. */
 registerBootHook('vms', (state) => {
-  for (const vm of vmsOf(state)) {
+  for (const vm of [...vmsOf(state)]) {
     if (!isActive(vm)) continue;
-    vm.state = vm.transient ? 'orphaned' : 'shut off';
+    vm.state = 'shut off';
     delete vm.id;
+    if (vm.transient) forget(state, vm);
   }
   if (!rcEnabled(state, 'libvirtd_enable')) return;
   for (const vm of defined(state)) {
@@ -203,8 +210,10 @@ sub('undefine', (ctx, args) => {
   const arg = operand(args);
   const d = lookup(ctx.state, arg);
   if (!d) return noDomain(arg ?? '');
-  // a running domain stays, transient, until it stops
-  if (d.state === 'shut off') d.state = 'orphaned';
+  // bhyve_driver.c bhyveDomainUndefineFlags: an inactive domain is removed from the domain list
+  // (virDomainObjListRemove) — libvirt keeps nothing of it; a running one only becomes transient and goes
+  // when it stops. The agent's registration files, if any, are files of the host and stay.
+  if (d.state === 'shut off') forget(ctx.state, d);
   else d.transient = true;
   d.autostart = false;
   return { stdout: `Domain '${domainName(d)}' has been undefined\n\n` };
@@ -240,8 +249,10 @@ const stop = (verb: string) => (ctx: CommandContext, args: string[]) => {
     return fail(
       `error: Failed to ${verb === 'destroyed' ? 'destroy' : 'shutdown'} domain '${name}'\nerror: Requested operation is not valid: domain is not running`,
     );
-  d.state = d.transient ? 'orphaned' : 'shut off';
+  d.state = 'shut off';
   delete d.id;
+  // a transient domain that stops is gone from libvirt (bhyve_driver.c bhyveDomainDestroy: !persistent → virDomainObjListRemove)
+  if (d.transient) forget(ctx.state, d);
   return { stdout: verb === 'destroyed' ? `Domain '${name}' destroyed\n\n` : `Domain '${name}' is being shutdown\n\n` };
 };
 sub('shutdown', stop('shutdown'));

@@ -46,8 +46,10 @@ afterAll(async () => {
 async function target(profile: ProfileId, name: string): Promise<Target> {
   const statePath = join(dir, `${name}.json`);
   // as every FreeBSD host has it (hier(7)): the demo seed lists only the directories its own files need
-  const seed = demoSeedHost() as ReturnType<typeof demoSeedHost> & { dirs?: string[] };
-  const sim = new SimulatorExecutor({ statePath, seed: { ...seed, profile, dirs: [...(seed.dirs ?? []), '/var/tmp'] } });
+  // (and /rescue, whose statically linked sh the scratch jail gets as its /bin/sh)
+  const seed = demoSeedHost() as ReturnType<typeof demoSeedHost> & { dirs?: string[]; files?: Record<string, { content: string; mode?: string }> };
+  const files = { ...seed.files, '/rescue/sh': { content: '\x7fELF (statically linked crunched binary)\n', mode: '555' } };
+  const sim = new SimulatorExecutor({ statePath, seed: { ...seed, profile, files, dirs: [...(seed.dirs ?? []), '/var/tmp'] } });
   await sim.run(['sysctl', '-n', 'kern.hostname']); // the state file is made at the first command
   const ssh = await startPeerSsh({
     hosts: [{ nodeId: name, address: '127.0.0.1', statePath }],
@@ -93,6 +95,12 @@ describe.each(['freebsd-14.3', 'freebsd-15.0'] as const)('host-check over SSH on
     // the scenarios really ran: the jobs reported progress and the resilver was followed
     expect(err).toMatch(/scratch-pool: pool\.replace-device: resilvered 100%/);
     expect(err).toMatch(/group: group\.set-members: applying/);
+    expect(err).toMatch(/jail: hm-check-\w+ running, jail \d+ mask: 0/);
+    expect(err).toMatch(/vm: defined domain 9999 \(hm-check-/);
+    const detail = (name: string) => results.find((r) => r.name === name)!.detail;
+    // RACCT and the guest agent channel are what the two profiles differ in
+    if (profile === 'freebsd-14.3') expect(detail('vm')).toMatch(/QGA skipped: the guest agent channel needs libvirt 12\.4/);
+    else expect(detail('vm')).toMatch(/cloud-init seed attached, QGA channel; not started/);
     expectUnchanged(t);
   }, 180_000);
 });

@@ -28,6 +28,8 @@ export const simJailSchema = {
     memoryUsedBytes: { type: 'integer', minimum: 0 },
     // ── runtime ──
     materialized: { type: 'boolean' },
+    /** runtime: no seed entry — the kernel learned of it at `jail -c`; its record goes when it is removed */
+    createdByJail: { type: 'boolean' },
     jid: { type: 'integer', minimum: 1 },
     cpusetId: { type: 'integer', minimum: 1 },
     /** CPUs the running jail's threads may use (cpuset -l) */

@@ -50,7 +50,7 @@ export const simVmSchema = {
     xml: { type: 'string' },
     /** runtime: the domain id while it runs: the bhyve process's PID */
     id: { type: 'integer', minimum: 1 },
-    /** runtime: undefined while running (a transient domain); becomes orphaned when it stops */
+    /** runtime: undefined while running (a transient domain); libvirt forgets it when it stops */
     transient: { type: 'boolean' },
     /** runtime: the registration files were written (so a purged registration is not re-created) */
     materialized: { type: 'boolean' },

@@ -84,3 +84,68 @@ describe('pw groupadd', () => {
     expect((await h.run(['pw', 'groupshow', 'second'])).stdout).toBe('second:*:1001:\n');
   });
 });
+
+describe('cp(1) (bin/cp/cp.c, utils.c copy_file)', () => {
+  it('copies a file to a path or into a directory with its mode less the umask; a missing source fails', async () => {
+    const h = host();
+    await h.simulator.state((s) => void (s.files = { ...s.files, '/rescue/sh': { content: 'ELF\n', mode: '555' } }));
+    expect(await h.run(['cp', '/rescue/sh', '/var/tmp/sh'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await h.run(['mkdir', '/var/tmp/bin'])).toMatchObject({ code: 0 });
+    expect(await h.run(['cp', '/rescue/sh', '/var/tmp/bin'])).toMatchObject({ code: 0 });
+    expect(await h.simulator.state((s) => [s.files!['/var/tmp/sh'], s.files!['/var/tmp/bin/sh']])).toEqual([
+      { content: 'ELF\n', mode: '555' },
+      { content: 'ELF\n', mode: '555' },
+    ]);
+    expect(await h.run(['cp', '/rescue/nope', '/var/tmp/x'])).toEqual({ code: 1, stdout: '', stderr: 'cp: /rescue/nope: No such file or directory\n' });
+  });
+});
+
+describe('what the kernel and libvirt keep of what the kit removes', () => {
+  it('jail -r: a jail the kernel learned of at jail -c leaves no record (a non-persist jail is gone once removed)', async () => {
+    const h = host();
+    const conf = ['# hostmgr: ctid=9999', 'hm-check-x {', '\texec.start = "/bin/sh /etc/rc";', '\tpath = "/var/tmp/hm-check-x-jail";', '}', ''].join('\n');
+    await h.run(['mkdir', '-p', '/etc/jail.conf.d', '/var/tmp/hm-check-x-jail']);
+    await h.run(['tee', '/etc/jail.conf.d/hm-check-x.conf'], { stdin: conf });
+    const before = await h.simulator.state((s) => JSON.stringify((s as { jails?: unknown[] }).jails));
+    expect(await h.run(['jail', '-f', '/etc/jail.conf.d/hm-check-x.conf', '-c', 'hm-check-x'])).toMatchObject({ code: 0, stdout: 'hm-check-x: created\n' });
+    expect((await h.run(['jls', '-N'])).stdout).toMatch(/hm-check-x/);
+    expect(await h.run(['jail', '-f', '/etc/jail.conf.d/hm-check-x.conf', '-r', 'hm-check-x'])).toMatchObject({ code: 0, stdout: 'hm-check-x: removed\n' });
+    expect(await h.simulator.state((s) => JSON.stringify((s as { jails?: unknown[] }).jails))).toBe(before);
+  });
+
+  it('virsh undefine of a shut-off domain removes it entirely; a running one goes when it is destroyed', async () => {
+    const h = host();
+    const xml = (uuid: string) =>
+      `<domain type='bhyve'><name>9999</name><uuid>${uuid}</uuid><memory unit='KiB'>262144</memory><vcpu>1</vcpu><os><type>hvm</type></os></domain>\n`;
+    const vms = () => h.simulator.state((s) => JSON.stringify((s as { vms?: unknown[] }).vms ?? []));
+    const before = await vms();
+    await h.run(['tee', '/var/tmp/d.xml'], { stdin: xml('0f0e0d0c-0b0a-4999-8888-777766665555') });
+    expect(await h.run(['virsh', '-c', 'bhyve:///system', 'define', '/var/tmp/d.xml'])).toMatchObject({ code: 0 });
+    expect(await h.run(['virsh', '-c', 'bhyve:///system', 'undefine', '9999'])).toMatchObject({ code: 0, stdout: "Domain '9999' has been undefined\n\n" });
+    expect(await vms()).toBe(before);
+    await h.run(['virsh', '-c', 'bhyve:///system', 'define', '/var/tmp/d.xml']);
+    expect(await h.run(['virsh', '-c', 'bhyve:///system', 'start', '9999'])).toMatchObject({ code: 0 });
+    await h.run(['virsh', '-c', 'bhyve:///system', 'undefine', '9999']);
+    expect((await h.run(['virsh', '-c', 'bhyve:///system', 'list', '--all', '--name'])).stdout).toContain('9999');
+    expect(await h.run(['virsh', '-c', 'bhyve:///system', 'destroy', '9999'])).toMatchObject({ code: 0 });
+    expect(await vms()).toBe(before);
+  });
+});
+
+describe('pwd_mkdb(8) (usr.sbin/pwd_mkdb/pwd_mkdb.c)', () => {
+  it('builds pwd.db (no hashes, 0644) and spwd.db (0600) into -d dir; a short line is a corrupted entry', async () => {
+    const h = host();
+    await h.run(['mkdir', '-p', '/var/tmp/j/etc']);
+    await h.run(['tee', '/var/tmp/j/etc/master.passwd'], { stdin: 'root:$6$x:0:0::0:0:Charlie &:/root:/bin/sh\n' });
+    expect(await h.run(['pwd_mkdb', '-d', '/var/tmp/j/etc', '/var/tmp/j/etc/master.passwd'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await h.simulator.state((s) => [s.files!['/var/tmp/j/etc/pwd.db'], s.files!['/var/tmp/j/etc/spwd.db'].mode])).toEqual([
+      { content: 'root:*:0:0::0:0:Charlie &:/root:/bin/sh\n', mode: '644' },
+      '600',
+    ]);
+    await h.run(['tee', '/var/tmp/j/etc/bad'], { stdin: 'root:*:0:0\n' });
+    expect(await h.run(['pwd_mkdb', '-d', '/var/tmp/j/etc', '/var/tmp/j/etc/bad'])).toMatchObject({
+      code: 1,
+      stderr: 'pwd_mkdb: corrupted entry\npwd_mkdb: at line #1\n',
+    });
+  });
+});

@@ -8,6 +8,10 @@ import { HostSimulator } from '#simulator/simulator';
 import type { SimFile } from '#simulator/file-tree';
 import { PEBBLE_PORTS, pebbleCaFile } from '#scripts/stack/acme-test-server';
 
+/** SHA-256 fingerprints as the store keeps them (32 colon-separated hex bytes), for rows the tests write themselves. */
+const FINGERPRINT_A = Array(32).fill('AA').join(':');
+const FINGERPRINT_B = Array(32).fill('AB').join(':');
+
 /**
  * Managed certificates end to end against a real ACME server: HTTP → certificate record + certificate.issue
  * task → queue → agent process → ACME order at pebble, whose VA fetches the HTTP-01 token from the agent's
@@ -184,7 +188,7 @@ test('E22: 404 unknown, 400 bad id, 409 not managed / issuance active / already 
   expectEnvelope(bad, 400, 'validation_failed');
   expect(bad.body.error).toContain('id');
   expectEnvelope(await retry('abc'), 400, 'validation_failed');
-  expectEnvelope(await retry(await insertCert({ type: 'imported', issuance_status: 'ready', fingerprint: 'AA' })), 409, 'certificate_not_managed');
+  expectEnvelope(await retry(await insertCert({ type: 'imported', issuance_status: 'ready', fingerprint: FINGERPRINT_A })), 409, 'certificate_not_managed');
   const queued = await insertCert({ issuance_status: 'queued' });
   const holder = await testDb()
     .insertInto('tasks')
@@ -208,7 +212,7 @@ test('E22: 404 unknown, 400 bad id, 409 not managed / issuance active / already 
   await testDb().updateTable('tasks').set({ phase: 'processing' }).where('id', '=', holder.id).execute();
   expect(await view()).toBe('processing');
   await testDb().updateTable('tasks').set({ status: 'interrupted' }).where('id', '=', holder.id).execute();
-  const renewal = await insertCert({ issuance_operation: 'renewal', fingerprint: 'AB:CD', not_after: sql`now() + interval '10 days'` });
+  const renewal = await insertCert({ issuance_operation: 'renewal', fingerprint: FINGERPRINT_B, not_after: sql`now() + interval '10 days'` });
   const r = await retry(renewal);
   expectEnvelope(r, 409, 'certificate_already_issued');
   expect(r.body.error).toContain(`certificate ${renewal}`);

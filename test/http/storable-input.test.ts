@@ -132,7 +132,8 @@ describe('unstorable strings are refused on every route (400 naming the field)',
         expect(checked).toBeGreaterThanOrEqual(40);
       } finally {
         await closeDb();
-        process.env.DATABASE_URL = saved;
+        if (saved === undefined) delete process.env.DATABASE_URL;
+        else process.env.DATABASE_URL = saved;
       }
       expect(failures).toEqual([]);
     });
@@ -161,7 +162,8 @@ describe('unstorable strings are refused on every route (400 naming the field)',
       });
     } finally {
       await closeDb();
-      process.env.DATABASE_URL = saved;
+      if (saved === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = saved;
     }
   });
 

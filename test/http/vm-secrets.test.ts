@@ -59,7 +59,7 @@ describe('VM secrets are write-only', () => {
     }
   });
 
-  test('the node inventory the API returns echoes no cloud-init secret and no VNC password; the stored one keeps no VNC password', async () => {
+  test('an inventory carrying a VNC password is refused (400 naming it, nothing stored); the node inventory the API returns echoes no cloud-init secret', async () => {
     const id = randomUUID();
     const token = await tokenFor('agent', id);
     const [rid] = await freeRids(1);
@@ -75,10 +75,16 @@ describe('VM secrets are write-only', () => {
       memoryBytes: 1 << 30,
       vms: [{ rid, domain: String(rid), name: `vm-${rid}`, state: 'shut off', options, macs: [], datasets: [] }],
     };
-    const reg = await call('POST', '/agent/register', {
-      token,
-      body: { id, name: 'h', ip: '192.0.2.10', inventory, heartbeatIntervalS: 5, agentVersion: '0.1.0' },
-    });
+    const register = (inv: unknown) =>
+      call('POST', '/agent/register', { token, body: { id, name: 'h', ip: '192.0.2.10', inventory: inv, heartbeatIntervalS: 5, agentVersion: '0.1.0' } });
+    // the wire's inventory has no password field: an agent never reports one (libvirt's XML keeps it), so one that does is refused
+    const refused = await register(inventory);
+    expectEnvelope(refused, 400, 'validation_failed');
+    expect(refused.body.error).toMatch(/^body\.inventory\.vms\[0\]\.options\.vnc\.password: /);
+    expect(refused.text).not.toContain('VNC-SECRET');
+    expect(await testDb().selectFrom('nodes').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+    const { password: _password, ...vnc } = options.vnc;
+    const reg = await register({ ...inventory, vms: [{ ...inventory.vms[0]!, options: { ...options, vnc } }] });
     expect(reg.status).toBe(201);
     for (const role of ['viewer', 'admin'] as const) {
       const res = await call('GET', `/cluster/nodes/${id}`, { token: await tokenFor(role) });

@@ -6,6 +6,9 @@ import { renewalBackoffMs } from '#domain/certificates/backoff';
 import { applyCertificateTaskOutcome } from '#domain/certificates/outcomes';
 import { inTransaction } from '#store/tx';
 
+/** A SHA-256 fingerprint as the store keeps it (32 colon-separated hex bytes). */
+const FINGERPRINT = Array(32).fill('AA').join(':');
+
 /**
  * The renewal scheduler's selection (shared/domain/certificates/renewals.ts) against the store with a fake
  * clock: due 30 days before notAfter; failed renewals again once their backoff has passed; never a failed
@@ -25,7 +28,7 @@ const cert = async (name: string, f: Record<string, unknown>) =>
         domain: `${name}.example.com`,
         type: 'managed',
         issuance_status: 'ready',
-        fingerprint: 'AA:BB',
+        fingerprint: FINGERPRINT,
         not_before: new Date(NOW.getTime() - 60 * day),
         ...f,
       } as never)
@@ -83,7 +86,7 @@ test('due selection with a fake clock, then queueing: queued renewal tasks, reco
   expect(tasks.map((t) => t.resource).sort()).toEqual(queued.map((id) => `certificate:${id}`).sort());
   expect(tasks.every((t) => (t.payload as { operation: string }).operation === 'renewal' && t.exclusive)).toBe(true);
   const rec = await testDb().selectFrom('certificates').selectAll().where('id', '=', ids.due).executeTakeFirstOrThrow();
-  expect(rec).toMatchObject({ issuance_status: 'queued', issuance_operation: 'renewal', fingerprint: 'AA:BB' });
+  expect(rec).toMatchObject({ issuance_status: 'queued', issuance_operation: 'renewal', fingerprint: FINGERPRINT });
 });
 
 test('a failed renewal backs off (issuanceRetryAt), raises certificate_expiring and keeps the installed certificate', async () => {
@@ -114,7 +117,7 @@ test('a failed renewal backs off (issuanceRetryAt), raises certificate_expiring 
     .executeTakeFirstOrThrow();
   await inTransaction(testDb(), (trx) => applyCertificateTaskOutcome(trx, task, NOW));
   const row = await testDb().selectFrom('certificates').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  expect(row).toMatchObject({ issuance_status: 'failed', issuance_error: 'ACME issuance failed: rateLimited', issuance_failures: 3, fingerprint: 'AA:BB' });
+  expect(row).toMatchObject({ issuance_status: 'failed', issuance_error: 'ACME issuance failed: rateLimited', issuance_failures: 3, fingerprint: FINGERPRINT });
   expect(row.issuance_retry_at?.toISOString()).toBe(new Date(NOW.getTime() + 4 * 3600_000).toISOString());
   const notes = await testDb().selectFrom('notifications').select(['kind', 'severity']).where('node_id', '=', nodeId).execute();
   expect(notes).toEqual([{ kind: 'certificate_expiring', severity: 'warning' }]);

@@ -8,12 +8,7 @@ import { refreshTasks } from './tasks.tsx';
  * A form that submits its fields to one call and shows the API's answer as a sentence. With `reset`, a success
  * empties the form, so a typed secret does not stay in the page.
  */
-export function ActionForm(props: {
-  label: string;
-  children: ComponentChildren;
-  submit: (f: FormData) => Promise<string>;
-  reset?: boolean;
-}) {
+export function ActionForm(props: { label: string; children: ComponentChildren; submit: (f: FormData) => Promise<string>; reset?: boolean }) {
   const act = useAction();
   return (
     <form

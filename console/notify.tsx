@@ -102,7 +102,8 @@ export function Channels() {
                 )}
                 {FIELDS[name].secret.map((k) => (
                   <label key={k}>
-                    {name} {k} (write-only) <input name={k} type="password" autoComplete="new-password" placeholder={s[k] ? 'set: type to replace' : 'not set'} />
+                    {name} {k} (write-only){' '}
+                    <input name={k} type="password" autoComplete="new-password" placeholder={s[k] ? 'set: type to replace' : 'not set'} />
                   </label>
                 ))}
               </ActionForm>

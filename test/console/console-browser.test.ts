@@ -36,6 +36,7 @@ let browser: Browser;
 let origin: string;
 let agent: TestAgent;
 let poolGuid: string;
+const TEMPLATE = `console_backup_failed_${randomUUID().slice(0, 8)}`;
 const foreign: string[] = [];
 const pageErrors: string[] = [];
 
@@ -100,6 +101,15 @@ beforeAll(async () => {
     await waitUntil('the pool in the store', () => testDb().selectFrom('pools').select('guid').where('node_id', '=', agent.nodeId).executeTakeFirst())
   ).guid;
 }, 90_000);
+
+beforeAll(async () => {
+  // an event the rule form can offer (the stack starts with none), with one target
+  await testDb()
+    .insertInto('notification_templates')
+    .values({ key: TEMPLATE, label: 'Console backup failed', description: 'A backup job failed', target_type: TEMPLATE, default_config: '{}' })
+    .execute();
+  await testDb().insertInto('notification_targets').values({ target_type: TEMPLATE, key: 'tank', label: 'Pool tank' }).execute();
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -286,6 +296,9 @@ test('a rule created through the form is listed as the API lists it; selected ru
   const before = (await call('GET', '/notifications/rules')).body.data.rules.map((r: { id: number }) => r.id);
   const form = page.getByRole('form', { name: 'Create rule' });
   await form.locator('select[name=templateKey] option').first().waitFor({ state: 'attached' });
+  await form.locator('select[name=templateKey]').selectOption(TEMPLATE);
+  await form.locator('select[name=targetKey] option[value=tank]').waitFor({ state: 'attached' });
+  await form.locator('select[name=targetKey]').selectOption('tank');
   await form.locator('input[name=taskKind]').fill('pool.replace-device');
   await form.locator('input[name=webhookEnabled]').check();
   await form.getByRole('button', { name: 'Create rule' }).click();
@@ -293,7 +306,14 @@ test('a rule created through the form is listed as the API lists it; selected ru
   const rules = (await call('GET', '/notifications/rules')).body.data.rules;
   const created = rules.filter((r: { id: number }) => !before.includes(r.id));
   expect(created).toHaveLength(1);
-  expect(created[0]).toMatchObject({ taskKind: 'pool.replace-device', webhookEnabled: true, uiEnabled: true, active: true });
+  expect(created[0]).toMatchObject({
+    templateKey: TEMPLATE,
+    targetKey: 'tank',
+    taskKind: 'pool.replace-device',
+    webhookEnabled: true,
+    uiEnabled: true,
+    active: true,
+  });
   const row = page.locator(`tr[data-rule="${created[0].id}"]`);
   await row.waitFor();
   expect(await row.locator('[data-channels]').textContent()).toBe('ui, webhook');
@@ -339,7 +359,8 @@ test.each(['light', 'dark'] as const)(
       const { context, page } = await open(path, { colorScheme: scheme });
       await page.locator('header').waitFor();
       await page.locator('section.tasks li, section.tasks p').first().waitFor();
-      if (path === '/notifications') await page.getByRole('form', { name: 'Create rule' }).locator('select[name=templateKey] option').first().waitFor({ state: 'attached' });
+      if (path === '/notifications')
+        await page.getByRole('form', { name: 'Create rule' }).locator('select[name=templateKey] option').first().waitFor({ state: 'attached' });
       if (path === '/storage') {
         await page.selectOption('label:has-text("Node") select', agent.nodeId);
         await page.locator('[data-chart=bandwidth]:not([data-points="0"]) canvas').waitFor({ timeout: 30_000 });

@@ -239,13 +239,11 @@ export function Rules() {
             <label>
               Task kind <input name="taskKind" placeholder="pool.replace-device" />
             </label>
-            <>
-              {DELIVERY.map((d) => (
-                <label key={d}>
-                  <input type="checkbox" name={`${d}Enabled`} defaultChecked={d === 'ui'} /> {d}
-                </label>
-              ))}
-            </>
+            {DELIVERY.map((d) => (
+              <label key={d}>
+                <input type="checkbox" name={`${d}Enabled`} defaultChecked={d === 'ui'} /> {d}
+              </label>
+            ))}
           </ActionForm>
         </>
       ) : null}

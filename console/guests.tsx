@@ -1,9 +1,6 @@
-import type { JSX } from 'preact';
 import { api, call } from './api.ts';
-import { ErrorLine, useAction, useLoad } from './load.tsx';
-import { said } from './messages.ts';
-import { canAct } from './state.ts';
-import { refreshTasks } from './tasks.tsx';
+import { ActionForm } from './action-form.tsx';
+import { ErrorLine, useLoad } from './load.tsx';
 import type { Jail, NodeView, Page, Vm } from './types.ts';
 
 const HOOK_PHASES = ['prestart', 'start', 'poststart', 'prestop', 'stop', 'poststop'] as const;
@@ -59,33 +56,6 @@ export function Guests() {
         </tbody>
       </table>
     </div>
-  );
-}
-
-/** A form that submits its fields to one call and shows the API's answer. */
-function ActionForm(props: { label: string; children: JSX.Element | JSX.Element[]; submit: (f: FormData) => Promise<string> }) {
-  const act = useAction();
-  return (
-    <form
-      class="action"
-      aria-label={props.label}
-      onSubmit={(e) => {
-        e.preventDefault();
-        const f = new FormData(e.currentTarget);
-        void act.run(async () => {
-          const message = await props.submit(f);
-          await refreshTasks();
-          return said(message);
-        });
-      }}
-    >
-      <fieldset disabled={!canAct()}>
-        <legend>{props.label}</legend>
-        {props.children}
-        <button type="submit">{props.label}</button>
-      </fieldset>
-      <act.Answer />
-    </form>
   );
 }
 

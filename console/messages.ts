@@ -30,6 +30,16 @@ const MESSAGES: Record<string, string> = {
   cluster_joined: 'The node joined the cluster.',
   cluster_already_member: 'The node is already a member.',
   cluster_key_mismatch: 'The cluster key is wrong.',
+  notification_channels_updated: 'Channel settings saved.',
+  notification_rule_created: 'Rule created.',
+  notification_rule_updated: 'Rule saved.',
+  notification_rules_deleted: 'Rules deleted.',
+  notification_rule_not_found: 'There is no such rule.',
+  notification_template_unknown: 'There is no such event.',
+  invalid_url: 'The URL is not valid.',
+  nothing_to_change: 'Nothing to change: fill in a field first.',
+  nothing_selected: 'Select at least one rule first.',
+  backup_job_created: 'Backup job created.',
   internal_error: 'The API failed; the error is in its log.',
 };
 

@@ -6,6 +6,7 @@ import { canAct } from './state.ts';
 import { refreshTasks } from './tasks.tsx';
 import type { AuditRow, BackupEvent, BackupJob, Certificate, Notification, Page } from './types.ts';
 import { bellCount, refreshBell } from './bell.tsx';
+import { Channels, Rules } from './notify.tsx';
 
 export function Notifications() {
   const list = useLoad(() => api<Page<Notification>>('GET', '/notifications?size=100'), [bellCount.value]);
@@ -41,44 +42,10 @@ export function Notifications() {
       </ul>
       {list.data && list.data.data.length === 0 ? <p class="muted">No active notifications.</p> : null}
       <Channels />
+      <Rules />
     </div>
   );
 }
-
-/** Delivery channels: secrets are write-only (the API answers whether one is set, never its value). */
-function Channels() {
-  const channels = useLoad(() => api<unknown>('GET', '/notifications/channels'));
-  const rules = useLoad(() => api<Page<Record<string, unknown>> | Record<string, unknown>[]>('GET', '/notifications/rules'));
-  const ruleList = Array.isArray(rules.data) ? rules.data : (rules.data?.data ?? []);
-  const entries = channels.data && typeof channels.data === 'object' ? Object.entries(channels.data as Record<string, unknown>) : [];
-  return (
-    <>
-      <h2>Channels</h2>
-      <ErrorLine error={channels.error} />
-      <dl class="facts">
-        {entries.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{typeof v === 'object' ? summary(v) : String(v)}</dd>
-          </div>
-        ))}
-      </dl>
-      <h2>Rules</h2>
-      <ErrorLine error={rules.error} />
-      <ul>
-        {ruleList.map((r) => (
-          <li key={String(r.id)}>{summary(r)}</li>
-        ))}
-      </ul>
-    </>
-  );
-}
-
-/** A record as `key: value` pairs; secret-looking members only say whether they are set. */
-const summary = (v: unknown) =>
-  Object.entries((v ?? {}) as Record<string, unknown>)
-    .map(([k, x]) => `${k}: ${/secret|password|token/i.test(k) ? (x ? 'set' : 'not set') : typeof x === 'object' ? JSON.stringify(x) : String(x)}`)
-    .join(', ');
 
 export function Backups() {
   const jobs = useLoad(() => api<Page<BackupJob>>('GET', '/cluster/backups/jobs?size=100'));

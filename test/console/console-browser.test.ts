@@ -36,6 +36,7 @@ let browser: Browser;
 let origin: string;
 let agent: TestAgent;
 let poolGuid: string;
+const TEMPLATE = `console_backup_failed_${randomUUID().slice(0, 8)}`;
 const foreign: string[] = [];
 const pageErrors: string[] = [];
 
@@ -100,6 +101,15 @@ beforeAll(async () => {
     await waitUntil('the pool in the store', () => testDb().selectFrom('pools').select('guid').where('node_id', '=', agent.nodeId).executeTakeFirst())
   ).guid;
 }, 90_000);
+
+beforeAll(async () => {
+  // an event the rule form can offer (the stack starts with none), with one target
+  await testDb()
+    .insertInto('notification_templates')
+    .values({ key: TEMPLATE, label: 'Console backup failed', description: 'A backup job failed', target_type: TEMPLATE, default_config: '{}' })
+    .execute();
+  await testDb().insertInto('notification_targets').values({ target_type: TEMPLATE, key: 'tank', label: 'Pool tank' }).execute();
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -258,6 +268,73 @@ test('a backup run from the page adds an event row', async () => {
   await context.close();
 }, 60_000);
 
+test('a channel secret set through the form reads "set" and never reaches the page or an API answer it got', async () => {
+  const secret = `console-secret-${randomUUID()}`;
+  const { context, page } = await open('/notifications');
+  const answers: string[] = [];
+  page.on('response', async (r) => {
+    if (new URL(r.url()).pathname.startsWith('/api/')) answers.push(await r.text().catch(() => ''));
+  });
+  const ntfy = page.locator('[data-channel=ntfy]');
+  await ntfy.locator('input[name=topic]').waitFor();
+  await ntfy.locator('input[name=topic]').fill('console-alerts');
+  await ntfy.locator('input[name=token]').fill(secret);
+  await ntfy.getByRole('button', { name: 'Save ntfy channel' }).click();
+  await expect(ntfy.locator('.answer').textContent()).resolves.toBe('Channel settings saved.');
+  await page.locator('[data-channel=ntfy] [data-secret=token]', { hasText: /^set$/ }).waitFor();
+  const channels = (await call('GET', '/notifications/channels')).body.data;
+  expect(channels.find((c: { channel: string }) => c.channel === 'ntfy').settings).toMatchObject({ topic: 'console-alerts', token: 'set' });
+  expect(await page.locator('[data-channel=ntfy] input[name=token]').inputValue()).toBe('');
+  expect(await page.content()).not.toContain(secret);
+  expect(answers.length).toBeGreaterThan(0);
+  expect(answers.filter((a) => a.includes(secret))).toEqual([]);
+  await context.close();
+}, 60_000);
+
+test('a rule created through the form is listed as the API lists it; selected rules bulk-delete', async () => {
+  const { context, page } = await open('/notifications');
+  const before = (await call('GET', '/notifications/rules')).body.data.rules.map((r: { id: number }) => r.id);
+  const form = page.getByRole('form', { name: 'Create rule' });
+  await form.locator('select[name=templateKey] option').first().waitFor({ state: 'attached' });
+  await form.locator('select[name=templateKey]').selectOption(TEMPLATE);
+  await form.locator('select[name=targetKey] option[value=tank]').waitFor({ state: 'attached' });
+  await form.locator('select[name=targetKey]').selectOption('tank');
+  await form.locator('input[name=taskKind]').fill('pool.replace-device');
+  await form.locator('input[name=webhookEnabled]').check();
+  await form.getByRole('button', { name: 'Create rule' }).click();
+  await expect(form.locator('.answer').textContent()).resolves.toBe('Rule created.');
+  const rules = (await call('GET', '/notifications/rules')).body.data.rules;
+  const created = rules.filter((r: { id: number }) => !before.includes(r.id));
+  expect(created).toHaveLength(1);
+  expect(created[0]).toMatchObject({
+    templateKey: TEMPLATE,
+    targetKey: 'tank',
+    taskKind: 'pool.replace-device',
+    webhookEnabled: true,
+    uiEnabled: true,
+    active: true,
+  });
+  const row = page.locator(`tr[data-rule="${created[0].id}"]`);
+  await row.waitFor();
+  expect(await row.locator('[data-channels]').textContent()).toBe('ui, webhook');
+  const shown = await page.locator('tr[data-rule]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-rule'))));
+  expect(shown).toEqual(rules.map((r: { id: number }) => r.id));
+  await row.getByRole('checkbox', { name: `Select rule ${created[0].id}` }).check();
+  await page.getByRole('button', { name: 'Delete selected rules' }).click();
+  await row.waitFor({ state: 'detached' });
+  const after = (await call('GET', '/notifications/rules')).body.data.rules.map((r: { id: number }) => r.id);
+  expect(after).not.toContain(created[0].id);
+  await context.close();
+}, 60_000);
+
+test('viewers get no channel or rule forms', async () => {
+  const { context, page } = await open('/notifications', { token: await tokenFor('viewer') });
+  await page.locator('[data-channel=ntfy] [data-secret=token]').waitFor();
+  expect(await page.locator('form.action').count()).toBe(0);
+  expect(await page.locator('input[type=password]').count()).toBe(0);
+  await context.close();
+}, 60_000);
+
 test('the audit log filters by route', async () => {
   const route = '/api/notifications/dismiss-all';
   const { context, page } = await open('/audit');
@@ -282,6 +359,8 @@ test.each(['light', 'dark'] as const)(
       const { context, page } = await open(path, { colorScheme: scheme });
       await page.locator('header').waitFor();
       await page.locator('section.tasks li, section.tasks p').first().waitFor();
+      if (path === '/notifications')
+        await page.getByRole('form', { name: 'Create rule' }).locator('select[name=templateKey] option').first().waitFor({ state: 'attached' });
       if (path === '/storage') {
         await page.selectOption('label:has-text("Node") select', agent.nodeId);
         await page.locator('[data-chart=bandwidth]:not([data-points="0"]) canvas').waitFor({ timeout: 30_000 });

@@ -5,6 +5,7 @@ import { notFound } from '#shared/errors/domain-errors';
 import { findPool } from '#domain/pools/devices';
 import { targetNode } from '#domain/pools/target-node';
 import { streamHeads } from './cursors.ts';
+import { ARC_AVERAGES, ARC_SUMS, POOL_LAST, POOL_RATES } from './columns.ts';
 import { severitySql } from './health.ts';
 import { groupSeries, toArcRow, type ArcPointRow, type ArcRow, type PoolPointRow, type PoolSeries } from './rows.ts';
 
@@ -35,39 +36,6 @@ export interface History {
 
 /** The bucket width for a window cut into at most `points` buckets. */
 export const bucketSeconds = (from: number, to: number, points: number) => Math.max(MIN_BUCKET_SECONDS, Math.ceil((to - from) / points / 1000));
-
-const POOL_RATES = ['read_iops', 'write_iops', 'read_bytes_per_second', 'write_bytes_per_second', 'read_latency_nanos', 'write_latency_nanos'];
-const POOL_LAST = ['pool_name', 'size', 'allocated', 'free', 'fragmentation', 'dedup_ratio', 'health'];
-const ARC_SUMS = [
-  'interval_ms',
-  'hits',
-  'misses',
-  'demand_hits',
-  'demand_misses',
-  'prefetch_hits',
-  'prefetch_misses',
-  'l2_hits',
-  'l2_misses',
-  'evictions',
-  'l2_read_bytes',
-  'l2_write_bytes',
-  'evict_not_enough',
-  'memory_throttle',
-];
-const ARC_AVERAGES = [
-  'size',
-  'target_size',
-  'min_size',
-  'max_size',
-  'data_size',
-  'metadata_size',
-  'header_size',
-  'other_size',
-  'compressed_size',
-  'uncompressed_size',
-  'l2_size',
-  'l2_allocated',
-];
 
 const TEXT_COLUMNS = new Set(['pool_guid', 'pool_name', 'health', 'worst_health']);
 

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '#store/tables';
 import { inTransaction } from '#store/tx';
 import { setting } from '#shared/config/read';
+import { ARC_AVERAGES, ARC_SUMS, POOL_LAST, POOL_RATES } from './columns.ts';
 import { severitySql } from './health.ts';
 
 /**
@@ -26,39 +27,7 @@ const MAINTENANCE_EVERY_MS = 60_000;
 
 type Trx = Transaction<Database>;
 
-const POOL_RATES = ['read_iops', 'write_iops', 'read_bytes_per_second', 'write_bytes_per_second', 'read_latency_nanos', 'write_latency_nanos'];
 const POOL_MAXIMA = POOL_RATES.map((c) => `max_${c}`);
-const POOL_LAST = ['pool_name', 'size', 'allocated', 'free', 'fragmentation', 'dedup_ratio', 'health'];
-const ARC_SUMS = [
-  'interval_ms',
-  'hits',
-  'misses',
-  'demand_hits',
-  'demand_misses',
-  'prefetch_hits',
-  'prefetch_misses',
-  'l2_hits',
-  'l2_misses',
-  'evictions',
-  'l2_read_bytes',
-  'l2_write_bytes',
-  'evict_not_enough',
-  'memory_throttle',
-];
-const ARC_AVERAGES = [
-  'size',
-  'target_size',
-  'min_size',
-  'max_size',
-  'data_size',
-  'metadata_size',
-  'header_size',
-  'other_size',
-  'compressed_size',
-  'uncompressed_size',
-  'l2_size',
-  'l2_allocated',
-];
 
 const bucket = (seconds: number) => sql`date_bin(make_interval(secs => ${sql.lit(seconds)}), time, timestamptz '1970-01-01 00:00:00+00')`;
 const list = (cols: string[]) => sql.join(cols.map((c) => sql.ref(c)));

@@ -43,9 +43,9 @@ export const taskOutcomes: { [K in TaskKind]: KindOutcome<K> } = {
   'backup.run': applyBackupRunOutcome, // its backup event follows the task (running, success, failed, interrupted)
   'backup.restore': applyRestoreOutcome, // its backup event follows the task (running, success, failed)
   // ready with the host's fingerprint, or failed with the task's error
-  'certificate.issue': (trx, task) => applyCertificateTaskOutcome(trx, task),
-  'certificate.install': (trx, task) => applyCertificateTaskOutcome(trx, task),
-  'certificate.self-sign': (trx, task) => applyCertificateTaskOutcome(trx, task),
+  'certificate.issue': applyCertificateTaskOutcome,
+  'certificate.install': applyCertificateTaskOutcome,
+  'certificate.self-sign': applyCertificateTaskOutcome,
 };
 
 const ENDED = new Set(['success', 'failed', 'interrupted', 'cancelled']);

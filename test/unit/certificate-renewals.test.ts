@@ -4,6 +4,7 @@ import { insertNode, stackQueue } from '../helpers/agent.ts';
 import { dueRenewals, queueDueRenewals, RENEW_BEFORE_MS } from '#domain/certificates/renewals';
 import { renewalBackoffMs } from '#domain/certificates/backoff';
 import { applyCertificateTaskOutcome } from '#domain/certificates/outcomes';
+import type { TaskOf } from '#shared/jobs/lifecycle';
 import { inTransaction } from '#store/tx';
 
 /** A SHA-256 fingerprint as the store keeps it (32 colon-separated hex bytes). */
@@ -115,7 +116,7 @@ test('a failed renewal backs off (issuanceRetryAt), raises certificate_expiring 
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await inTransaction(testDb(), (trx) => applyCertificateTaskOutcome(trx, task, NOW));
+  await inTransaction(testDb(), (trx) => applyCertificateTaskOutcome(trx, task as TaskOf<'certificate.issue'>, NOW));
   const row = await testDb().selectFrom('certificates').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   expect(row).toMatchObject({ issuance_status: 'failed', issuance_error: 'ACME issuance failed: rateLimited', issuance_failures: 3, fingerprint: FINGERPRINT });
   expect(row.issuance_retry_at?.toISOString()).toBe(new Date(NOW.getTime() + 4 * 3600_000).toISOString());

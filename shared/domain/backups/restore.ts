@@ -2,7 +2,8 @@ import { sql, type Transaction } from 'kysely';
 import { conflict, unavailable } from '#shared/errors/domain-errors';
 import type { Database, Db, TaskRow } from '#store/tables';
 import type { TaskPlan } from '#shared/jobs/tasks';
-import { ACTIVE_STATUSES, resourceKey, type BackupRestorePayload, type TaskResult } from '#shared/jobs/protocol';
+import type { TaskOf } from '#shared/jobs/lifecycle';
+import { ACTIVE_STATUSES, resourceKey, type BackupRestorePayload } from '#shared/jobs/protocol';
 import { reportedGuestIds } from '../jails/migrate.ts';
 import { peerOf, targetEndpointLabel, targetOf } from './target.ts';
 import { requireBackupJob } from './jobs.ts';
@@ -114,9 +115,8 @@ export async function restoreResult(trx: Db, task: Pick<TaskRow, 'id' | 'payload
 }
 
 /** The restore's backup event follows its task: running when it starts, then success or failed (with the error). */
-export async function applyRestoreOutcome(trx: Db, task: TaskRow): Promise<void> {
-  if (task.kind !== 'backup.restore') return;
-  const eventId = (task.payload as Partial<BackupRestorePayload>).eventId;
+export async function applyRestoreOutcome(trx: Db, task: TaskOf<'backup.restore'>): Promise<void> {
+  const eventId = task.payload.eventId;
   if (!eventId) return;
   const q = trx.updateTable('backup_events').where('id', '=', eventId);
   if (task.status === 'running') {
@@ -133,8 +133,7 @@ export async function applyRestoreOutcome(trx: Db, task: TaskRow): Promise<void>
     return;
   }
   const status = task.status === 'success' ? 'success' : task.status === 'interrupted' ? 'interrupted' : 'failed';
-  // checked against the kind's result schema when the agent finished (shared/jobs/kinds.ts)
-  const restored = (task.result as TaskResult<'backup.restore'> | null)?.snapshot;
+  const restored = task.result?.snapshot;
   await q
     .set({
       status,

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { raiseNotification } from '#domain/notifications/raise';
 import type { CertificateRow, Db, TaskRow } from '#store/tables';
 import { cancelledBeforeStart } from '#domain/task-undo';
-import type { TaskPayloads, TaskResult } from '#shared/jobs/protocol';
+import type { TaskOf } from '#shared/jobs/lifecycle';
 import { renewalBackoffMs } from './backoff.ts';
 
 /**
@@ -53,7 +53,6 @@ const ENDED = new Set<TaskRow['status']>(['success', 'failed', 'interrupted', 'c
 /** The task kinds that install a certificate on its node; each ends in the record's `ready` or `failed`. */
 export const CERTIFICATE_TASK_KINDS: ReadonlySet<string> = new Set(['certificate.issue', 'certificate.install', 'certificate.self-sign']);
 type CertificateKind = 'certificate.issue' | 'certificate.install' | 'certificate.self-sign';
-type CertificateTaskPayload = TaskPayloads[CertificateKind];
 
 /**
  * What the store learns from an ended certificate task (`certificate.issue`, `.install`, `.self-sign`;
@@ -64,9 +63,9 @@ type CertificateTaskPayload = TaskPayloads[CertificateKind];
  * `certificate_failed` and waits for E22; a failed renewal (the old certificate still installed) backs off —
  * `issuanceRetryAt` says when the scheduler tries again — and raises `certificate_expiring`.
  */
-export async function applyCertificateTaskOutcome(trx: Db, task: TaskRow, now: Date = new Date()): Promise<void> {
-  if (!CERTIFICATE_TASK_KINDS.has(task.kind) || !ENDED.has(task.status)) return;
-  const p = task.payload as CertificateTaskPayload;
+export async function applyCertificateTaskOutcome(trx: Db, task: TaskOf<CertificateKind>, now: Date = new Date()): Promise<void> {
+  if (!ENDED.has(task.status)) return;
+  const p = task.payload;
   if (cancelledBeforeStart(task)) {
     await undoCertificateRequest(trx, p.certificateId, task.undo as CertificateUndo | null);
     return;
@@ -74,8 +73,7 @@ export async function applyCertificateTaskOutcome(trx: Db, task: TaskRow, now: D
   const operation = 'operation' in p ? p.operation : 'initial';
   const row = await trx.selectFrom('certificates').selectAll().where('id', '=', p.certificateId).forUpdate().executeTakeFirst();
   if (!row) return;
-  // checked against the kind's result schema when the agent finished (shared/jobs/kinds.ts)
-  const r = task.result as TaskResult<CertificateKind> | null;
+  const r = task.result;
   if (task.status === 'success' && r) {
     await trx
       .updateTable('certificates')

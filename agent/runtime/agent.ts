@@ -1,4 +1,3 @@
-import { networkInterfaces } from 'node:os';
 import type { Executor } from '../executors/executor.ts';
 import { runChecked } from '../executors/executor.ts';
 import type { HostInventory } from '#shared/agent-api/inventory';
@@ -17,6 +16,7 @@ import { agentServices } from './services.ts';
 import { peerExecutor } from './peers.ts';
 import { sshHostKeyFingerprints } from '../drivers/ssh-host-keys.ts';
 import { Spool } from './spool.ts';
+import { nodeAddress } from './node-address.ts';
 
 const AGENT_VERSION = '0.1.0';
 /** how long a task told to wait for a running task of its resource pauses before asking again */
@@ -139,7 +139,7 @@ export class Agent {
     const body = {
       id: this.nodeId,
       name: this.cfg.nodeName ?? inventory.hostname,
-      ip: this.cfg.nodeIp ?? (this.cfg.executor === 'ssh' ? this.cfg.ssh.host! : firstIpv4()),
+      ip: await nodeAddress(this.cfg),
       inventory,
       agentVersion: AGENT_VERSION,
       heartbeatIntervalS: this.cfg.heartbeatIntervalS,
@@ -296,11 +296,4 @@ export class Agent {
     await this.exec.close?.().catch(() => undefined);
     this.log('info', 'stopped');
   }
-}
-
-function firstIpv4(): string {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
-  }
-  return '127.0.0.1';
 }

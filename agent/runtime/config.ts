@@ -44,7 +44,7 @@ Control plane
   --token-file FILE          HM_AGENT_TOKEN_FILE    read the token from a file instead (keeps it out of ps)
   --node-id UUID             HM_NODE_ID             the host's UUID (default: sysctl -n kern.hostuuid on the host)
   --node-name NAME           HM_NODE_NAME           display name (default: the host's hostname)
-  --node-ip IP               HM_NODE_IP             address other nodes reach it on (default: SSH host or first IPv4)
+  --node-ip IP               HM_NODE_IP             address other nodes reach it on (default: the SSH host's address, or the first IPv4)
 
 Queue
   --queue-url URL            HM_QUEUE_URL           this node's SQS FIFO queue (default: from registration)

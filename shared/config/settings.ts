@@ -347,7 +347,7 @@ export const SETTINGS = {
     type: 'string',
     default: undefined,
     readers: ['agent'],
-    defaultText: 'SSH host or first IPv4',
+    defaultText: "the SSH host's address, or the first IPv4",
     description: 'address other nodes reach this one on',
   },
   HM_QUEUE_URL: { type: 'url', default: undefined, readers: ['agent'], defaultText: 'from registration', description: "this node's SQS FIFO queue" },

@@ -22,6 +22,9 @@ export class ApiError extends Error {
   }
 }
 
+/** No answer at all: the API could not be reached (refused, reset, DNS). */
+export class UnreachableError extends Error {}
+
 /** Calls one route with the bearer token; throws ApiError for a non-2xx answer, with the envelope's words. */
 export class Client {
   constructor(
@@ -39,7 +42,7 @@ export class Client {
         body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       });
     } catch (err) {
-      throw new Error(`cannot reach ${this.baseUrl}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`);
+      throw new UnreachableError(`cannot reach ${this.baseUrl}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`);
     }
     const text = await res.text();
     let envelope: Envelope<T>;

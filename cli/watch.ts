@@ -1,5 +1,5 @@
 import { SingleBar } from 'cli-progress';
-import type { Client } from './client.ts';
+import { ApiError, UnreachableError, type Client } from './client.ts';
 
 /** A task as GET /api/tasks/{id} answers it (the fields the watcher uses). */
 interface TaskView {
@@ -12,6 +12,14 @@ interface TaskView {
 }
 
 const FINAL = new Set(['success', 'failed', 'interrupted', 'cancelled']);
+
+/**
+ * A poll that failed for a reason that passes (the store busy: 503; throttled: 429; a gateway: 502/504; no
+ * connection) is asked again, up to this many times in a row, waiting longer each time (to 5 s): a person
+ * following a long task should not lose it to one busy moment. Anything else ends the watch with its error.
+ */
+const MAX_MISSED_POLLS = 12;
+const passing = (err: unknown) => err instanceof UnreachableError || (err instanceof ApiError && [429, 502, 503, 504].includes(err.status));
 
 /** Exit codes by how the task ended: 0 success; failed 3, cancelled 4, interrupted 5 (1 and 2 are the CLI's own). */
 export const TASK_EXIT: Record<string, number> = { success: 0, failed: 3, cancelled: 4, interrupted: 5 };
@@ -39,10 +47,19 @@ export async function watchTask(client: Client, id: number, o: WatchOptions): Pr
     : null;
   let last = '';
   let task: TaskView | null = null;
+  let missed = 0;
+  const pause = (ms: number) => Promise.race([new Promise((r) => setTimeout(r, ms)), o.detach]);
   bar?.start(100, 0, { phase: 'queued' });
   try {
     while (!detached) {
-      task = (await client.call<TaskView>('GET', `/tasks/${id}`)).envelope.data;
+      try {
+        task = (await client.call<TaskView>('GET', `/tasks/${id}`)).envelope.data;
+        missed = 0;
+      } catch (err) {
+        if (!passing(err) || ++missed > MAX_MISSED_POLLS) throw err;
+        await pause(Math.min(5000, pollMs * 2 ** missed));
+        continue;
+      }
       const phase = task.phase || task.status;
       if (bar) bar.update(task.progress, { phase });
       else {
@@ -51,7 +68,7 @@ export async function watchTask(client: Client, id: number, o: WatchOptions): Pr
         last = line;
       }
       if (FINAL.has(task.status)) break;
-      await Promise.race([new Promise((r) => setTimeout(r, pollMs)), o.detach]);
+      await pause(pollMs);
     }
   } finally {
     bar?.stop();

@@ -144,7 +144,7 @@ test('login checks the token and keeps URL and token in a 0600 file the next com
 test('a device replacement followed in a terminal: the bar goes to 100 % and the exit code is the task’s', async () => {
   const run = await hostmgr(['pool', 'replace', 'clitank', 'ada1', 'ada3', '--node', pools.nodeId], { tty: true });
   // on a mismatch jest prints what the CLI said, not only its exit code
-  expect({ code: run.code, stderr: run.stderr, tail: run.stdout.slice(-800) }).toMatchObject({ code: 0 });
+  expect(`exit ${run.code}\n${run.stderr}\n${run.stdout.slice(-800)}`).toMatch(/^exit 0\n/);
   expect(run.stdout).toContain('device_replacement_queued: task ');
   const frames = [...run.stdout.matchAll(/task \d+ \[[=-]+\] (\d+)% \| ([a-z ]+)/g)].map((m) => Number(m[1]));
   expect(frames.some((p) => p > 0 && p < 100)).toBe(true);

@@ -56,6 +56,8 @@ export async function commitSamples(
   pools: PoolRow[],
   arcs: ArcRow[],
 ): Promise<boolean> {
+  // inside a caller's transaction the counters would stay locked until that transaction ends
+  if (db.isTransaction) throw new Error('commitSamples runs as its own statement, outside a transaction');
   const nPool = pools.length;
   const nArc = arcs.length;
   const { rows } = await sql<{ stored: string | number }>`
@@ -89,6 +91,7 @@ export async function commitSamples(
       WHERE stream = 'pool' AND ${nPool}::bigint > 0 AND EXISTS (SELECT FROM state) AND (SELECT count(*) FROM arc_ids) >= 0
       RETURNING last_id
     ),
+    -- jsonb_populate_record fills the columns a row object lacks with NULL, not their defaults: rows name every column but id
     arc_stored AS (
       INSERT INTO arc_telemetry
       SELECT r.* FROM arc_ids c

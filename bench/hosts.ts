@@ -339,7 +339,7 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
         const s0 = await tableStats(store.db);
         const size0 = await dbSize(store.db);
         const tS0 = performance.now();
-        const inv0 = new Map([...server.stats].map(([k, v]) => [k, { ...v }]));
+        const inv0 = new Map([...server.stats].map(([k, v]) => [k, { ...v, ms: [...v.ms], statuses: { ...v.statuses } }]));
         // the swarm's window began when it had registered, before the statistics wait
         const stopAt = Date.now() + Math.max(3, seconds - 13) * 1000;
         const [e25, e12] = await Promise.all([
@@ -348,7 +348,7 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
         ]);
         const summaryMsg = await next();
         const tEnd = performance.now();
-        const inv1 = new Map([...server.stats].map(([k, v]) => [k, { ...v }]));
+        const inv1 = new Map([...server.stats].map(([k, v]) => [k, { ...v, ms: [...v.ms], statuses: { ...v.statuses } }]));
         const { summary } = summaryMsg as {
           summary: { wallS: number; counts: Record<string, number>; firstError: string; cpuUserMs: number; cpuSystemMs: number; rssMaxBytes: number };
         };
@@ -370,8 +370,11 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
         const agentInv = [...inv1]
           .filter(([m]) => m.startsWith('functions/agent/'))
           .map(([m, v]) => {
-            const b = inv0.get(m) ?? { count: 0, totalMs: 0 };
-            return { m: m.replace('functions/agent/', ''), count: v.count - b.count, ms: v.totalMs - b.totalMs };
+            const b = inv0.get(m) ?? { count: 0, totalMs: 0, ms: [], statuses: {} };
+            const statuses = Object.entries(v.statuses)
+              .map(([code, k]) => [code, k - (b.statuses[Number(code)] ?? 0)] as const)
+              .filter(([, k]) => k > 0);
+            return { m: m.replace('functions/agent/', ''), count: v.count - b.count, ms: v.totalMs - b.totalMs, each: v.ms.slice(b.ms.length), statuses };
           })
           .filter((x) => x.count > 0);
         const c = summary.counts;
@@ -392,6 +395,16 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
             value: `${Math.round((x.count * DAY_S) / statsS / n).toLocaleString('en')} × ${fmtMs(x.ms / x.count)}`,
             ok: null,
           })),
+          // under load, how long the agent's own requests took and how many the store bound refused (503)
+          ...agentInv
+            .filter((x) => x.m === 'telemetry' || x.m === 'heartbeat')
+            .map((x) => ({
+              section,
+              what: `  ${x.m} under load`,
+              value: `p50 ${fmtMs(percentile(x.each, 50))} / p99 ${fmtMs(percentile(x.each, 99))}, ${x.statuses.find(([code]) => code === '503')?.[1] ?? 0} × 503`,
+              ok: null,
+              note: `${x.count} invocations; answered ${x.statuses.map(([code, k]) => `${code} × ${k}`).join(', ')}`,
+            })),
           ...perTable.map((t) => ({
             section,
             what: `  rows/host/day ${t.name}`,

@@ -8,6 +8,10 @@ import type { BuiltFunction } from './routes.ts';
 export interface InvocationStats {
   count: number;
   totalMs: number;
+  /** each invocation's duration, in order */
+  ms: number[];
+  /** invocations per HTTP status answered */
+  statuses: Record<number, number>;
 }
 
 /**
@@ -52,9 +56,12 @@ export async function startLambdaHttp(
       const t = performance.now();
       try {
         const out = await hit.r.handler(ev, lambdaContext(hit.r.fn.module));
-        const s = stats.get(hit.r.fn.module) ?? { count: 0, totalMs: 0 };
+        const s = stats.get(hit.r.fn.module) ?? { count: 0, totalMs: 0, ms: [], statuses: {} };
+        const ms = performance.now() - t;
         s.count++;
-        s.totalMs += performance.now() - t;
+        s.totalMs += ms;
+        s.ms.push(ms);
+        s.statuses[out.statusCode ?? 200] = (s.statuses[out.statusCode ?? 200] ?? 0) + 1;
         stats.set(hit.r.fn.module, s);
         res.writeHead(out.statusCode ?? 200, { 'content-type': 'application/json', ...(out.headers as Record<string, string>) }).end(out.body ?? '');
       } catch (err) {

@@ -17,7 +17,7 @@ export const totalRows = (l: TelemetryLayout) => l.samples * l.nodes * (l.poolsP
 
 /**
  * A cluster's raw telemetry as E14 stores it: every node sampled every 10 s for `samples` samples, one pool
- * row per pool and one ARC row (counter deltas) per sample, ids in sample order (as allocateIds hands them
+ * row per pool and one ARC row (counter deltas) per sample, ids in sample order (as the ingest hands them
  * out) and the stream heads set to the last ids. The first node is the primary (admitted first). Set-based
  * INSERT … SELECT, then ANALYZE.
  */

@@ -1,26 +1,17 @@
-import type { Transaction } from 'kysely';
-import type { Database, Db } from '#store/tables';
+import type { Db } from '#store/tables';
 
 export type Stream = 'pool' | 'arc';
 
 /**
- * Hands out `n` consecutive row ids of a telemetry stream. The counter row stays locked until the calling
- * transaction commits, so ids become visible strictly in increasing order: a reader that has seen id N can
- * never later find a committed row below N (which a sequence would allow), and E14's cursors lose nothing.
- * The counter is also the stream's head: the highest id ever handed out by a committed transaction.
+ * The streams' id counters (`telemetry_cursors`, one row per stream). An ingest takes its ids by updating the
+ * counter in the same statement that inserts its rows, and that statement commits on its own
+ * (./commit-samples.ts): the counter row stays locked until the rows are committed, so ids become visible
+ * strictly in increasing order — a reader that has seen id N can never later find a committed row below N
+ * (which a sequence would allow), and E14's cursors lose nothing. The counter is also the stream's head: the
+ * highest id handed out by a committed statement.
+ *
+ * Returns the head of each stream as the caller's snapshot sees it.
  */
-export async function allocateIds(trx: Transaction<Database>, stream: Stream, n: number): Promise<number[]> {
-  const row = await trx
-    .updateTable('telemetry_cursors')
-    .set((eb) => ({ last_id: eb('last_id', '+', n) }))
-    .where('stream', '=', stream)
-    .returning('last_id')
-    .executeTakeFirstOrThrow();
-  const last = Number(row.last_id);
-  return Array.from({ length: n }, (_, i) => last - n + 1 + i);
-}
-
-/** The head of each stream as the caller's snapshot sees it. */
 export async function streamHeads(db: Db): Promise<Record<Stream, number>> {
   const rows = await db.selectFrom('telemetry_cursors').select(['stream', 'last_id']).execute();
   const heads = { pool: 0, arc: 0 };

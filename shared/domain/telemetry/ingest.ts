@@ -1,11 +1,10 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { ArcTelemetryTable, Database, PoolTelemetryTable } from '#store/tables';
-import { inTransaction } from '#store/tx';
+import { mapStoreError } from '#store/tx';
+import { conflict, notFound } from '#shared/errors/domain-errors';
 import { arcCounterNames, type ArcSample, type IngestResult, type TelemetrySample } from './sample.ts';
-import { allocateIds } from './cursors.ts';
+import { commitSamples } from './commit-samples.ts';
 import { touchNode } from '#domain/nodes/touch';
-
-type Trx = Transaction<Database>;
 
 function poolRows(nodeId: string, s: TelemetrySample): Omit<Insertable<PoolTelemetryTable>, 'id'>[] {
   const time = new Date(s.time);
@@ -45,10 +44,6 @@ function poolRows(nodeId: string, s: TelemetrySample): Omit<Insertable<PoolTelem
 }
 
 type Counters = Record<string, number>;
-
-/** Rows per INSERT: ~30 columns each stays far below PostgreSQL's 65 535 bind parameters. */
-const CHUNK = 1000;
-const chunks = <T>(rows: T[]): T[][] => Array.from({ length: Math.ceil(rows.length / CHUNK) }, (_, i) => rows.slice(i * CHUNK, (i + 1) * CHUNK));
 
 /**
  * The ARC row of one interval: counter deltas since the previous sample, sizes as sampled. Returns null when
@@ -105,17 +100,35 @@ export function arcRow(
   };
 }
 
-/** Stores the samples in one transaction (ids allocated in commit order, see ./cursors.ts). */
-async function storeSamples(trx: Trx, nodeId: string, samples: TelemetrySample[]): Promise<IngestResult> {
-  await trx
+/** How often an ingest recomputes after a concurrent ingest of the same node stored first (an agent's retried post). */
+const ATTEMPTS = 8;
+
+/** The node's telemetry state, created empty on its first sample. */
+async function nodeState(db: Kysely<Database>, nodeId: string) {
+  const read = () => db.selectFrom('telemetry_nodes').selectAll().where('node_id', '=', nodeId).executeTakeFirst();
+  const state = await read();
+  if (state) return state;
+  await db
     .insertInto('telemetry_nodes')
     .values({ node_id: nodeId })
     .onConflict((oc) => oc.column('node_id').doNothing())
     .execute();
-  const state = await trx.selectFrom('telemetry_nodes').selectAll().where('node_id', '=', nodeId).forUpdate().executeTakeFirstOrThrow();
+  const created = await read();
+  if (!created) throw notFound('node_not_registered', `node ${nodeId} was removed while its telemetry was stored`);
+  return created;
+}
+
+/**
+ * One attempt: reads the node's state, computes its rows, and stores them in one statement (./commit-samples.ts)
+ * that applies only if the state is still the one read. Returns null when a concurrent ingest of the node came first.
+ */
+async function storeSamples(db: Kysely<Database>, nodeId: string, samples: TelemetrySample[]): Promise<IngestResult | null> {
+  const state = await nodeState(db, nodeId);
   const fresh = [...samples]
     .sort((a, b) => a.time - b.time)
     .filter((s, i, all) => (i === 0 || s.time > all[i - 1].time) && (!state.last_sample_at || s.time > state.last_sample_at.getTime()));
+  const result = (pools: number, arc: number): IngestResult => ({ pools, arc, skipped: samples.length - fresh.length });
+  if (!fresh.length) return result(0, 0);
 
   const pools = fresh.flatMap((s) => poolRows(nodeId, s));
   let base = state.arc_counters && state.arc_counters_at ? { counters: state.arc_counters, at: state.arc_counters_at } : null;
@@ -132,53 +145,44 @@ async function storeSamples(trx: Trx, nodeId: string, samples: TelemetrySample[]
   let poolRowsSeen = Number(state.pool_rows);
   let arcRowsSeen = Number(state.arc_rows);
   const byGuid: Record<string, number> = { ...state.pool_rows_by_guid };
-  if (pools.length) {
-    const ids = await allocateIds(trx, 'pool', pools.length);
-    const rows = pools.map((p, i) => ({ ...p, id: ids[i], node_seq: ++poolRowsSeen, pool_seq: (byGuid[p.pool_guid] = (byGuid[p.pool_guid] ?? 0) + 1) }));
-    for (const chunk of chunks(rows)) await trx.insertInto('pool_telemetry').values(chunk).execute();
-  }
-  if (arcs.length) {
-    const ids = await allocateIds(trx, 'arc', arcs.length);
-    const rows = arcs.map((a, i) => ({ ...a, id: ids[i], node_seq: ++arcRowsSeen }));
-    for (const chunk of chunks(rows)) await trx.insertInto('arc_telemetry').values(chunk).execute();
-  }
-  if (fresh.length) {
-    const first = new Date(fresh[0].time);
-    await trx
-      .updateTable('telemetry_nodes')
-      .set({
-        last_sample_at: new Date(fresh[fresh.length - 1].time),
-        // roll-ups resume from the oldest sample that arrived since they last ran (late samples included)
-        rollup_from: state.rollup_from && state.rollup_from < first ? state.rollup_from : first,
-        arc_counters: base ? JSON.stringify(base.counters) : null,
-        arc_counters_at: base?.at ?? null,
-        pool_rows: poolRowsSeen,
-        arc_rows: arcRowsSeen,
-        pool_rows_by_guid: JSON.stringify(byGuid),
-      })
-      .where('node_id', '=', nodeId)
-      .execute();
-  }
-  return { pools: pools.length, arc: arcs.length, skipped: samples.length - fresh.length };
+  const poolsNumbered = pools.map((p) => ({ ...p, node_seq: ++poolRowsSeen, pool_seq: (byGuid[p.pool_guid] = (byGuid[p.pool_guid] ?? 0) + 1) }));
+  const arcsNumbered = arcs.map((a) => ({ ...a, node_seq: ++arcRowsSeen }));
+  const stored = await commitSamples(
+    db,
+    nodeId,
+    { lastSampleAt: state.last_sample_at, poolRows: Number(state.pool_rows), arcRows: Number(state.arc_rows) },
+    {
+      lastSampleAt: new Date(fresh[fresh.length - 1].time),
+      firstSampleAt: new Date(fresh[0].time),
+      arcCounters: base?.counters ?? null,
+      arcCountersAt: base?.at ?? null,
+      poolRows: poolRowsSeen,
+      arcRows: arcRowsSeen,
+      poolRowsByGuid: byGuid,
+    },
+    poolsNumbered,
+    arcsNumbered,
+  );
+  return stored ? result(pools.length, arcs.length) : null;
 }
 
 /**
  * POST /api/agent/telemetry: store a node's samples (404 node_not_registered before its agent registered).
- * READ COMMITTED: every ingest bumps the same two stream counters (./cursors.ts), which SERIALIZABLE turns into
- * a serialization failure for all but one of the concurrent ingests (a fleet's samples arrive together). Here
- * every row the ingest reads to write is locked first — the node row (touchNode's UPDATE), its telemetry_nodes
- * row (FOR UPDATE), the counters (UPDATE … RETURNING) — so a concurrent ingest waits for the lock and then works
- * on the committed value; the rest are inserts under fresh ids. The locks are taken in that order by every
- * ingest, so they cannot deadlock each other.
+ * No explicit transaction: the sign of life is its own statement (as a heartbeat's is: the agent was heard from
+ * even if storing then fails), and the rows with the node's telemetry state are one statement that takes the
+ * streams' shared id counters last and commits at once (./commit-samples.ts), so concurrent ingests of a fleet
+ * queue on those counters only for the time PostgreSQL needs to finish a few inserts and commit — not for
+ * client round trips — and a heartbeat never waits behind them.
  */
-export function ingestTelemetry(db: Kysely<Database>, nodeId: string, samples: TelemetrySample[]): Promise<IngestResult> {
-  return inTransaction(
-    db,
-    async (trx) => {
-      await touchNode(trx, nodeId); // a report is a sign of life too: it keeps the node online
-      return storeSamples(trx, nodeId, samples);
-    },
-    4,
-    'read committed',
-  );
+export async function ingestTelemetry(db: Kysely<Database>, nodeId: string, samples: TelemetrySample[]): Promise<IngestResult> {
+  try {
+    await touchNode(db, nodeId); // a report is a sign of life too: it keeps the node online
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const result = await storeSamples(db, nodeId, samples);
+      if (result) return result;
+    }
+  } catch (err) {
+    throw mapStoreError(err);
+  }
+  throw conflict('cluster_leadership_changed', 'concurrent telemetry posts of this node kept conflicting; retry the request');
 }

@@ -30,7 +30,7 @@ export const formProblem = (field: string, problem: string) => new ApiError(400,
 const FieldErrorsContext = createContext<Record<string, string>>({});
 
 /** What a Field gives its control so the problem is announced with it. */
-export type FieldAria = { 'aria-invalid'?: true; 'aria-describedby'?: string };
+export type FieldAria = { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string };
 
 /**
  * One labelled control of an ActionForm; when the API's last answer named its field (`body.schedule`), the
@@ -41,12 +41,12 @@ export function Field(props: { label: ComponentChildren; field: string; nested?:
   const problems = useContext(FieldErrorsContext);
   const inside = props.nested ? Object.keys(problems).filter((k) => k.startsWith(`${props.field}.`)) : [];
   const problem = [problems[props.field], ...inside.map((k) => `${k.slice(props.field.length + 1)}: ${problems[k]}`)].filter(Boolean).join('; ');
-  const id = `problem-${useId()}`;
+  const base = useId();
+  const id = `problem-${base}`;
   return (
     <div class="field" data-field={props.field}>
-      <label>
-        {props.label} {props.control(problem ? { 'aria-invalid': true, 'aria-describedby': id } : {})}
-      </label>
+      <label for={`control-${base}`}>{props.label}</label>
+      {props.control(problem ? { id: `control-${base}`, 'aria-invalid': true, 'aria-describedby': id } : { id: `control-${base}` })}
       {problem ? (
         <span class="error field-error" id={id}>
           {problem}

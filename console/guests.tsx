@@ -1,14 +1,16 @@
+import { useEffect, useState } from 'preact/hooks';
 import { api, call } from './api.ts';
 import { ActionForm } from './action-form.tsx';
 import { ErrorLine, useLoad } from './load.tsx';
-import type { Jail, NodeView, Page, Vm } from './types.ts';
+import { memberNodes } from './nodes.ts';
+import { poll } from './state.ts';
+import type { Jail, NodeView, Task, Vm } from './types.ts';
 
 const HOOK_PHASES = ['prestart', 'start', 'poststart', 'prestop', 'stop', 'poststop'] as const;
 
 /** Every member's inventory (jails and VMs per node): the guests list reads the nodes' own reports. */
 async function inventories(): Promise<NodeView[]> {
-  const nodes = (await api<Page<NodeView>>('GET', '/cluster/nodes?status=member&size=100')).data;
-  return Promise.all(nodes.map((n) => api<NodeView>('GET', `/cluster/nodes/${n.id}`)));
+  return Promise.all((await memberNodes()).map((n) => api<NodeView>('GET', `/cluster/nodes/${n.id}`)));
 }
 
 export function Guests() {
@@ -61,9 +63,32 @@ export function Guests() {
 
 const send = async (method: string, path: string, body?: unknown) => (await call(method, path, body)).message;
 
+const FINISHED: Task['status'][] = ['success', 'failed', 'cancelled', 'interrupted'];
+
+/**
+ * Follows one task until it finishes, then calls `done`: a page whose facts the task changes (a migration moves
+ * the jail to another node) reloads them then, without the operator reloading the page.
+ */
+function useAfterTask(done: () => unknown): (taskId: number) => void {
+  const [taskId, setTaskId] = useState<number | null>(null);
+  useEffect(() => {
+    if (taskId === null) return;
+    const stop = poll(async () => {
+      const t = await api<Task>('GET', `/tasks/${taskId}`);
+      if (!FINISHED.includes(t.status)) return;
+      stop();
+      setTaskId(null);
+      await done();
+    }, 1500);
+    return stop;
+  }, [taskId]);
+  return setTaskId;
+}
+
 export function JailPage({ ctid }: { ctid: number }) {
   const jail = useLoad(() => api<Record<string, unknown>>('GET', `/jail/${ctid}`), [ctid]);
-  const nodes = useLoad(() => api<Page<NodeView>>('GET', '/cluster/nodes?status=member&size=100'));
+  const nodes = useLoad(memberNodes);
+  const follow = useAfterTask(jail.reload);
   const j = jail.data;
   const hooks = (j?.hooks ?? {}) as Record<string, { enabled: boolean; script: string }>;
   return (
@@ -75,17 +100,24 @@ export function JailPage({ ctid }: { ctid: number }) {
           {['name', 'state', 'nodeId', 'hostname', 'dataset'].map((k) => (
             <div key={k}>
               <dt>{k}</dt>
-              <dd>{String(j[k] ?? '—')}</dd>
+              <dd data-fact={k}>{String(j[k] ?? '—')}</dd>
             </div>
           ))}
         </dl>
       ) : null}
-      <ActionForm label="Migrate" submit={(f) => send('POST', `/jail/${ctid}/migrations`, f.get('target') ? { targetNodeUuid: f.get('target') } : {})}>
+      <ActionForm
+        label="Migrate"
+        submit={async (f) => {
+          const res = await call<{ taskId: number }>('POST', `/jail/${ctid}/migrations`, f.get('target') ? { targetNodeUuid: f.get('target') } : {});
+          follow(res.data.taskId);
+          return res.message;
+        }}
+      >
         <label>
           Target node{' '}
           <select name="target">
             <option value="">the member with the fewest guests</option>
-            {(nodes.data?.data ?? []).map((n) => (
+            {(nodes.data ?? []).map((n) => (
               <option key={n.id} value={n.id}>
                 {n.name}
               </option>

@@ -36,6 +36,7 @@ const MESSAGES: Record<string, string> = {
   notification_rules_deleted: 'Rules deleted.',
   notification_rule_not_found: 'There is no such rule.',
   notification_template_unknown: 'There is no such event.',
+  notification_target_unknown: 'The event has no such target.',
   invalid_url: 'The URL is not valid.',
   nothing_to_change: 'Nothing to change: fill in a field first.',
   nothing_selected: 'Select at least one rule first.',

@@ -4,6 +4,8 @@ import { api, call } from './api.ts';
 import { ErrorLine, useAction, useLoad } from './load.tsx';
 import { said } from './messages.ts';
 import { canAct } from './state.ts';
+import { memberNodes } from './nodes.ts';
+import { channelFlags, DELIVERY, RuleEditForm, type Rule } from './rule-edit-form.tsx';
 
 /** Each channel's plain and write-only fields, as `PATCH /api/notifications/channels` takes them. */
 const FIELDS: Record<string, { plain: string[]; secret: string[] }> = {
@@ -19,19 +21,6 @@ interface Channel {
   channel: string;
   settings: Record<string, string | number | boolean | null>;
   updatedAt: string | null;
-}
-interface Rule {
-  id: number;
-  templateKey: string;
-  templateLabel: string;
-  targetKey: string;
-  targetLabel: string;
-  kind: string;
-  active: boolean;
-  taskKind: string | null;
-  nodeId: string | null;
-  failing: boolean;
-  [k: `${string}Enabled`]: boolean;
 }
 interface Template {
   key: string;
@@ -115,11 +104,10 @@ export function Channels() {
   );
 }
 
-const DELIVERY = ['ui', 'email', 'ntfy', 'discord', 'pushover', 'webhook'] as const;
-
-/** Rules: the list with bulk delete (E23), a form to create one, and per rule its channels and active switch. */
+/** Rules: the list with bulk delete (E23), a form to create one, and per rule a form that edits all of it. */
 export function Rules() {
   const list = useLoad(() => api<{ rules: Rule[]; templates: Template[] }>('GET', '/notifications/rules'));
+  const nodes = useLoad(memberNodes);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [template, setTemplate] = useState('');
   const act = useAction();
@@ -140,7 +128,6 @@ export function Rules() {
       await list.reload();
       return said(res.message);
     });
-  const flags = (f: FormData) => Object.fromEntries(DELIVERY.map((d) => [`${d}Enabled`, f.get(`${d}Enabled`) === 'on']));
   return (
     <section aria-labelledby="rules-h">
       <h2 id="rules-h">Rules</h2>
@@ -176,23 +163,15 @@ export function Rules() {
               </td>
               {canAct() ? (
                 <td>
-                  <ActionForm
-                    label={`Save rule ${r.id}`}
-                    submit={async (f) => {
-                      const message = await send('PATCH', `/notifications/rules/${r.id}`, { active: f.get('active') === 'on', ...flags(f) });
-                      await list.reload();
-                      return message;
-                    }}
-                  >
-                    <label>
-                      <input type="checkbox" name="active" defaultChecked={r.active} /> active
-                    </label>
-                    {DELIVERY.map((d) => (
-                      <label key={d}>
-                        <input type="checkbox" name={`${d}Enabled`} defaultChecked={r[`${d}Enabled`]} /> {d}
-                      </label>
-                    ))}
-                  </ActionForm>
+                  <details>
+                    <summary>Edit rule {r.id}</summary>
+                    <RuleEditForm
+                      rule={r}
+                      targets={templates.find((t) => t.key === r.templateKey)?.targets ?? []}
+                      nodes={nodes.data ?? []}
+                      saved={list.reload}
+                    />
+                  </details>
                 </td>
               ) : null}
             </tr>
@@ -207,7 +186,7 @@ export function Rules() {
           <ActionForm
             label="Create rule"
             submit={async (f) => {
-              const body: Record<string, unknown> = { templateKey: f.get('templateKey'), active: true, ...flags(f) };
+              const body: Record<string, unknown> = { templateKey: f.get('templateKey'), active: true, ...channelFlags(f) };
               if (f.get('targetKey')) body.targetKey = f.get('targetKey');
               if (f.get('taskKind')) body.taskKind = f.get('taskKind');
               const message = await send('POST', '/notifications/rules', body);

@@ -7,6 +7,8 @@ import { refreshTasks } from './tasks.tsx';
 import type { AuditRow, BackupEvent, BackupJob, Certificate, Notification, Page } from './types.ts';
 import { bellCount, refreshBell } from './bell.tsx';
 import { Channels, Rules } from './notify.tsx';
+import { BackupJobForm } from './backup-job-form.tsx';
+import { memberNodes } from './nodes.ts';
 
 export function Notifications() {
   const list = useLoad(() => api<Page<Notification>>('GET', '/notifications?size=100'), [bellCount.value]);
@@ -49,6 +51,7 @@ export function Notifications() {
 
 export function Backups() {
   const jobs = useLoad(() => api<Page<BackupJob>>('GET', '/cluster/backups/jobs?size=100'));
+  const nodes = useLoad(memberNodes);
   const [filter, setFilter] = useState<{ jobId?: string; search?: string }>({});
   const events = useLoad(() => api<Page<BackupEvent>>('GET', `/cluster/backups/events/remote${qs({ ...filter, size: 50 })}`), [filter]);
   const act = useAction();
@@ -114,6 +117,7 @@ export function Backups() {
           ))}
         </tbody>
       </table>
+      {canAct() ? <BackupJobForm nodes={nodes.data ?? []} created={jobs.reload} /> : null}
       <h2>Events</h2>
       <form
         class="toolbar"

@@ -7,14 +7,18 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { binaryOf, PEERS } from '#scripts/provision/peers';
 import { adminToken, apiUrl, call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
-import { admitAsMember, insertNode, startTestAgent, testHost, waitUntil, type TestAgent } from '../helpers/agent.ts';
+import { admitAsMember, hostKeyFile, insertNode, startTestAgent, testHost, testJailHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
 import { createHost } from '../http/zfs-fixtures.ts';
+import { freeGuestId } from '../http/jail-setup.ts';
+import { peerViaSshd, startSshd } from '../agent/sshd-server.ts';
 
 /**
  * The web console in a real browser (the system's Chromium, provisioned like sshd) against the suite's stack,
  * with one agent on a simulated host: the overview's counts are the API's, tasks appear in the panel and end
  * there, a queued task cancels from it, dismiss-all empties the bell, the telemetry charts grow with the next
- * samples, a backup run adds an event row, the audit log filters; on every page axe finds no WCAG 2.1 AA
+ * samples, a backup run adds an event row, a backup job and a rule edit made through their forms are what the
+ * API then lists (a refused value shows the API's problem next to its field), a jail's page shows its new node
+ * once a migration succeeds, the audit log filters; on every page axe finds no WCAG 2.1 AA
  * violation and the browser asks nothing of another origin. HM_CONSOLE_SCREENSHOTS=<dir> keeps light and dark
  * screenshots there (docs/console-*.png in the docs).
  */
@@ -268,6 +272,138 @@ test('a backup run from the page adds an event row', async () => {
   await context.close();
 }, 60_000);
 
+test('a backup job created through the form is listed by the API with the same fields; a refused value shows the API’s problem at its field', async () => {
+  const runner = await insertNode(randomUUID(), { status: 'member' });
+  const target = await insertNode(randomUUID(), { status: 'member' });
+  const operator = await tokenFor('operator');
+  const name = `form-${randomUUID().slice(0, 8)}`;
+  const body = (schedule: string) => ({
+    name,
+    nodeId: runner,
+    source: { dataset: 'zroot/data' },
+    target: { nodeId: target, dataset: 'vault/backups/form' },
+    schedule,
+    retention: 5,
+    enabled: true,
+  });
+  const { context, page } = await open('/backups', { token: operator });
+  const form = page.getByRole('form', { name: 'Create backup job' });
+  await form.locator(`select[name=targetNodeId] option[value="${target}"]`).waitFor({ state: 'attached' });
+  await form.locator('input[name=name]').fill(name);
+  await form.locator('select[name=nodeId]').selectOption(runner);
+  await form.locator('input[name=sourceDataset]').fill('zroot/data');
+  await form.locator('select[name=targetNodeId]').selectOption(target);
+  await form.locator('input[name=targetDataset]').fill('vault/backups/form');
+  await form.locator('input[name=schedule]').fill('at dawn');
+  await form.locator('input[name=retention]').fill('5');
+  await form.getByRole('button', { name: 'Create backup job' }).click();
+  // the API's own words for the same body
+  const refused = await call('POST', '/cluster/backups/jobs', { token: operator, body: body('at dawn') });
+  expectEnvelope(refused, 400, 'validation_failed');
+  const problem = /body\.schedule: ([^;]+)/.exec(refused.body.error)![1];
+  const shown = form.locator('[data-field="body.schedule"] .field-error');
+  await expect(shown.textContent()).resolves.toBe(problem);
+  const schedule = form.locator('input[name=schedule]');
+  expect(await schedule.getAttribute('aria-invalid')).toBe('true');
+  expect(await schedule.getAttribute('aria-describedby')).toBe(await shown.getAttribute('id'));
+  expect(await form.locator('.field-error').count()).toBe(1);
+  // the page with the problem shown: still no WCAG violation, light or dark
+  expect(await axeViolations(page)).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await axeViolations(page)).toEqual([]);
+  const listed = async () => (await call('GET', '/cluster/backups/jobs?size=100')).body.data.data.filter((j: { name: string }) => j.name === name);
+  expect(await listed()).toEqual([]);
+
+  await schedule.fill('15 2 * * 1');
+  await form.getByRole('button', { name: 'Create backup job' }).click();
+  // the answer line held the refusal until now
+  await form.locator('.answer', { hasText: 'Backup job created.' }).waitFor();
+  expect(await form.locator('.field-error').count()).toBe(0);
+  const jobs = await listed();
+  expect(jobs).toHaveLength(1);
+  expect(jobs[0]).toMatchObject({
+    name,
+    nodeId: runner,
+    sourceDataset: 'zroot/data',
+    guest: null,
+    target: { kind: 'node', nodeId: target, dataset: 'vault/backups/form' },
+    schedule: '15 2 * * 1',
+    retention: 5,
+    enabled: true,
+  });
+  await page.locator(`tr[data-job="${jobs[0].id}"]`).waitFor();
+  await context.close();
+}, 60_000);
+
+test('viewers get no backup job form', async () => {
+  const job = await call('POST', '/cluster/backups/jobs', {
+    token: await tokenFor('operator'),
+    body: {
+      name: `viewer-${randomUUID().slice(0, 8)}`,
+      nodeId: await insertNode(randomUUID(), { status: 'member' }),
+      source: { dataset: 'zroot/data' },
+      target: { nodeId: await insertNode(randomUUID(), { status: 'member' }), dataset: 'vault/backups/viewer' },
+      schedule: '0 4 * * *',
+    },
+  });
+  expectEnvelope(job, 201);
+  const { context, page } = await open('/backups', { token: await tokenFor('viewer') });
+  await page.locator(`tr[data-job="${job.body.data.id}"]`).waitFor();
+  expect(await page.getByRole('form', { name: 'Create backup job' }).count()).toBe(0);
+  await context.close();
+}, 60_000);
+
+test('a rule edited through its form: target, filters, channels and settings are what the API lists afterwards', async () => {
+  const operator = await tokenFor('operator');
+  const made = await call('POST', '/notifications/rules', {
+    token: operator,
+    body: { templateKey: TEMPLATE, targetKey: 'tank', uiEnabled: true, config: { ntfyTopic: 'before' } },
+  });
+  expectEnvelope(made, 201);
+  const id = made.body.data.id;
+  const { context, page } = await open('/notifications', { token: operator });
+  const row = page.locator(`tr[data-rule="${id}"]`);
+  await row.getByText(`Edit rule ${id}`).click();
+  const form = row.getByRole('form', { name: `Save rule ${id}` });
+  await form.locator(`select[name=nodeId] option[value="${agent.nodeId}"]`).waitFor({ state: 'attached' });
+  expect(JSON.parse(await form.locator('textarea[name=config]').inputValue())).toEqual({ ntfyTopic: 'before' });
+  expect(await form.locator('select[name=targetKey]').inputValue()).toBe('tank');
+
+  // a setting the API refuses: its problem shows at the settings
+  await form.locator('textarea[name=config]').fill('{"webhookUrl": "ftp://example.org/hook"}');
+  await form.getByRole('button', { name: `Save rule ${id}` }).click();
+  const refused = await call('PATCH', `/notifications/rules/${id}`, { token: operator, body: { config: { webhookUrl: 'ftp://example.org/hook' } } });
+  expect(refused.status).toBe(400);
+  const problem = /body\.config\.webhookUrl: (.+)$/.exec(refused.body.error)![1];
+  await expect(form.locator('[data-field="body.config"] .field-error').textContent()).resolves.toBe(`webhookUrl: ${problem}`);
+
+  const config = { to: 'ops@example.org', ntfyTopic: 'edited', ntfyPriority: 'high', minSeverity: 'warning' };
+  await form.locator('select[name=targetKey]').selectOption('*');
+  await form.locator('input[name=taskKind]').fill('jail.migrate');
+  await form.locator('select[name=nodeId]').selectOption(agent.nodeId);
+  await form.locator('input[name=active]').uncheck();
+  await form.locator('input[name=uiEnabled]').uncheck();
+  await form.locator('input[name=emailEnabled]').check();
+  await form.locator('textarea[name=config]').fill(JSON.stringify(config, null, 2));
+  await form.getByRole('button', { name: `Save rule ${id}` }).click();
+  await form.locator('.answer', { hasText: 'Rule saved.' }).waitFor();
+  const rule = (await call('GET', '/notifications/rules')).body.data.rules.find((r: { id: number }) => r.id === id);
+  expect(rule).toMatchObject({
+    targetKey: '*',
+    taskKind: 'jail.migrate',
+    nodeId: agent.nodeId,
+    active: false,
+    uiEnabled: false,
+    emailEnabled: true,
+    ntfyEnabled: false,
+  });
+  expect(JSON.parse(rule.config)).toEqual(config);
+  await row.locator('[data-channels]', { hasText: /^email$/ }).waitFor();
+  expect(await form.locator('.field-error').count()).toBe(0);
+  await context.close();
+  await call('POST', '/notifications/rules/bulk-delete', { token: operator, body: { ids: [id] } });
+}, 60_000);
+
 test('a channel secret set through the form reads "set" and never reaches the page or an API answer it got', async () => {
   const secret = `console-secret-${randomUUID()}`;
   const { context, page } = await open('/notifications');
@@ -361,6 +497,8 @@ test.each(['light', 'dark'] as const)(
       await page.locator('section.tasks li, section.tasks p').first().waitFor();
       if (path === '/notifications')
         await page.getByRole('form', { name: 'Create rule' }).locator('select[name=templateKey] option').first().waitFor({ state: 'attached' });
+      if (path === '/backups')
+        await page.getByRole('form', { name: 'Create backup job' }).locator('select[name=nodeId] option').first().waitFor({ state: 'attached' });
       if (path === '/storage') {
         await page.selectOption('label:has-text("Node") select', agent.nodeId);
         await page.locator('[data-chart=bandwidth]:not([data-points="0"]) canvas').waitFor({ timeout: 30_000 });
@@ -373,6 +511,51 @@ test.each(['light', 'dark'] as const)(
   },
   180_000,
 );
+
+test('a jail page shows the jail’s new node once its migration succeeds, without a reload', async () => {
+  // two jail hosts; the migration's ZFS streams go through a real sshd into the target's simulated host
+  const sshd = await startSshd();
+  const agents: TestAgent[] = [];
+  try {
+    const target = await startTestAgent({
+      host: testJailHost([], hostKeyFile(readFileSync(join(sshd.dir, 'host_key.pub'), 'utf8'))),
+      args: ['--node-ip', '127.0.0.1'],
+    });
+    agents.push(target);
+    const ctid = await freeGuestId();
+    const source = await startTestAgent({
+      host: testJailHost([{ ctid, name: 'moving', dataset: 'zroot/jails/moving', state: 'running' }]),
+      args: ['--node-ip', '127.0.0.1', ...peerViaSshd(sshd, target.statePath)],
+    });
+    agents.push(source);
+    await Promise.all([source.ready(), target.ready()]);
+    await Promise.all([admitAsMember(source), admitAsMember(target)]);
+    await waitUntil('the jail in the store', () =>
+      testDb().selectFrom('guests').select('id').where('id', '=', ctid).where('node_id', '=', source.nodeId).executeTakeFirst(),
+    );
+    const { context, page } = await open(`/jail/${ctid}`, { token: await tokenFor('operator') });
+    const node = page.locator('[data-fact=nodeId]');
+    await expect(node.textContent()).resolves.toBe(source.nodeId);
+    // a mark that a reload would wipe
+    await page.evaluate(() => ((globalThis as unknown as { unreloaded: boolean }).unreloaded = true));
+    const form = page.getByRole('form', { name: 'Migrate' });
+    await form.locator(`select[name=target] option[value="${target.nodeId}"]`).waitFor({ state: 'attached' });
+    await form.locator('select[name=target]').selectOption(target.nodeId);
+    await form.getByRole('button', { name: 'Migrate' }).click();
+    await expect(form.locator('.answer').textContent()).resolves.toBe('Migration queued: follow it in the task panel.');
+    const task = await waitUntil('the migration task', () =>
+      testDb().selectFrom('tasks').select('id').where('kind', '=', 'jail.migrate').where('resource', '=', `jail:${ctid}`).executeTakeFirst(),
+    );
+    expect((await waitForTask(task.id, ['success', 'failed'], 90_000)).status).toBe('success');
+    await page.locator('[data-fact=nodeId]', { hasText: target.nodeId }).waitFor({ timeout: 20_000 });
+    expect((await call('GET', `/jail/${ctid}`)).body.data.nodeId).toBe(target.nodeId);
+    expect(await page.evaluate(() => (globalThis as unknown as { unreloaded?: boolean }).unreloaded)).toBe(true);
+    await context.close();
+  } finally {
+    for (const a of agents) await a.kill();
+    await sshd.stop();
+  }
+}, 150_000);
 
 test('keyboard: Tab reaches the navigation, the bell and the task panel’s actions', async () => {
   const { context, page } = await open('/');

@@ -81,8 +81,9 @@ Behaviour
   --heartbeat-interval S     HM_HEARTBEAT_INTERVAL  seconds between heartbeats (10); offline after three missed
   --inventory-interval S     HM_INVENTORY_INTERVAL  seconds between inventory checks (60): datasets, and the pools,
                                                     jails and VMs whose probe (zpool status, jls, virsh list) changed
-  --inventory-sweep-interval S HM_INVENTORY_SWEEP_INTERVAL  seconds between full inventory sweeps (600; also
-                                                    after every task): what no probe watches changes within this
+  --inventory-sweep-interval S                      (HM_INVENTORY_SWEEP_INTERVAL) seconds between full inventory
+                                                    sweeps (600; also after every task): what no probe watches
+                                                    (users, groups, routes, tunables, …) changes within this
   --telemetry-interval S     HM_TELEMETRY_INTERVAL  seconds between ZFS pool/ARC samples for E14 (10)
   --drain-timeout S          HM_DRAIN_TIMEOUT       on SIGTERM, wait this long for running tasks (600)
   --state-dir DIR            HM_STATE_DIR           undelivered results are kept here (/var/db/hostmgr-agent)

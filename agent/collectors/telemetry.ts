@@ -13,6 +13,31 @@ interface TelemetryOptions {
   iostatWindowSeconds?: number;
   /** clock for the sample's time (tests) */
   now?: () => number;
+  /** keeps the cache-device count between samples (the telemetry loop's); without it every sample counts */
+  l2Devices?: L2DeviceCount;
+}
+
+/**
+ * The number of cache (L2ARC) devices over all pools, from `zpool status`: counted again when the pool list
+ * changed (names and GUIDs) or the count is `maxAgeMs` old (default 60 s), not at every sample — a sample
+ * every 10 s would otherwise spend one of its four host commands on a number that changes only when an
+ * operator adds or removes a cache device.
+ */
+export class L2DeviceCount {
+  private key: string | null = null;
+  private at = 0;
+  private value = 0;
+
+  constructor(private readonly maxAgeMs = 60_000) {}
+
+  async get(exec: Executor, poolsKey: string, now: number): Promise<number> {
+    if (this.key !== poolsKey || now - this.at >= this.maxAgeMs) {
+      this.value = await l2DeviceCount(exec);
+      this.key = poolsKey;
+      this.at = now;
+    }
+    return this.value;
+  }
 }
 
 /**
@@ -41,7 +66,9 @@ export async function collectTelemetry(exec: Executor, opts: TelemetryOptions = 
   });
   const sample: TelemetrySample = { time, intervalSeconds: opts.intervalSeconds ?? 10, pools };
   const stats = await readArcstats(exec);
-  if (stats) sample.arc = arcSample(stats, stats.l2_size || stats.l2_asize ? await l2DeviceCount(exec) : 0);
+  const poolsKey = list.map((p) => `${p.name}:${p.guid}`).join(',');
+  const l2 = () => (opts.l2Devices ? opts.l2Devices.get(exec, poolsKey, time) : l2DeviceCount(exec));
+  if (stats) sample.arc = arcSample(stats, stats.l2_size || stats.l2_asize ? await l2() : 0);
   return sample;
 }
 

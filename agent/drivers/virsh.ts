@@ -18,7 +18,7 @@ import { parseVirshVersion } from './host-capabilities.ts';
  */
 export const LIBVIRT_URI = 'bhyve:///system';
 
-const virsh = (...args: string[]) => ['virsh', '-c', LIBVIRT_URI, ...args];
+export const virsh = (...args: string[]) => ['virsh', '-c', LIBVIRT_URI, ...args];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

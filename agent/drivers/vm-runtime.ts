@@ -13,7 +13,7 @@ import type { CloudInitOptions } from '#shared/agent-api/inventory';
  * plus libvirt's per-domain runtime files under /var/run/libvirt/bhyve/. A registration whose domain
  * libvirt no longer defines is orphaned; E10 removes these files (never the datasets).
  */
-const VM_RUNTIME_ROOT = '/var/db/hostmgr/vms';
+export const VM_RUNTIME_ROOT = '/var/db/hostmgr/vms';
 const LIBVIRT_BHYVE_RUN = '/var/run/libvirt/bhyve';
 
 export const vmPaths = (rid: number) => {

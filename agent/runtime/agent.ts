@@ -1,13 +1,13 @@
 import type { Executor } from '../executors/executor.ts';
 import { runChecked } from '../executors/executor.ts';
-import type { HostInventory } from '#shared/agent-api/inventory';
 import { parseQueueMessage } from '#shared/jobs/protocol';
 import type { Registered } from '#shared/agent-api/contract';
 import { AgentApi, ApiError } from './api.ts';
 import { backoffMs, sleep } from './backoff.ts';
 import { AgentClient } from './client.ts';
 import type { AgentConfig } from './config.ts';
-import { InventoryWatch } from './inventory-watch.ts';
+import type { HostInventory } from '#shared/agent-api/inventory';
+import { InventoryWatch, type InventorySource } from './inventory-watch.ts';
 import { Lanes, Slots } from './lanes.ts';
 import type { Logger } from './log.ts';
 import { NodeQueue, type ReceivedMessage } from './queue.ts';
@@ -50,6 +50,7 @@ export class Agent {
   private readonly held = new Map<number, Held>();
   private readonly timers: NodeJS.Timeout[] = [];
   private inventory!: InventoryWatch;
+  private collectFull!: () => Promise<HostInventory>;
   private queue: NodeQueue | null = null;
   private consuming = false;
   nodeId = '';
@@ -57,7 +58,8 @@ export class Agent {
   constructor(
     private readonly cfg: AgentConfig,
     private readonly exec: Executor,
-    private readonly collectInventory: (exec: Executor) => Promise<HostInventory>,
+    /** what collects the inventory on this executor; `collect(true)` looks at every section */
+    private readonly inventorySource: (exec: Executor, cfg: AgentConfig) => InventorySource,
     private readonly log: Logger,
   ) {
     this.api = new AgentClient(new AgentApi(cfg.apiUrl, cfg.token, log));
@@ -83,7 +85,9 @@ export class Agent {
     await this.runner.replaySpool();
     if (stop.aborted) return this.shutdown();
     this.nodeId = this.cfg.nodeId ?? (await runChecked(this.exec, ['sysctl', '-n', 'kern.hostuuid'])).trim().toLowerCase();
-    this.inventory = new InventoryWatch(() => this.collectInventory(this.exec), this.api, this.log);
+    const source = this.inventorySource(this.exec, this.cfg);
+    this.collectFull = () => source.collect(true);
+    this.inventory = new InventoryWatch((full) => source.collect(full), this.api, this.log);
     const reg = await this.register();
     if (!reg) return this.shutdown();
     try {
@@ -130,7 +134,7 @@ export class Agent {
   }
 
   private async register(): Promise<Registered | null> {
-    const inventory = await this.collectInventory(this.exec);
+    const inventory = await this.collectFull();
     // what peers pin when they connect to this host (E20 migrations to it)
     const sshHostKeys = await sshHostKeyFingerprints(this.exec).catch((err: Error) => {
       this.log('warn', 'could not read the SSH host keys; peers will not connect to this host', { cause: err.message });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { collectInventory } from '../collectors/inventory.ts';
+import { InventoryCollector } from '../collectors/inventory-collector.ts';
 import { Agent, FatalAgentError } from './agent.ts';
 import { ConfigError, HELP, parseConfig } from './config.ts';
 import { executorFor, type ExtraExecutors } from './host.ts';
@@ -33,7 +33,7 @@ export async function agentCli(argv: string[], extra: ExtraExecutors = {}): Prom
   // Node's warnings (e.g. the AWS SDK's Node-version notice) go into the JSON log, not as loose stderr text
   process.removeAllListeners('warning');
   process.on('warning', (w) => log('warn', 'node warning', { name: w.name, warning: w.message.split('\n')[0] }));
-  const agent = new Agent(cfg, exec, collectInventory, log);
+  const agent = new Agent(cfg, exec, (e, c) => new InventoryCollector(e, { sweepIntervalMs: c.inventorySweepIntervalS * 1000 }), log);
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => agent.stop());
   try {
     await agent.run();

@@ -24,6 +24,7 @@ export interface AgentConfig {
   /** E14 sampling interval (10 s by default) */
   telemetryIntervalS: number;
   inventoryIntervalS: number;
+  inventorySweepIntervalS: number;
   visibilityTimeoutS: number;
   pollWaitS: number;
   drainTimeoutS: number;
@@ -78,7 +79,11 @@ host presenting a key its node reported at registration, as the control plane ha
 Behaviour
   --concurrency N            HM_CONCURRENCY         tasks run at once, 1–64 (4); tasks of one resource run one at a time
   --heartbeat-interval S     HM_HEARTBEAT_INTERVAL  seconds between heartbeats (10); offline after three missed
-  --inventory-interval S     HM_INVENTORY_INTERVAL  seconds between inventory checks (60; also after every task)
+  --inventory-interval S     HM_INVENTORY_INTERVAL  seconds between inventory checks (60): datasets, and the pools,
+                                                    jails and VMs whose probe (zpool status, jls, virsh list) changed
+  --inventory-sweep-interval S                      (HM_INVENTORY_SWEEP_INTERVAL) seconds between full inventory
+                                                    sweeps (600; also after every task): what no probe watches
+                                                    (users, groups, routes, tunables, …) changes within this
   --telemetry-interval S     HM_TELEMETRY_INTERVAL  seconds between ZFS pool/ARC samples for E14 (10)
   --drain-timeout S          HM_DRAIN_TIMEOUT       on SIGTERM, wait this long for running tasks (600)
   --state-dir DIR            HM_STATE_DIR           undelivered results are kept here (/var/db/hostmgr-agent)
@@ -117,6 +122,7 @@ const ENV = {
   'heartbeat-interval': 'HM_HEARTBEAT_INTERVAL',
   'telemetry-interval': 'HM_TELEMETRY_INTERVAL',
   'inventory-interval': 'HM_INVENTORY_INTERVAL',
+  'inventory-sweep-interval': 'HM_INVENTORY_SWEEP_INTERVAL',
   'drain-timeout': 'HM_DRAIN_TIMEOUT',
   'state-dir': 'HM_STATE_DIR',
 } as const;
@@ -212,6 +218,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, readFile: (f
     heartbeatIntervalS: int('heartbeat-interval', 10, 1, 3600),
     telemetryIntervalS: int('telemetry-interval', 10, 1, 3600),
     inventoryIntervalS: int('inventory-interval', 60, 1, 86400),
+    inventorySweepIntervalS: int('inventory-sweep-interval', 600, 1, 86400),
     visibilityTimeoutS: int('visibility-timeout', 60, 3, 43200),
     pollWaitS: int('poll-wait', 20, 1, 20),
     drainTimeoutS: int('drain-timeout', 600, 0, 86400),

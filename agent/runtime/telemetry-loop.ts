@@ -1,4 +1,4 @@
-import { collectTelemetry } from '../collectors/telemetry.ts';
+import { collectTelemetry, L2DeviceCount } from '../collectors/telemetry.ts';
 import type { Executor } from '../executors/executor.ts';
 import type { TelemetrySample } from '#shared/agent-api/telemetry';
 import { ApiError } from './api.ts';
@@ -29,7 +29,9 @@ interface TelemetryLoopDeps {
  */
 export function createTelemetryLoop(deps: TelemetryLoopDeps) {
   const pending: TelemetrySample[] = [];
-  const collect = deps.collect ?? (() => collectTelemetry(deps.exec, { intervalSeconds: deps.intervalSeconds, iostatWindowSeconds: deps.iostatWindowSeconds }));
+  const l2Devices = new L2DeviceCount();
+  const collect =
+    deps.collect ?? (() => collectTelemetry(deps.exec, { intervalSeconds: deps.intervalSeconds, iostatWindowSeconds: deps.iostatWindowSeconds, l2Devices }));
   return {
     pending,
     async tick(): Promise<void> {

@@ -421,7 +421,16 @@ export const SETTINGS = {
     min: 1,
     max: 86_400,
     readers: ['agent'],
-    description: 'seconds between inventory checks (also after every task)',
+    description: 'seconds between inventory checks: datasets, and the pools, jails and VMs whose probe (`zpool status`, `jls`, `virsh list`) changed',
+  },
+  HM_INVENTORY_SWEEP_INTERVAL: {
+    type: 'int',
+    default: 600,
+    min: 1,
+    max: 86_400,
+    readers: ['agent'],
+    description:
+      'seconds between full inventory sweeps (also after every task): users, groups, routes, tunables, PCI devices, pool sizes, edited jail or VM definitions changed by hand reach the control plane within this',
   },
   HM_DRAIN_TIMEOUT: { type: 'int', default: 600, min: 0, max: 86_400, readers: ['agent'], description: 'on SIGTERM, wait this long for running tasks' },
   HM_STATE_DIR: { type: 'string', default: '/var/db/hostmgr-agent', readers: ['agent'], description: 'undelivered results are kept here' },

@@ -40,6 +40,8 @@ let browser: Browser;
 let origin: string;
 let agent: TestAgent;
 let poolGuid: string;
+/** a jail on the console's host, for the jail page's checks and screenshot */
+let jailId: number;
 const TEMPLATE = `console_backup_failed_${randomUUID().slice(0, 8)}`;
 const foreign: string[] = [];
 const pageErrors: string[] = [];
@@ -74,6 +76,7 @@ const taskRow = (page: Page, id: number) => page.locator(`li[data-task-id="${id}
 
 beforeAll(async () => {
   origin = new URL(apiUrl()).origin;
+  jailId = await freeGuestId();
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
   mkdirSync(SHOTS, { recursive: true });
   agent = await startTestAgent({
@@ -95,6 +98,12 @@ beforeAll(async () => {
           io: { readOps: 120, writeOps: 60, readBytes: 4e6, writeBytes: 2e6, readWaitNs: 250_000, writeWaitNs: 500_000 },
         },
       ],
+      datasets: [
+        { name: 'tank', type: 'filesystem', usedBytes: 20 * GB, mountpoint: '/tank' },
+        { name: 'tank/jails', type: 'filesystem', usedBytes: 2 * GB, mountpoint: '/tank/jails' },
+        { name: 'tank/jails/web', type: 'filesystem', usedBytes: 2 * GB, mountpoint: '/tank/jails/web' },
+      ],
+      jails: [{ ctid: jailId, name: 'web', dataset: 'tank/jails/web', state: 'running' }],
       arc: { sizeBytes: 4 * 1024 ** 3, targetBytes: 4 * 1024 ** 3, minBytes: 512 * 1024 ** 2, maxBytes: 6 * 1024 ** 3, hitRatio: 0.9, accessesPerSecond: 2000 },
     }),
     env: { HM_SIM_RESILVER_MS: '1500', HM_RESILVER_POLL_MS: '150', HM_TELEMETRY_INTERVAL: '1' },
@@ -486,19 +495,20 @@ test('the audit log filters by route', async () => {
   await context.close();
 }, 60_000);
 
-const PAGES = ['/', '/guests', '/storage', '/backups', '/certificates', '/notifications', '/audit', `/jail/101`];
+const PAGES = ['/', '/guests', '/storage', '/backups', '/certificates', '/notifications', '/audit', '/jail'];
 
 test.each(['light', 'dark'] as const)(
   'every page: 0 axe WCAG 2.1 AA violations in %s mode, screenshots kept',
   async (scheme) => {
     for (const path of PAGES) {
-      const { context, page } = await open(path, { colorScheme: scheme });
+      const { context, page } = await open(path === '/jail' ? `/jail/${jailId}` : path, { colorScheme: scheme });
       await page.locator('header').waitFor();
       await page.locator('section.tasks li, section.tasks p').first().waitFor();
       if (path === '/notifications')
         await page.getByRole('form', { name: 'Create rule' }).locator('select[name=templateKey] option').first().waitFor({ state: 'attached' });
       if (path === '/backups')
         await page.getByRole('form', { name: 'Create backup job' }).locator('select[name=nodeId] option').first().waitFor({ state: 'attached' });
+      if (path === '/jail') await page.locator('[data-fact]').first().waitFor();
       if (path === '/storage') {
         await page.selectOption('label:has-text("Node") select', agent.nodeId);
         await page.locator('[data-chart=bandwidth]:not([data-points="0"]) canvas').waitFor({ timeout: 30_000 });

@@ -118,7 +118,7 @@ describe.each(['freebsd-14.3', 'freebsd-15.0'] as const)('host-check --iscsi ove
     // the job installed and reloaded (ctld -t on both profiles), the kit read the LUN back from ctladm
     expect(err).toMatch(/iscsi: iscsi\.apply-config: applied 100% — service ctld onereload/);
     expect(err).toMatch(
-      /iscsi: served: iqn\.2005-10\.org\.freebsd\.ctl:hm-check-\w+ LUN 0 -> \/dev\/zvol\/hm-check-\w+-iscsi\/hm-check-\w+; 2 LUNs of the host's own targets unchanged/,
+      /iscsi: served: iqn\.2005-10\.org\.freebsd\.ctl:hm-check-\w+ LUN 0 -> \/dev\/zvol\/hm-check-\w+-iscsi\/hm-check-\w+; the host's own 2 targets and 1 LUNs served as before/,
     );
     expectUnchanged(t);
   }, 180_000);
@@ -152,7 +152,7 @@ describe('host-check --iscsi on a host with a ctl.conf of its own', () => {
     expect(err).toBe('');
     expect(out).toMatch(/iscsi: \/etc\/ctl\.conf: 2 targets, 1 portal groups; ctld running, ctld_enable=YES/);
     // LUNs 0 and 1 of storage and LUN 2 of other, still served while the scratch target was in
-    expect(out).toMatch(/iscsi: served: .*; 3 LUNs of the host's own targets unchanged/);
+    expect(out).toMatch(/iscsi: served: .*; the host's own 2 targets and 3 LUNs served as before/);
     const state = JSON.parse(readFileSync(t.statePath, 'utf8')) as { files: Record<string, unknown> };
     expect([state.files['/etc/ctl.conf'], state.files['/etc/rc.conf']]).toEqual([conf, rcConf]);
     expectUnchanged(t);

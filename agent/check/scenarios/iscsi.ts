@@ -150,7 +150,9 @@ export const iscsiScenario: Scenario = {
     const others = lunLines(served, target);
     if (before.running && others.join(' ') !== servedBefore.join(' '))
       throw new Error(`the host's own targets changed: served ${others.join(', ') || 'nothing'} (before: ${servedBefore.join(', ') || 'nothing'})`);
-    ctx.note(`served: ${target} LUN 0 -> /dev/zvol/${zvol}; ${others.length} LUNs of the host's own targets unchanged`);
+    const ownTargets = new Set(others.map((l) => l.slice(0, l.lastIndexOf(':')))).size;
+    const ownLuns = others.filter((l) => !l.endsWith(':-')).length;
+    ctx.note(`served: ${target} LUN 0 -> /dev/zvol/${zvol}; the host's own ${ownTargets} targets and ${ownLuns} LUNs served as before`);
 
     await restoreCtl(ctx.exec, before, backup, tmp, target);
     const after = await readOrNull(ctx.exec, CTL_CONF);

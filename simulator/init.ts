@@ -27,7 +27,10 @@ export function initialState(seed: SimHost, now: number): SimHost {
   // file entries in the key order the file tree writes them (content, mode): a file put back as it was is then
   // byte for byte the entry it was in the state file
   const files = (state as { files?: Record<string, { content: string; mode: string }> }).files ?? {};
-  for (const [p, f] of Object.entries(files)) files[p] = { content: f.content, mode: f.mode, ...f };
+  for (const [p, f] of Object.entries(files)) {
+    const { content, mode, ...rest } = f;
+    files[p] = { content, mode, ...rest };
+  }
   if (state.ctld?.running && !state.ctld.kernel) {
     ctlKernel(state);
     const loaded = state.ctld.loaded ?? readFile(state, '/etc/ctl.conf');

@@ -37,7 +37,7 @@ ${SCENARIOS.map((s) => `  ${s.name.padEnd(13)} ${s.title}`).join('\n')}
 
 Everything it creates is named hm-check-<run id> and removed at the end of its scenario, also after a failure
 or Ctrl-C (a second Ctrl-C does not stop the cleanup). It never touches a pool, dataset, group or file it did not
-create. Exit 0 when no scenario failed, 1 when one did, 2 on bad options, 130 after Ctrl-C.`;
+create — except, with --iscsi, /etc/ctl.conf and rc.conf's ctld_enable, which it puts back as they were. Exit 0 when no scenario failed, 1 when one did, 2 on bad options, 130 after Ctrl-C.`;
 
 /** `user@host[:port]` */
 function sshTarget(s: string): { user: string; host: string; port: number } | null {

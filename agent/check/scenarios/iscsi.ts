@@ -26,6 +26,8 @@ import { createFilePool, SCRATCH_DIR } from './scratch-pool.ts';
 const IQN_PREFIX = 'iqn.2005-10.org.freebsd.ctl';
 const RC_CONF = '/etc/rc.conf';
 const ZVOL_SIZE = '16M';
+/** 200 ms apart: 10 s for the zvol's device node */
+const DEV_WAIT_TRIES = 50;
 
 const ok = async (exec: Executor, argv: string[]) => (await exec.run(argv)).code === 0;
 const ctldRunning = (exec: Executor) => ok(exec, ['service', 'ctld', 'onestatus']);
@@ -136,6 +138,12 @@ export const iscsiScenario: Scenario = {
     );
 
     await runChecked(ctx.exec, ['zfs', 'create', '-V', ZVOL_SIZE, zvol]);
+    // the device node comes a moment after `zfs create` returns (OpenZFS makes zvol minors on a taskq); ctld
+    // would not find the LUN's path before it
+    for (let n = 0; !(await ok(ctx.exec, ['ls', `/dev/zvol/${zvol}`])); n++) {
+      if (n === DEV_WAIT_TRIES) throw new Error(`/dev/zvol/${zvol} did not appear after zfs create`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
     const portalGroup = model.portalGroups[0]?.name ?? name;
     const config: IscsiConfig = {
       portalGroups: model.portalGroups.length ? model.portalGroups : [{ name, discoveryAuthGroup: 'no-access', listen: ['127.0.0.1'] }],

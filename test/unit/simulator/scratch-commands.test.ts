@@ -156,6 +156,8 @@ describe('zfs create -V (cmd/zfs/zfs_main.c zfs_do_create, libzfs_dataset.c zfs_
     await h.run(['truncate', '-s', '128M', '/var/tmp/v0']);
     await h.run(['zpool', 'create', 'scratch', '/var/tmp/v0']);
     expect(await h.run(['zfs', 'create', '-V', '16M', 'scratch/vol'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    // its device node, as devfs shows it
+    expect(await h.run(['ls', '/dev/zvol/scratch/vol'])).toEqual({ code: 0, stdout: '/dev/zvol/scratch/vol\n', stderr: '' });
     // refreservation: 16M + (7 + 1) metadata blocks × 2 copies × 128K (zvol_volsize_to_reservation)
     expect(await h.run(['zfs', 'list', '-Hp', '-o', 'name,type,used,volsize', 'scratch/vol'])).toMatchObject({
       stdout: `scratch/vol\tvolume\t${16 * 2 ** 20 + 16 * 131072}\t${16 * 2 ** 20}\n`,
@@ -185,6 +187,7 @@ describe('zfs create -V (cmd/zfs/zfs_main.c zfs_do_create, libzfs_dataset.c zfs_
       stderr: "cannot create 'scratch/zero': volume size cannot be zero\n",
     });
     expect(await h.run(['zfs', 'destroy', 'scratch/vol'])).toMatchObject({ code: 0 });
+    expect(await h.run(['ls', '/dev/zvol/scratch/vol'])).toMatchObject({ code: 1, stderr: 'ls: /dev/zvol/scratch/vol: No such file or directory\n' });
     expect((await h.run(['zfs', 'list', '-H', '-o', 'name', '-r', 'scratch'])).stdout).toBe('scratch\nscratch/odd\n');
   });
 });

@@ -43,13 +43,23 @@ afterAll(async () => {
 });
 
 /** A demo host of `profile` in its own state file (with `extra` files), served by a simulated sshd on 127.0.0.1. */
-async function target(profile: ProfileId, name: string, extra: Record<string, { content: string; mode: string }> = {}): Promise<Target> {
+async function target(
+  profile: ProfileId,
+  name: string,
+  extra: Record<string, { content: string; mode: string } | null> = {},
+  ctld?: { running: boolean },
+): Promise<Target> {
   const statePath = join(dir, `${name}.json`);
   // as every FreeBSD host has it (hier(7)): the demo seed lists only the directories its own files need
   // (and /rescue, whose statically linked sh the scratch jail gets as its /bin/sh)
   const seed = demoSeedHost() as ReturnType<typeof demoSeedHost> & { dirs?: string[]; files?: Record<string, { content: string; mode?: string }> };
-  const files = { ...seed.files, '/rescue/sh': { content: '\x7fELF (statically linked crunched binary)\n', mode: '555' }, ...extra };
-  const sim = new SimulatorExecutor({ statePath, seed: { ...seed, profile, files, dirs: [...(seed.dirs ?? []), '/var/tmp'] } });
+  // extra files, a null one removed
+  const files = Object.fromEntries(
+    Object.entries({ ...seed.files, '/rescue/sh': { content: '\x7fELF (statically linked crunched binary)\n', mode: '555' }, ...extra }).filter(
+      ([, f]) => f !== null,
+    ),
+  );
+  const sim = new SimulatorExecutor({ statePath, seed: { ...seed, profile, files, dirs: [...(seed.dirs ?? []), '/var/tmp'], ...(ctld ? { ctld } : {}) } });
   await sim.run(['sysctl', '-n', 'kern.hostname']); // the state file is made at the first command
   const ssh = await startPeerSsh({
     hosts: [{ nodeId: name, address: '127.0.0.1', statePath }],
@@ -175,6 +185,18 @@ describe('host-check --iscsi on a host with a ctl.conf of its own', () => {
     });
     expectUnchanged(t);
   }, 60_000);
+
+  it('on a host with ctld stopped and no ctl.conf: the job starts ctld, the kit stops it and removes the file again', async () => {
+    const t = await target('freebsd-14.3', 'iscsi-stopped', { '/etc/ctl.conf': null }, { running: false });
+    const { code, out } = await cli([...t.args, '--only', 'iscsi', '--iscsi']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/iscsi: \/etc\/ctl\.conf: none; ctld not running, ctld_enable=NO/);
+    // a portal group of its own on the loopback address, as the host had none
+    expect(out).toMatch(/adding target iqn\.2005-10\.org\.freebsd\.ctl:hm-check-\w+ to portal group hm-check-\w+\n/);
+    expect(out).toMatch(/iscsi\.apply-config: applied 100% — service ctld onestart/);
+    expect(out).toMatch(/^ok {6}iscsi: .*; \/etc\/ctl\.conf removed again, ctld stopped, ctld_enable=NO; 0 existing targets kept$/m);
+    expectUnchanged(t);
+  }, 180_000);
 
   it('refuses --only iscsi without --iscsi (exit 2, nothing run)', async () => {
     const { code, err } = await cli(['--ssh', 'root@127.0.0.1:1', '--insecure-accept-any-host-key', '--only', 'iscsi']);

@@ -172,6 +172,6 @@ export const iscsiScenario: Scenario = {
     }
     await restoreEnable(ctx.exec, before);
     await runChecked(ctx.exec, ['zfs', 'destroy', zvol]);
-    return `${target} LUN 0 on ${zvol}: applied (iscsi.apply-config), served; ${CTL_CONF} restored byte for byte, ctld ${before.running ? 'reloaded' : 'stopped'}, ctld_enable=${before.enable.value}; ${model.targets.length} existing targets kept`;
+    return `${target} LUN 0 on ${zvol}: applied (iscsi.apply-config), served; ${CTL_CONF} ${conf === null ? 'removed again' : 'restored byte for byte'}, ctld ${before.running ? 'reloaded' : 'stopped'}, ctld_enable=${before.enable.value}; ${model.targets.length} existing targets kept`;
   },
 };

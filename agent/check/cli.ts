@@ -23,7 +23,10 @@ Usage: npm run host-check -- --ssh USER@HOST[:PORT] [options]
   --scratch-pool NAME        the scratch pool's name (must start with hm-check-; default hm-check-<run id>)
   --only a,b                 run only these scenarios
   --start-vm                 the vm scenario also starts its domain (bhyve runs it with no disk) and destroys it
-  --iscsi                    the iSCSI scenario (ctld): not implemented yet, see docs/host-check.md; refused
+  --iscsi                    also the iscsi scenario: a scratch target (zvol LUN on its own scratch pool) added
+                             to /etc/ctl.conf through the iscsi.apply-config job, read back with ctladm, removed;
+                             ctl.conf restored byte for byte, ctld reloaded, ctld_enable set back. Skipped without
+                             ctld, or when ctl.conf holds what the job's model cannot (it would be lost)
   --path DIRS                PATH the host's programs are looked up in (default: the agent service's,
                              /sbin:/bin:/usr/sbin:/usr/bin:/usr/local/sbin:/usr/local/bin)
   --json                     print the results as JSON (progress lines go to stderr)
@@ -34,7 +37,7 @@ ${SCENARIOS.map((s) => `  ${s.name.padEnd(13)} ${s.title}`).join('\n')}
 
 Everything it creates is named hm-check-<run id> and removed at the end of its scenario, also after a failure
 or Ctrl-C (a second Ctrl-C does not stop the cleanup). It never touches a pool, dataset, group or file it did not
-create. Exit 0 when no scenario failed, 1 when one did, 2 on bad options, 130 after Ctrl-C.`;
+create — except, with --iscsi, /etc/ctl.conf and rc.conf's ctld_enable, which it puts back as they were. Exit 0 when no scenario failed, 1 when one did, 2 on bad options, 130 after Ctrl-C.`;
 
 /** `user@host[:port]` */
 function sshTarget(s: string): { user: string; host: string; port: number } | null {
@@ -85,11 +88,12 @@ export async function hostCheckCli(argv: string[], io: HostCheckIo): Promise<num
   const scratchPool = values['scratch-pool'] ?? `hm-check-${id}`;
   if (!/^hm-check-[A-Za-z0-9_.:-]+$/.test(scratchPool))
     return bad(`--scratch-pool: "${scratchPool}" must start with hm-check- (the kit only destroys what it named)`);
-  if (values.iscsi) return bad('--iscsi: the iSCSI scenario is not implemented yet (see docs/host-check.md)');
   const only = values.only?.split(',').filter(Boolean);
   const unknown = only?.filter((n) => !SCENARIOS.some((s) => s.name === n));
   if (unknown?.length) return bad(`--only: no scenario ${unknown.join(', ')} (there are ${SCENARIOS.map((s) => s.name).join(', ')})`);
-  const scenarios = only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
+  const optedOut = SCENARIOS.filter((s) => s.optIn && !values[s.optIn] && only?.includes(s.name));
+  if (optedOut.length) return bad(`--only ${optedOut[0].name}: that scenario runs only with --${optedOut[0].optIn}`);
+  const scenarios = SCENARIOS.filter((s) => (!only || only.includes(s.name)) && (!s.optIn || values[s.optIn]));
   const path = programPath(values.path ?? setting('HM_AGENT_PATH'), SERVICE_PATH);
 
   let exec: Executor;
@@ -116,7 +120,7 @@ export async function hostCheckCli(argv: string[], io: HostCheckIo): Promise<num
   // resilvers); a scratch pool resilvers in moments, so the kit sets 1 s unless the operator chose a value (a write
   // of the job's setting, which the job reads through the settings table)
   if (!('HM_RESILVER_POLL_MS' in process.env)) Object.assign(process.env, { HM_RESILVER_POLL_MS: '1000' });
-  const options: CheckOptions = { id, scratchPool, startVm: Boolean(values['start-vm']), iscsi: false };
+  const options: CheckOptions = { id, scratchPool, startVm: Boolean(values['start-vm']), iscsi: Boolean(values.iscsi) };
   const progress = values.json ? io.err : io.out;
   try {
     const caps = await probeCapabilities(exec);

@@ -37,6 +37,8 @@ export interface Scenario {
   name: string;
   /** what it proves, one line (for --help and the report) */
   title: string;
+  /** run only when this option is given (the CLI leaves the scenario out otherwise) */
+  optIn?: 'iscsi';
   /** resolves with a one-line detail; throws SkipScenario when the host lacks what it needs */
   run(ctx: ScenarioContext): Promise<string>;
 }

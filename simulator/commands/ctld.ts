@@ -100,8 +100,12 @@ function stop(ctx: CommandContext): CommandOutput {
   const s = ctldState(ctx);
   if (!s.running) return { code: 1, stderr: `ctld not running? (check /var/run/ctld.pid).\n` };
   s.running = false;
-  // SIGTERM: ctld applies an empty configuration (its LUNs and ports leave the kernel), then exits
-  s.kernel = { luns: [], ports: [] };
+  // SIGTERM: ctld applies an empty configuration (its LUNs and ports leave the kernel), then exits (ctld.c main
+  // loop: sigterm_received → conf_apply of an empty conf): nothing it loaded, nor its pid, remains, and CTL holds
+  // nothing of it — the state of a ctld that is not running (a stopped ctld's CTL reads as empty, ctl-kernel.ts)
+  delete s.loaded;
+  delete s.pid;
+  delete s.kernel;
   return { stdout: `Stopping ctld.\nWaiting for PIDS: ${pidOf(ctx)}.\n` };
 }
 

@@ -25,6 +25,14 @@ import {
  */
 const missing = (cmd: string, path: string) => `${cmd}: ${path}: No such file or directory`;
 
+/**
+ * devfs: /dev/zvol/<volume> is the device node OpenZFS makes for each volume (zvol_os.c, GEOM provider or
+ * character device). The simulator makes it with the volume (zfs create -V returns before a real host's
+ * minor exists: module/zfs/zvol.c runs zvol_create_minors on the pool's zvol taskq).
+ */
+const zvolNode = (state: CommandContext['state'], path: string) =>
+  path.startsWith('/dev/zvol/') && state.datasets.some((d) => d.type === 'volume' && d.name === path.slice('/dev/zvol/'.length));
+
 registerCommand('cat', (ctx: CommandContext) => {
   let out = '';
   let err = '';
@@ -92,7 +100,7 @@ registerCommand(
     let out = '';
     let err = '';
     for (const p of paths) {
-      if (isFile(ctx.state, p)) out += `${p}\n`;
+      if (isFile(ctx.state, p) || zvolNode(ctx.state, p)) out += `${p}\n`;
       else if (isDir(ctx.state, p))
         out += listDir(ctx.state, p)
           .map((n) => `${n}\n`)

@@ -30,6 +30,7 @@ import './virsh.ts';
 import './which.ts';
 import './zfs.ts';
 import './zfs-boot.ts';
+import './zfs-create.ts';
 import './zfs-load-key.ts';
 import './zfs-mount.ts';
 import './zfs-rename.ts';

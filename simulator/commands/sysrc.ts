@@ -9,6 +9,11 @@ import { registerCommand, type CommandOutput } from '../registry.ts';
  * alone; a variable set nowhere is `sysrc: unknown variable 'name'` and exit 1 (`-i` quiet and 0, `-q` quiet).
  * `-f file` replaces rc_conf_files. The simulator has no /etc/defaults/rc.conf unless a host's files hold one:
  * then the few defaults below (libexec/rc/rc.conf's values) stand in for it.
+ *
+ * `-x name` (f_sysrc_delete): every assignment to name is removed from each rc_conf_files file that exists
+ * (awk filters the file into a temporary one, which replaces it: a file left with no lines stays, empty); it
+ * prints nothing. `-F name` (f_sysrc_find): `name: file` of the last assignment, the rc_conf_files searched last
+ * first, then the defaults file. Both refuse a variable set nowhere first, as a query does.
  */
 const RC_CONF_FILES = ['/etc/rc.conf', '/etc/rc.conf.local'];
 const RC_DEFAULTS = '/etc/defaults/rc.conf';
@@ -35,13 +40,43 @@ registerCommand('sysrc', (ctx): CommandOutput => {
   let stdout = '';
   let stderr = '';
   let code = 0;
+  const assigns = (f: string, name: string) => (readFile(ctx.state, f) ?? '').split('\n').some((l) => ASSIGNMENT(name).test(l));
+  // f_sysrc_find: rc_conf_files last to first, then the defaults (the file, or the table standing in for it)
+  const findFile = (name: string): string =>
+    [...files].reverse().find((f) => assigns(f, name)) ?? ((defaults === null ? name in FALLBACK_DEFAULTS : assigns(RC_DEFAULTS, name)) ? RC_DEFAULTS : '');
+  // f_sysrc_delete: each existing file that assigns the name loses those lines; 1 when a file cannot be written
+  const remove = (name: string): number => {
+    for (const f of files) {
+      const text = readFile(ctx.state, f);
+      if (text === null || !assigns(f, name)) continue;
+      const kept = text.split('\n').filter((l) => !ASSIGNMENT(name).test(l));
+      if (!writeFile(ctx.state, f, kept.join('\n'), undefined, true)) {
+        stderr += `sysrc: ${f}: Permission denied\n`;
+        return 1;
+      }
+    }
+    return 0;
+  };
   for (const op of operands) {
     const eq = op.indexOf('=');
+    if (flags.has('x') && eq >= 0) {
+      code = Math.max(code, remove(op.slice(0, eq)));
+      continue;
+    }
     if (eq < 0) {
       const v = rcValue(op);
       if (v === undefined) {
         if (!flags.has('i') && !flags.has('q')) stderr += `sysrc: unknown variable '${op}'\n`;
         code = 1;
+        continue;
+      }
+      if (flags.has('x')) {
+        code = Math.max(code, remove(op));
+        continue;
+      }
+      if (flags.has('F')) {
+        const where = findFile(op);
+        stdout += flags.has('n') ? `${where}\n` : `${op}: ${where}\n`;
         continue;
       }
       stdout += flags.has('n') ? `${v}\n` : `${op}: ${v}\n`;

@@ -23,7 +23,7 @@ test('it runs with Node alone, away from the checkout: --help, and exit 2 on bad
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
     const help = execFileSync(process.execPath, ['host-check.js', '--help'], { cwd: dir, encoding: 'utf8' });
     expect(help).toMatch(/^host-check — /);
-    for (const s of ['inventory', 'sysctl', 'group', 'scratch-pool']) expect(help).toMatch(new RegExp(`^  ${s} `, 'm'));
+    for (const s of ['inventory', 'sysctl', 'group', 'scratch-pool', 'iscsi']) expect(help).toMatch(new RegExp(`^  ${s} `, 'm'));
     let code = 0;
     try {
       execFileSync(process.execPath, ['host-check.js', '--ssh', 'root@host', '--scratch-pool', 'tank'], { cwd: dir, stdio: 'pipe' });

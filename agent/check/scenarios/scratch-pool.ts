@@ -7,7 +7,7 @@ import { renameDataset, setCanmount } from '../../drivers/zfs/restore.ts';
 import { mount, mountStates } from '../../drivers/zfs/mount.ts';
 import { readOrNull, writeText } from '../../drivers/host-files.ts';
 import { runJob } from '../jobs.ts';
-import type { Scenario } from '../runner.ts';
+import type { Scenario, ScenarioContext } from '../runner.ts';
 
 /**
  * A file-backed scratch pool: two sparse files (truncate -s 128M) in /var/tmp/hm-check-<id>/, a pool on the
@@ -19,6 +19,25 @@ import type { Scenario } from '../runner.ts';
 const MIB128 = '128M';
 export const SCRATCH_DIR = '/var/tmp';
 
+/**
+ * A pool on the first of `vdevs` (sparse files of 128M in `dir`, a directory the run makes), with its undo
+ * registered first: `rm -rf dir` and `zpool destroy` (only of this pool, only when it is there). Refuses a pool
+ * or directory that exists already. The iscsi scenario makes its own the same way.
+ */
+export async function createFilePool(ctx: ScenarioContext, o: { pool: string; dir: string; vdevs: string[]; mountpoint: string }): Promise<void> {
+  const { pool, dir } = o;
+  if ((await listPools(ctx.exec)).some((p) => p.name === pool)) throw new Error(`pool ${pool} exists already; not touching it`);
+  if ((await ctx.exec.run(['ls', dir])).code === 0) throw new Error(`${dir} exists already; not touching it`);
+  ctx.cleanup(`rm -rf ${dir}`, async (exec) => void (await runChecked(exec, ['rm', '-rf', dir])));
+  // /var/tmp is there on every FreeBSD host (hier(7)); only the run's own directory is made
+  await runChecked(ctx.exec, ['mkdir', dir]);
+  await runChecked(ctx.exec, ['truncate', '-s', MIB128, ...o.vdevs]);
+  ctx.cleanup(`zpool destroy ${pool}`, async (exec) => {
+    if ((await listPools(exec)).some((p) => p.name === pool)) await runChecked(exec, ['zpool', 'destroy', pool]);
+  });
+  await runChecked(ctx.exec, ['zpool', 'create', '-m', o.mountpoint, pool, o.vdevs[0]]);
+}
+
 export const scratchPoolScenario: Scenario = {
   name: 'scratch-pool',
   title: 'file-backed pool hm-check-<id>: snapshot, send/recv, rename, mount, restore, replace + resilver',
@@ -27,16 +46,7 @@ export const scratchPoolScenario: Scenario = {
     const dir = `${SCRATCH_DIR}/hm-check-${ctx.options.id}`;
     const [d0, d1] = [`${dir}/vdev0`, `${dir}/vdev1`];
     const mnt = `${dir}/mnt`;
-    if ((await listPools(ctx.exec)).some((p) => p.name === pool)) throw new Error(`pool ${pool} exists already; not touching it`);
-    if ((await ctx.exec.run(['ls', dir])).code === 0) throw new Error(`${dir} exists already; not touching it`);
-    ctx.cleanup(`rm -rf ${dir}`, async (exec) => void (await runChecked(exec, ['rm', '-rf', dir])));
-    // /var/tmp is there on every FreeBSD host (hier(7)); only the run's own directory is made
-    await runChecked(ctx.exec, ['mkdir', dir]);
-    await runChecked(ctx.exec, ['truncate', '-s', MIB128, d0, d1]);
-    ctx.cleanup(`zpool destroy ${pool}`, async (exec) => {
-      if ((await listPools(exec)).some((p) => p.name === pool)) await runChecked(exec, ['zpool', 'destroy', pool]);
-    });
-    await runChecked(ctx.exec, ['zpool', 'create', '-m', mnt, pool, d0]);
+    await createFilePool(ctx, { pool, dir, vdevs: [d0, d1], mountpoint: mnt });
     ctx.note(`created pool ${pool} on ${d0}`);
     const created = await poolStatus(ctx.exec, pool);
     if (created.state !== 'ONLINE' || !leafVdevs(created).some((v) => v.name === d0))

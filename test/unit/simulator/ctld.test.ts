@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fixture, host, simulate } from './sim-helper.ts';
 import { checkCtlConf, ctldRejection } from '#agent/drivers/ctl-conf-check';
 import { renderCtlConf } from '#agent/drivers/ctl-conf';
@@ -216,6 +217,35 @@ describe('simulated ctld, service ctld, ctladm', () => {
     await h.exec.run(['reboot']);
     expect((await h.exec.run(['service', 'ctld', 'status'])).code).toBe(0);
     expect((await h.exec.run(['ctladm', 'devlist'])).stdout).toContain('  0 block ');
+  });
+
+  test('sysrc -F names the file of the last assignment; sysrc -x removes every assignment (f_sysrc_find, f_sysrc_delete)', async () => {
+    const h = simulate(host({ files: { '/etc/rc.conf': { content: 'hostname="sim"\nctld_enable="YES"\nctld_enable=YES # twice\n', mode: '0644' } } }));
+    expect(await h.exec.run(['sysrc', '-F', 'ctld_enable'])).toEqual({ code: 0, stdout: 'ctld_enable: /etc/rc.conf\n', stderr: '' });
+    // set nowhere but in the defaults: the defaults file
+    expect(await h.exec.run(['sysrc', '-n', '-F', 'jail_enable'])).toEqual({ code: 0, stdout: '/etc/defaults/rc.conf\n', stderr: '' });
+    expect(await h.exec.run(['sysrc', '-F', 'nosuch_enable'])).toEqual({ code: 1, stdout: '', stderr: "sysrc: unknown variable 'nosuch_enable'\n" });
+    expect(await h.exec.run(['sysrc', '-x', 'ctld_enable'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect((await h.exec.run(['cat', '/etc/rc.conf'])).stdout).toBe('hostname="sim"\n');
+    expect(await h.exec.run(['sysrc', '-n', 'ctld_enable'])).toMatchObject({ stdout: 'NO\n' });
+    // a file left with no lines stays, empty (the filtered temporary file replaces it)
+    await h.exec.run(['sysrc', '-x', 'hostname']);
+    expect(await h.exec.run(['cat', '/etc/rc.conf'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await h.exec.run(['sysrc', '-x', 'nosuch_enable'])).toMatchObject({ code: 1, stderr: "sysrc: unknown variable 'nosuch_enable'\n" });
+  });
+
+  test('a seeded running ctld holds what it loaded from the start: reloading the same file leaves the state file as it was', async () => {
+    const h = simulate(
+      host({ datasets: zvols('tank/iscsi/db0'), ctld: { running: true }, files: { '/etc/ctl.conf': { mode: '600', content: good } }, dirs: [] }),
+    );
+    await h.exec.run(['sysctl', '-n', 'kern.hostname']);
+    const before = readFileSync(h.statePath, 'utf8');
+    expect(JSON.parse(before).ctld).toMatchObject({ running: true, loaded: good, kernel: { luns: [{ id: 0, path: '/dev/zvol/tank/iscsi/db0' }] } });
+    // the same file written back by cp + mv, then reloaded
+    await h.exec.run(['cp', '/etc/ctl.conf', '/etc/ctl.conf.copy']);
+    await h.exec.run(['mv', '/etc/ctl.conf.copy', '/etc/ctl.conf']);
+    expect(await h.exec.run(['service', 'ctld', 'onereload'])).toMatchObject({ code: 0 });
+    expect(readFileSync(h.statePath, 'utf8')).toBe(before);
   });
 
   test('after a reboot without ctld_enable no ctld runs and CTL is empty', async () => {

@@ -149,3 +149,45 @@ describe('pwd_mkdb(8) (usr.sbin/pwd_mkdb/pwd_mkdb.c)', () => {
     });
   });
 });
+
+describe('zfs create -V (cmd/zfs/zfs_main.c zfs_do_create, libzfs_dataset.c zfs_create)', () => {
+  it('makes a volume reserving volsize and its metadata, rounded to the 16K volblocksize; refuses as zfs does', async () => {
+    const h = host();
+    await h.run(['truncate', '-s', '128M', '/var/tmp/v0']);
+    await h.run(['zpool', 'create', 'scratch', '/var/tmp/v0']);
+    expect(await h.run(['zfs', 'create', '-V', '16M', 'scratch/vol'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    // its device node, as devfs shows it
+    expect(await h.run(['ls', '/dev/zvol/scratch/vol'])).toEqual({ code: 0, stdout: '/dev/zvol/scratch/vol\n', stderr: '' });
+    // refreservation: 16M + (7 + 1) metadata blocks × 2 copies × 128K (zvol_volsize_to_reservation)
+    expect(await h.run(['zfs', 'list', '-Hp', '-o', 'name,type,used,volsize', 'scratch/vol'])).toMatchObject({
+      stdout: `scratch/vol\tvolume\t${16 * 2 ** 20 + 16 * 131072}\t${16 * 2 ** 20}\n`,
+    });
+    await h.run(['zfs', 'create', '-s', '-V', '10000', 'scratch/odd']);
+    expect((await h.run(['zfs', 'get', '-Hp', '-o', 'value', 'volsize', 'scratch/odd'])).stdout).toBe('16384\n');
+    expect(await h.run(['zfs', 'create', '-V', '16M', 'scratch/vol'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "cannot create 'scratch/vol': dataset already exists\n",
+    });
+    expect(await h.run(['zfs', 'create', '-V', '16M', 'scratch/no/vol'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "cannot create 'scratch/no/vol': parent does not exist\n",
+    });
+    expect(await h.run(['zfs', 'create', '-V', '16M', 'nopool/vol'])).toEqual({ code: 1, stdout: '', stderr: "cannot open 'nopool': no such pool\n" });
+    expect(await h.run(['zfs', 'create', '-V', '1G', 'scratch/big'])).toEqual({ code: 1, stdout: '', stderr: "cannot create 'scratch/big': out of space\n" });
+    expect(await h.run(['zfs', 'create', '-V', '12Q', 'scratch/bad'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "bad volume size '12Q': bad numeric value '12Q'\n",
+    });
+    expect(await h.run(['zfs', 'create', '-V', '0', 'scratch/zero'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "cannot create 'scratch/zero': volume size cannot be zero\n",
+    });
+    expect(await h.run(['zfs', 'destroy', 'scratch/vol'])).toMatchObject({ code: 0 });
+    expect(await h.run(['ls', '/dev/zvol/scratch/vol'])).toMatchObject({ code: 1, stderr: 'ls: /dev/zvol/scratch/vol: No such file or directory\n' });
+    expect((await h.run(['zfs', 'list', '-H', '-o', 'name', '-r', 'scratch'])).stdout).toBe('scratch\nscratch/odd\n');
+  });
+});

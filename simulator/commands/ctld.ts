@@ -69,10 +69,11 @@ registerCommand('ctld', (ctx) => {
   return start(ctx);
 });
 
-const pidOf = (ctx: Pick<CommandContext, 'state'>) => ctldState(ctx).pid ?? 1042;
+// reads: a host that never ran ctld has no ctld state, and asking about it must not give it one
+const pidOf = (ctx: Pick<CommandContext, 'state'>) => ctx.state.ctld?.pid ?? 1042;
 
 function status(ctx: CommandContext): CommandOutput {
-  return ctldState(ctx).running ? { stdout: `ctld is running as pid ${pidOf(ctx)}.\n` } : { code: 1, stdout: 'ctld is not running.\n' };
+  return ctx.state.ctld?.running ? { stdout: `ctld is running as pid ${pidOf(ctx)}.\n` } : { code: 1, stdout: 'ctld is not running.\n' };
 }
 
 function start(ctx: Pick<CommandContext, 'state'>): CommandOutput {

@@ -131,6 +131,14 @@ describe('simulated ctld, service ctld, ctladm', () => {
     });
   });
 
+  test('asking whether ctld runs changes nothing on a host that never ran it', async () => {
+    const h = simulate(host());
+    await h.exec.run(['sysctl', '-n', 'kern.ostype']);
+    const before = readFileSync(h.statePath, 'utf8');
+    expect(await h.exec.run(['service', 'ctld', 'onestatus'])).toMatchObject({ code: 1, stdout: 'ctld is not running.\n' });
+    expect(readFileSync(h.statePath, 'utf8')).toBe(before);
+  });
+
   test('start, status, reload, and what ctladm then lists', async () => {
     const h = simulate(host({ datasets: zvols('tank/iscsi/db0', 'tank/iscsi/db1'), files: { '/etc/ctl.conf': { content: good, mode: '0600' } } }));
     expect(await h.exec.run(['service', 'ctld', 'onestatus'])).toMatchObject({ code: 1, stdout: 'ctld is not running.\n' });

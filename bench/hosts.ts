@@ -8,7 +8,8 @@
  * process's CPU and memory per host. Before that, the production agent (dist/agent/agent.js with the rc.d
  * script's node flags, local executor, the simulator's programs as its host's) idle against the local stack for
  * BENCH_IDLE_AGENT_SECONDS (default 60): its RSS and CPU share, judged against 64 MiB and 0.2 % of a core, and
- * its requests per hour to the API and to SQS, counted on the wire. BENCH_HOSTS=0 measures the idle agent only.
+ * its requests per hour to the API and to SQS, counted on the wire, from BENCH_IDLE_SETTLE_SECONDS (default 65,
+ * one inventory interval) after its start-up tasks ended. BENCH_HOSTS=0 measures the idle agent only.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -100,6 +101,7 @@ const perHour = (n: number, wallS: number) => (n * 3600) / wallS;
  * queue. Its host commands are real child processes (lib/sim-programs.ts), whose cost is not the agent's.
  */
 async function measureIdleAgent(stack: { apiUrl: string; queueEndpoint: string }, db: Kysely<Database>, dir: string, seconds: number): Promise<Row[]> {
+  const settleSeconds = Number(process.env.BENCH_IDLE_SETTLE_SECONDS ?? 65);
   const section = 'idle agent (production build)';
   const agentMod = await import('#scripts/stack/local-agent');
   const { productionAgentCommand } = await import('#scripts/stack/agent');
@@ -158,7 +160,9 @@ async function measureIdleAgent(stack: { apiUrl: string; queueEndpoint: string }
     }
     if (child.exitCode !== null)
       return [{ section, what: 'RSS / CPU', value: 'crashed', ok: false, note: `the agent exited (${child.exitCode}); see ${logFile}` }];
-    await new Promise((r) => setTimeout(r, 5000));
+    // the agent sweeps the whole inventory after every task, so the window opens once that sweep is over:
+    // one inventory interval later (BENCH_IDLE_SETTLE_SECONDS), what an idle host does hour after hour
+    await new Promise((r) => setTimeout(r, settleSeconds * 1000));
     const api0 = new Map(api.counts);
     const sqs0 = new Map(sqs.counts);
     const callsLog = join(dir, 'sim', 'calls.log');

@@ -4,6 +4,8 @@
  * deltas add up, capacity and health take the bucket's last value.
  */
 export const POOL_RATES = ['read_iops', 'write_iops', 'read_bytes_per_second', 'write_bytes_per_second', 'read_latency_nanos', 'write_latency_nanos'];
+/** each rate's bucket maximum (`max_read_iops`, …): the largest of the merged samples' maxima */
+export const POOL_MAXIMA = POOL_RATES.map((c) => `max_${c}`);
 export const POOL_LAST = ['pool_name', 'size', 'allocated', 'free', 'fragmentation', 'dedup_ratio', 'health'];
 export const ARC_SUMS = [
   'interval_ms',

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '#store/tables';
 import { mapStoreError } from '#store/tx';
 import { streamHeads, type Stream } from './cursors.ts';
+import { ARC_AVERAGES, ARC_SUMS, POOL_LAST, POOL_MAXIMA, POOL_RATES } from './columns.ts';
 import { groupSeries, toArcRow, type ArcPointRow, type ArcRow, type PoolPointRow, type PoolSeries } from './rows.ts';
 
 /** Above this many newer rows a client is told to start over rather than be sent them all. */
@@ -33,63 +34,9 @@ export interface Delta {
 }
 
 const epochMs = sql<number>`(extract(epoch from time) * 1000)::bigint`.as('time');
-const POOL_COLUMNS = [
-  'id',
-  'pool_guid',
-  'pool_name',
-  'interval_seconds',
-  'sample_count',
-  'size',
-  'allocated',
-  'free',
-  'fragmentation',
-  'dedup_ratio',
-  'health',
-  'worst_health',
-  'read_iops',
-  'write_iops',
-  'read_bytes_per_second',
-  'write_bytes_per_second',
-  'read_latency_nanos',
-  'write_latency_nanos',
-  'max_read_iops',
-  'max_write_iops',
-  'max_read_bytes_per_second',
-  'max_write_bytes_per_second',
-  'max_read_latency_nanos',
-  'max_write_latency_nanos',
-] as const;
-const ARC_COLUMNS = [
-  'id',
-  'interval_ms',
-  'sample_count',
-  'size',
-  'target_size',
-  'min_size',
-  'max_size',
-  'data_size',
-  'metadata_size',
-  'header_size',
-  'other_size',
-  'compressed_size',
-  'uncompressed_size',
-  'l2_size',
-  'l2_allocated',
-  'l2_device_count',
-  'hits',
-  'misses',
-  'demand_hits',
-  'demand_misses',
-  'prefetch_hits',
-  'prefetch_misses',
-  'l2_hits',
-  'l2_misses',
-  'evictions',
-  'l2_read_bytes',
-  'l2_write_bytes',
-  'evict_not_enough',
-  'memory_throttle',
-] as const;
+// every column a stored row has (the merge rules' lists, ./columns.ts) but node_id and the sequence numbers
+const POOL_COLUMNS = ['id', 'pool_guid', 'interval_seconds', 'sample_count', 'worst_health', ...POOL_LAST, ...POOL_RATES, ...POOL_MAXIMA];
+const ARC_COLUMNS = ['id', 'sample_count', ...ARC_SUMS, ...ARC_AVERAGES, 'l2_device_count'];
 
 /**
  * The in-scope rows of a stream up to its head: the node's, for the pool stream maybe one pool's. (Both tables
@@ -105,7 +52,8 @@ function scoped(db: Kysely<Database>, stream: Stream, q: DeltaQuery, head: numbe
 }
 
 function selectRows(db: Kysely<Database>, stream: Stream, q: DeltaQuery, head: number) {
-  const cols = (stream === 'pool' ? POOL_COLUMNS : ARC_COLUMNS) as unknown as (typeof POOL_COLUMNS)[number][];
+  // rows are read as PoolPointRow / ArcPointRow (./rows.ts); the column names are the tables' own
+  const cols = (stream === 'pool' ? POOL_COLUMNS : ARC_COLUMNS) as 'id'[];
   return scoped(db, stream, q, head).select(cols).select(epochMs);
 }
 

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '#store/tables';
 import { inTransaction } from '#store/tx';
 import { setting } from '#shared/config/read';
-import { ARC_AVERAGES, ARC_SUMS, POOL_LAST, POOL_RATES } from './columns.ts';
+import { ARC_AVERAGES, ARC_SUMS, POOL_LAST, POOL_MAXIMA, POOL_RATES } from './columns.ts';
 import { severitySql } from './health.ts';
 
 /**
@@ -26,8 +26,6 @@ export function telemetryRetention(env: NodeJS.ProcessEnv = process.env) {
 const MAINTENANCE_EVERY_MS = 60_000;
 
 type Trx = Transaction<Database>;
-
-const POOL_MAXIMA = POOL_RATES.map((c) => `max_${c}`);
 
 const bucket = (seconds: number) => sql`date_bin(make_interval(secs => ${sql.lit(seconds)}), time, timestamptz '1970-01-01 00:00:00+00')`;
 const list = (cols: string[]) => sql.join(cols.map((c) => sql.ref(c)));

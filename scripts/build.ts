@@ -63,7 +63,7 @@ if (!schemasOnly) {
   // kysely (149 KB) + pg (≈ 80 KB) are the floor: kysely is already tree-shaken (sideEffects: false), but its
   // `Kysely` class reaches the query compiler and every builder. Cold start: a static import of the SDK from
   // node_modules costs ≈ +100 ms here, so enqueueing code should `await import('@aws-sdk/client-sqs')` lazily.
-  // The agent keeps the SDK bundled: it runs on hosts without node_modules.
+  // The agent bundles what it imports: it runs on hosts without node_modules.
   const fn = await esbuild.build({
     ...common,
     external: [...common.external!, '@aws-sdk/*'],

@@ -296,7 +296,6 @@ export class Agent {
   private async shutdown(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     this.inventory?.stop();
-    this.queue?.close();
     await this.exec.close?.().catch(() => undefined);
     this.log('info', 'stopped');
   }

@@ -1,4 +1,6 @@
-import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
+import { createHash } from 'node:crypto';
+import { agentCredentials } from './aws-credentials.ts';
+import { SqsJsonClient } from './sqs-call.ts';
 
 export interface ReceivedMessage {
   body: string;
@@ -21,56 +23,72 @@ interface QueueOptions {
 /** The region of an AWS queue URL (`https://sqs.eu-west-1.amazonaws.com/…`). */
 const regionOfQueueUrl = (url: string): string | undefined => /^https?:\/\/sqs[.-]([a-z0-9-]+)\.amazonaws\.com/.exec(url)?.[1];
 
+/** A message as ReceiveMessage answers it (the fields the agent reads). */
+interface SqsMessage {
+  Body?: string;
+  MD5OfBody?: string;
+  ReceiptHandle?: string;
+  Attributes?: { MessageGroupId?: string };
+}
+
+const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
+
+/** How long a call other than the long poll may take, and what the long poll may take beyond its wait. */
+const CALL_TIMEOUT_MS = 15_000;
+const POLL_GRACE_MS = 10_000;
+
 /** The agent's side of its node's FIFO queue. */
 export class NodeQueue {
-  private readonly sqs: SQSClient;
+  private readonly sqs: SqsJsonClient;
 
   constructor(readonly o: QueueOptions) {
-    const region = o.region ?? regionOfQueueUrl(o.url) ?? process.env.AWS_REGION ?? 'us-east-1';
-    this.sqs = new SQSClient({
-      region,
-      ...(o.endpoint
-        ? {
-            endpoint: o.endpoint,
-            credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local' },
-          }
-        : {}),
+    this.sqs = new SqsJsonClient({
+      // the queue URL's own host, as the SDK does by default (useQueueUrlAsEndpoint), unless a local queue is named
+      endpoint: o.endpoint ?? new URL(o.url).origin,
+      region: o.region ?? regionOfQueueUrl(o.url) ?? process.env.AWS_REGION ?? 'us-east-1',
+      credentials: agentCredentials(o.endpoint !== undefined),
     });
   }
 
   async receive(max: number, signal?: AbortSignal): Promise<ReceivedMessage[]> {
-    const out = await this.sqs.send(
-      new ReceiveMessageCommand({
+    const out = await this.sqs.call<{ Messages?: SqsMessage[] }>(
+      'ReceiveMessage',
+      {
         QueueUrl: this.o.url,
         MaxNumberOfMessages: Math.max(1, Math.min(10, max)),
         WaitTimeSeconds: this.o.waitS,
         VisibilityTimeout: this.o.visibilityS,
         MessageSystemAttributeNames: ['MessageGroupId'],
-      }),
-      { abortSignal: signal },
+      },
+      // a connection that died silently ends the poll rather than the agent's consuming
+      { timeoutMs: this.o.waitS * 1000 + POLL_GRACE_MS, signal },
     );
-    return (out.Messages ?? []).map((m: Message) => ({
-      body: m.Body ?? '',
-      receipt: m.ReceiptHandle!,
-      group: m.Attributes?.MessageGroupId,
-    }));
+    const messages = out.Messages ?? [];
+    // as the SDK's SQS middleware does: a body that does not match its digest fails the receive (each message comes back)
+    if (messages.some((m) => m.MD5OfBody !== undefined && md5(m.Body ?? '') !== m.MD5OfBody))
+      throw new Error('a received message does not match its MD5OfBody');
+    return messages.map((m) => ({ body: m.Body ?? '', receipt: m.ReceiptHandle!, group: m.Attributes?.MessageGroupId }));
   }
 
   async delete(receipt: string): Promise<void> {
-    await this.sqs.send(new DeleteMessageCommand({ QueueUrl: this.o.url, ReceiptHandle: receipt }));
+    await this.sqs.call('DeleteMessage', { QueueUrl: this.o.url, ReceiptHandle: receipt }, { timeoutMs: CALL_TIMEOUT_MS });
   }
 
   /** Keeps a message invisible for another `visibilityS` (while its task runs). */
   async extend(receipt: string): Promise<void> {
-    await this.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.o.url, ReceiptHandle: receipt, VisibilityTimeout: this.o.visibilityS }));
+    await this.visibility(receipt, this.o.visibilityS);
   }
 
   /** Hands a message back at once (a task not started before shutdown). */
   async release(receipt: string): Promise<void> {
-    await this.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.o.url, ReceiptHandle: receipt, VisibilityTimeout: 0 }));
+    await this.visibility(receipt, 0);
   }
 
-  close(): void {
-    this.sqs.destroy();
+  private async visibility(receipt: string, seconds: number): Promise<void> {
+    await this.sqs.call(
+      'ChangeMessageVisibility',
+      { QueueUrl: this.o.url, ReceiptHandle: receipt, VisibilityTimeout: seconds },
+      { timeoutMs: CALL_TIMEOUT_MS },
+    );
   }
 }

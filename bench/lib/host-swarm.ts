@@ -156,7 +156,6 @@ setTimeout(() => {
 }, input.seconds * 1000);
 await Promise.all(loops);
 clearInterval(rssTimer);
-for (const h of hosts) h.queue.close();
 console.log(
   JSON.stringify({
     summary: {

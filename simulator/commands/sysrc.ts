@@ -14,12 +14,51 @@ import { registerCommand, type CommandOutput } from '../registry.ts';
  * (awk filters the file into a temporary one, which replaces it: a file left with no lines stays, empty); it
  * prints nothing. `-F name` (f_sysrc_find): `name: file` of the last assignment, the rc_conf_files searched last
  * first, then the defaults file. Both refuse a variable set nowhere first, as a query does.
+ *
+ * Setting a variable a file assigns (f_sysrc_set): the file is reversed (`tail -r`) into a command substitution,
+ * f_sysrc_set_awk rewrites the first match there — the last assignment — and the result is reversed back, so the
+ * file ends in one newline and loses its leading empty lines (the substitution strips them as trailing ones).
+ * The awk keeps what surrounds the value: leading blanks, a single- or double-quoted value's quotes, and what
+ * follows it (`ctld_enable="NO"  # iSCSI` → `ctld_enable="YES"  # iSCSI`); an unquoted value becomes
+ * double-quoted; a value starting with a backquote, `$` or a backslash is left alone and `name="value"` appended
+ * after the file. A variable only the defaults set, or none, is appended with `echo >>`: straight after the file's
+ * last byte, newline or not.
  */
 const RC_CONF_FILES = ['/etc/rc.conf', '/etc/rc.conf.local'];
 const RC_DEFAULTS = '/etc/defaults/rc.conf';
 const FALLBACK_DEFAULTS: Record<string, string> = { ctld_enable: 'NO', jail_enable: 'NO', zfs_enable: 'NO', sshd_enable: 'NO' };
 
 const ASSIGNMENT = (name: string) => new RegExp(`^\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}=`);
+
+/** A file's lines as awk reads them: a final newline ends the last line rather than starting another. */
+const records = (text: string): string[] => {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+};
+
+/**
+ * f_sysrc_set_awk on the line of the last assignment: the new value inside the old value's quotes, the text after
+ * the old value kept; null for a value sysrc leaves alone (a backquote, `$` or backslash first). A value that is
+ * empty (`name=`) has no first character to take as quote: awk's `%c` of an empty string, written as nothing here.
+ */
+function setAssignment(line: string, name: string, value: string): string | null {
+  const head = ASSIGNMENT(name).exec(line)![0];
+  let rest = line.slice(head.length);
+  const first = rest.charAt(0);
+  let [open, close] = [first, first];
+  if (/[`$\\]/.test(first)) return null;
+  if (first === "'" || first === '"') {
+    // a double-quoted value may hold backslash-escaped quotes: `^"(.*\\+")*[^"]*`
+    rest = rest.replace(first === "'" ? /^'[^']*/ : /^"(.*\\+")*[^"]*/, '');
+    if (rest === '') close = '';
+    rest = rest.slice(1);
+  } else if (/[^\s;]/.test(first)) {
+    [open, close] = ['"', '"'];
+    rest = rest.replace(/^\S*/, '');
+  } else if (first !== '') [open, close] = ['"', '"'];
+  return `${head}${open}${value}${close}${rest}`;
+}
 
 registerCommand('sysrc', (ctx): CommandOutput => {
   const flags = new Set<string>();
@@ -49,8 +88,9 @@ registerCommand('sysrc', (ctx): CommandOutput => {
     for (const f of files) {
       const text = readFile(ctx.state, f);
       if (text === null || !assigns(f, name)) continue;
-      const kept = text.split('\n').filter((l) => !ASSIGNMENT(name).test(l));
-      if (!writeFile(ctx.state, f, kept.join('\n'), undefined, true)) {
+      // awk prints each line it keeps with its newline
+      const kept = records(text).filter((l) => !ASSIGNMENT(name).test(l));
+      if (!writeFile(ctx.state, f, kept.map((l) => `${l}\n`).join(''), undefined, true)) {
         stderr += `sysrc: ${f}: Permission denied\n`;
         return 1;
       }
@@ -86,17 +126,21 @@ registerCommand('sysrc', (ctx): CommandOutput => {
     const value = op.slice(eq + 1);
     const before = rcValue(name) ?? '';
     const line = `${name}="${value}"`;
-    const target = [...files].reverse().find((f) => (readFile(ctx.state, f) ?? '').split('\n').some((l) => ASSIGNMENT(name).test(l))) ?? files[0];
-    const lines = (readFile(ctx.state, target) ?? '').split('\n');
-    if (lines[lines.length - 1] === '') lines.pop();
-    let last = -1;
-    lines.forEach((l, k) => {
-      if (ASSIGNMENT(name).test(l)) last = k;
-    });
-    if (last >= 0) lines[last] = line;
-    else lines.push(line);
-    if (!writeFile(ctx.state, target, `${lines.join('\n')}\n`, undefined, true)) {
-      stderr += `sysrc: ${target}: Permission denied\n`;
+    const target = [...files].reverse().find((f) => assigns(f, name));
+    let text: string;
+    if (target === undefined) text = `${readFile(ctx.state, files[0]) ?? ''}${line}\n`;
+    else {
+      // tail -r | awk | tail -r through two command substitutions: the file's leading empty lines are dropped
+      const lines = records(readFile(ctx.state, target) ?? '');
+      while (lines[0] === '') lines.shift();
+      const last = lines.findLastIndex((l) => ASSIGNMENT(name).test(l));
+      const set = setAssignment(lines[last], name, value);
+      if (set === null) lines.push(line);
+      else lines[last] = set;
+      text = `${lines.join('\n')}\n`;
+    }
+    if (!writeFile(ctx.state, target ?? files[0], text, undefined, true)) {
+      stderr += `sysrc: ${target ?? files[0]}: Permission denied\n`;
       code = 1;
       continue;
     }

@@ -220,11 +220,38 @@ describe('simulated ctld, service ctld, ctladm', () => {
     expect(await h.exec.run(['sysrc', 'ctld_enable'])).toEqual({ code: 0, stdout: 'ctld_enable: NO\n', stderr: '' });
     expect(await h.exec.run(['sysrc', 'nosuch_enable'])).toEqual({ code: 1, stdout: '', stderr: "sysrc: unknown variable 'nosuch_enable'\n" });
     expect(await h.exec.run(['sysrc', 'ctld_enable=YES'])).toEqual({ code: 0, stdout: 'ctld_enable: NO -> YES\n', stderr: '' });
-    expect((await h.exec.run(['cat', '/etc/rc.conf'])).stdout).toBe('hostname="sim"\nctld_enable="YES"\n');
+    // the comment after the value stays (f_sysrc_set_awk rewrites only the value)
+    expect((await h.exec.run(['cat', '/etc/rc.conf'])).stdout).toBe('hostname="sim"\nctld_enable="YES" # off\n');
     expect(await h.exec.run(['sysrc', '-n', 'ctld_enable'])).toMatchObject({ stdout: 'YES\n' });
     await h.exec.run(['reboot']);
     expect((await h.exec.run(['service', 'ctld', 'status'])).code).toBe(0);
     expect((await h.exec.run(['ctladm', 'devlist'])).stdout).toContain('  0 block ');
+  });
+
+  test("sysrc name=value rewrites the last assignment's value as f_sysrc_set_awk does, keeping its quotes and what follows", async () => {
+    const rc = (content: string) => simulate(host({ files: { '/etc/rc.conf': { content, mode: '0644' } } }));
+    const cat = async (h: ReturnType<typeof rc>) => (await h.exec.run(['cat', '/etc/rc.conf'])).stdout;
+    // the last of two assignments; single quotes stay single; leading blanks and a trailing comment stay
+    let h = rc("\n\nctld_enable='NO'\n  ctld_enable='NO'   # second\n\n");
+    expect(await h.exec.run(['sysrc', 'ctld_enable=YES'])).toMatchObject({ code: 0, stdout: 'ctld_enable: NO -> YES\n' });
+    // the file's leading empty lines go (tail -r into a command substitution); its trailing ones stay
+    expect(await cat(h)).toBe("ctld_enable='NO'\n  ctld_enable='YES'   # second\n\n");
+    // an unquoted value becomes double-quoted; a null assignment gets quotes; escaped quotes are part of the value
+    h = rc('ctld_enable=NO # off\nsshd_enable= ;\nsshd_flags="-o \\"A=B\\"" # flags');
+    await h.exec.run(['sysrc', 'ctld_enable=YES', 'sshd_enable=YES', 'sshd_flags=-4']);
+    expect(await cat(h)).toBe('ctld_enable="YES" # off\nsshd_enable="YES" ;\nsshd_flags="-4" # flags\n');
+    // a value sysrc did not write (an expansion) is left alone, and the new assignment follows the file
+    h = rc('ctld_enable=${ctld:-NO}\nhostname="sim"\n');
+    await h.exec.run(['sysrc', 'ctld_enable=YES']);
+    expect(await cat(h)).toBe('ctld_enable=${ctld:-NO}\nhostname="sim"\nctld_enable="YES"\n');
+    // set nowhere (or only in the defaults): `echo >>` right after the last byte, newline or not
+    h = rc('hostname="sim"');
+    await h.exec.run(['sysrc', 'jail_enable=YES']);
+    expect(await cat(h)).toBe('hostname="sim"jail_enable="YES"\n');
+    // -x: awk prints each kept line with its newline
+    h = rc('hostname="sim"\nctld_enable="YES"');
+    await h.exec.run(['sysrc', '-x', 'ctld_enable']);
+    expect(await cat(h)).toBe('hostname="sim"\n');
   });
 
   test('sysrc -F names the file of the last assignment; sysrc -x removes every assignment (f_sysrc_find, f_sysrc_delete)', async () => {

@@ -139,6 +139,23 @@ describe('simulated ctld, service ctld, ctladm', () => {
     expect(readFileSync(h.statePath, 'utf8')).toBe(before);
   });
 
+  test('a zvol CTL serves is busy to zfs destroy (an owned objset: EBUSY); once ctld lets it go, it is destroyed', async () => {
+    const datasets = [{ name: 'tank/iscsi', type: 'filesystem' as const, usedBytes: 2 ** 20 }, ...zvols('tank/iscsi/db0', 'tank/iscsi/db1')];
+    const h = simulate(host({ datasets, files: { '/etc/ctl.conf': { content: good, mode: '0600' } } }));
+    expect(await h.exec.run(['service', 'ctld', 'onestart'])).toMatchObject({ code: 0 });
+    expect(await h.exec.run(['zfs', 'destroy', 'tank/iscsi/db0'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "cannot destroy 'tank/iscsi/db0': dataset is busy\n",
+    });
+    expect(await h.exec.run(['zfs', 'destroy', '-r', 'tank/iscsi'])).toMatchObject({ code: 1, stderr: "cannot destroy 'tank/iscsi/db0': dataset is busy\n" });
+    // a zvol no LUN uses is not held
+    expect(await h.exec.run(['zfs', 'destroy', 'tank/iscsi/db1'])).toMatchObject({ code: 0 });
+    expect(await h.exec.run(['service', 'ctld', 'onestop'])).toMatchObject({ code: 0 });
+    expect(await h.exec.run(['zfs', 'destroy', 'tank/iscsi/db0'])).toMatchObject({ code: 0 });
+    expect((await h.exec.run(['zfs', 'list', '-H', '-o', 'name', '-t', 'volume'])).stdout).toBe('');
+  });
+
   test('start, status, reload, and what ctladm then lists', async () => {
     const h = simulate(host({ datasets: zvols('tank/iscsi/db0', 'tank/iscsi/db1'), files: { '/etc/ctl.conf': { content: good, mode: '0600' } } }));
     expect(await h.exec.run(['service', 'ctld', 'onestatus'])).toMatchObject({ code: 1, stdout: 'ctld is not running.\n' });

@@ -258,9 +258,9 @@ describe('simulated ctld, service ctld, ctladm', () => {
     await h.exec.run(['sysrc', 'ctld_enable=YES', 'sshd_enable=YES', 'sshd_flags=-4']);
     expect(await cat(h)).toBe('ctld_enable="YES" # off\nsshd_enable="YES" ;\nsshd_flags="-4" # flags\n');
     // a value sysrc did not write (an expansion) is left alone, and the new assignment follows the file
-    h = rc('ctld_enable=${ctld:-NO}\nhostname="sim"\n');
+    h = rc('ctld_enable=$ctld_default\nhostname="sim"\n');
     await h.exec.run(['sysrc', 'ctld_enable=YES']);
-    expect(await cat(h)).toBe('ctld_enable=${ctld:-NO}\nhostname="sim"\nctld_enable="YES"\n');
+    expect(await cat(h)).toBe('ctld_enable=$ctld_default\nhostname="sim"\nctld_enable="YES"\n');
     // set nowhere (or only in the defaults): `echo >>` right after the last byte, newline or not
     h = rc('hostname="sim"');
     await h.exec.run(['sysrc', 'jail_enable=YES']);

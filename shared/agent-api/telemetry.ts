@@ -65,7 +65,8 @@ export const arcCounterNames = [
 ] as const;
 type ArcCounterName = (typeof arcCounterNames)[number];
 
-const arcSizeNames = [
+/** the ARC's sizes as the agent reads them; E14's ARC rows carry them under the same names */
+export const arcSizeNames = [
   'size',
   'targetSize',
   'minSize',

@@ -1,4 +1,5 @@
 import type { JSONSchema } from 'json-schema-to-ts';
+import { arcSizeNames } from '#shared/agent-api/telemetry';
 
 const number = { type: 'number' } as const;
 const members = (names: string[], text: string[] = []): JSONSchema => ({
@@ -36,23 +37,11 @@ const POOL_POINT = members(
   ['health', 'worstHealth'],
 );
 
-/** E14's ARC row (toArcRow). */
+/** E14's ARC row (toArcRow): the sizes the agent sends, the ratios and rates derived from its counters. */
 const ARC_ROW = members([
   'id',
   'time',
-  'size',
-  'targetSize',
-  'minSize',
-  'maxSize',
-  'dataSize',
-  'metadataSize',
-  'headerSize',
-  'otherSize',
-  'compressedSize',
-  'uncompressedSize',
-  'l2Size',
-  'l2Allocated',
-  'l2DeviceCount',
+  ...arcSizeNames,
   'l2ReadBytesPerSecond',
   'l2WriteBytesPerSecond',
   'evictNotEnoughEvents',

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 
 // through require, not an ESM import: importing node:http builds its ESM facade, which reads every export, and on
@@ -10,6 +10,7 @@ const { request: httpsRequest } = load('node:https') as typeof import('node:http
 export interface HttpAnswer {
   status: number;
   text: string;
+  headers: IncomingHttpHeaders;
 }
 
 /**
@@ -34,7 +35,7 @@ export function httpText(
       (res: IncomingMessage) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
         res.on('error', reject);
       },
     );

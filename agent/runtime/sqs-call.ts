@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import aws4 from 'aws4';
 import { backoffMs, sleep } from './backoff.ts';
@@ -5,6 +6,9 @@ import { httpText } from './http-request.ts';
 
 /** An SQS error answer: `name` is the error code (`QueueDoesNotExist`, `ReceiptHandleIsInvalid`, …). */
 export class SqsError extends Error {
+  /** refused for its signing time, and the clock offset changed since: worth sending again */
+  skewCorrected = false;
+
   constructor(
     readonly name: string,
     message: string,
@@ -24,6 +28,19 @@ export interface SqsEndpoint {
 /** How often a call is tried, as the SDK's standard retry mode: throttling, 5xx and network errors. */
 const ATTEMPTS = 3;
 const THROTTLED = /Throttl|RequestThrottled|TooManyRequests|RequestLimitExceeded|SlowDown/;
+/** the codes the SDK takes for a skewed clock (@smithy/core's retry CLOCK_SKEW_ERROR_CODES) */
+const CLOCK_SKEW = new Set([
+  'AccessDeniedException',
+  'AuthFailure',
+  'InvalidSignatureException',
+  'RequestExpired',
+  'RequestInTheFuture',
+  'RequestTimeTooSkewed',
+  'SignatureDoesNotMatch',
+]);
+
+/** `20261126T041500Z`, SigV4's X-Amz-Date */
+const amzDate = (ms: number): string => new Date(ms).toISOString().replace(/[:-]|\.\d{3}/g, '');
 
 /**
  * SQS's JSON protocol (what `@aws-sdk/client-sqs` speaks since 3.4xx): each call POSTs its input as JSON to the
@@ -36,6 +53,12 @@ const THROTTLED = /Throttl|RequestThrottled|TooManyRequests|RequestLimitExceeded
  */
 export class SqsJsonClient {
   private readonly url: URL;
+  /**
+   * The server's clock minus this host's, from each answer's Date header, and the time requests are signed with:
+   * as the SDK does, so a host whose clock drifted past SigV4's 5 minutes still reaches its queue (a request
+   * refused for its time is tried again with the corrected one).
+   */
+  private clockOffsetMs = 0;
 
   constructor(private readonly to: SqsEndpoint) {
     this.url = new URL(to.endpoint);
@@ -53,6 +76,7 @@ export class SqsJsonClient {
           host: url.host,
           path: '/',
           headers: {
+            'x-amz-date': amzDate(Date.now() + this.clockOffsetMs),
             'content-type': 'application/x-amz-json-1.0',
             'content-length': String(Buffer.byteLength(body)),
             'x-amz-target': `AmazonSQS.${op}`,
@@ -60,15 +84,27 @@ export class SqsJsonClient {
           body,
         };
         aws4.sign(request, await this.to.credentials());
+        const [sentAt, offsetBefore] = [Date.now(), this.clockOffsetMs];
         const res = await httpText(`${url.origin}/`, { method: 'POST', headers: request.headers, body, timeoutMs: o.timeoutMs, signal: o.signal });
+        this.learnClock(res.headers, sentAt);
         if (res.status >= 200 && res.status < 300) return (res.text ? JSON.parse(res.text) : {}) as T;
-        throw errorOf(res.status, res.text);
+        const err = errorOf(res.status, res.text);
+        // as the SDK: only a skew past 4 minutes (SigV4 allows 5) counts as the reason
+        if (CLOCK_SKEW.has(err.name) && this.clockOffsetMs !== offsetBefore && Math.abs(this.clockOffsetMs) >= 240_000) err.skewCorrected = true;
+        throw err;
       } catch (err) {
-        const retryable = !(err instanceof SqsError) || err.status >= 500 || err.status === 429 || THROTTLED.test(err.name);
+        const retryable = !(err instanceof SqsError) || err.status >= 500 || err.status === 429 || THROTTLED.test(err.name) || err.skewCorrected;
         if (!retryable || attempt >= ATTEMPTS || o.signal?.aborted) throw err;
         await sleep(backoffMs(attempt, 100, 20_000), o.signal);
       }
     }
+  }
+
+  /** @aws-sdk/core's getUpdatedSystemClockOffset: no Age header (a cache's answer), a round trip under 15 minutes. */
+  private learnClock(headers: IncomingHttpHeaders, sentAt: number): void {
+    const server = Date.parse(String(headers.date));
+    if (headers.age !== undefined || Number.isNaN(server) || Date.now() - sentAt > 900_000) return;
+    this.clockOffsetMs = server - Date.now();
   }
 }
 

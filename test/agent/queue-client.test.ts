@@ -53,7 +53,7 @@ function sigv4Holds(req: Captured, secret: string): boolean {
 }
 
 /** A server that records each request and answers with the next of `answers` (the last one repeats). */
-async function capturing(answers: { status: number; body: string }[]): Promise<{ server: Server; url: string; seen: Captured[] }> {
+async function capturing(answers: { status: number; body: string; date?: Date }[]): Promise<{ server: Server; url: string; seen: Captured[] }> {
   const seen: Captured[] = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -62,7 +62,7 @@ async function capturing(answers: { status: number; body: string }[]): Promise<{
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
       const a = answers[Math.min(seen.length, answers.length) - 1];
-      res.writeHead(a.status, { 'content-type': 'application/x-amz-json-1.0' }).end(a.body);
+      res.writeHead(a.status, { 'content-type': 'application/x-amz-json-1.0', ...(a.date ? { date: a.date.toUTCString() } : {}) }).end(a.body);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -130,6 +130,37 @@ describe('error answers, retries and digests', () => {
     const again = new SqsJsonClient({ endpoint: flaky.url, region: 'us-east-1', credentials: async () => KEYS });
     await expect(again.call('DeleteMessage', { QueueUrl: 'q', ReceiptHandle: 'r' }, { timeoutMs: 5000 })).resolves.toEqual({});
     expect(flaky.seen).toHaveLength(2);
+  });
+
+  test("a host clock 10 minutes slow: the refused request is signed again with the server's time, and later ones too", async () => {
+    const ahead = () => new Date(Date.now() + 600_000);
+    const skewed = '{"__type":"com.amazon.coral.service#InvalidSignatureException","message":"Signature expired"}';
+    const cap = await capturing([
+      { status: 400, body: skewed, date: ahead() },
+      { status: 200, body: '{}', date: ahead() },
+    ]);
+    closing.push(cap.server);
+    const client = new SqsJsonClient({ endpoint: cap.url, region: 'us-east-1', credentials: async () => KEYS });
+    await expect(client.call('DeleteMessage', { QueueUrl: 'q', ReceiptHandle: 'r' }, { timeoutMs: 5000 })).resolves.toEqual({});
+    await client.call('DeleteMessage', { QueueUrl: 'q', ReceiptHandle: 'r' }, { timeoutMs: 5000 });
+    const signedAt = cap.seen.map((r) =>
+      Date.parse(String(r.headers['x-amz-date']).replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z')),
+    );
+    // the first by the host's clock; the retry and the next call by the server's (its Date header has whole seconds)
+    expect(Math.abs(signedAt[0] - Date.now())).toBeLessThan(300_000);
+    for (const t of signedAt.slice(1)) expect(t - Date.now()).toBeGreaterThan(300_000);
+    expect(cap.seen.every((r) => sigv4Holds(r, KEYS.secretAccessKey))).toBe(true);
+    expect(cap.seen).toHaveLength(3);
+  });
+
+  test('an authorization refusal without a skewed clock is not tried again', async () => {
+    const cap = await capturing([{ status: 400, body: '{"__type":"com.amazonaws.sqs#AccessDeniedException","message":"not authorized"}' }]);
+    closing.push(cap.server);
+    const client = new SqsJsonClient({ endpoint: cap.url, region: 'us-east-1', credentials: async () => KEYS });
+    await expect(client.call('DeleteMessage', { QueueUrl: 'q', ReceiptHandle: 'r' }, { timeoutMs: 5000 })).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+    });
+    expect(cap.seen).toHaveLength(1);
   });
 
   test('a received body that does not match its MD5OfBody fails the receive', async () => {

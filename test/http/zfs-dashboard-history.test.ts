@@ -60,7 +60,9 @@ test('a day at the default resolution is at most 360 points per series', async (
   // one sample every 2 minutes over the day (720): enough to fill every 4-minute bucket
   const samples = Array.from({ length: 720 }, (_, i) => sample(start + i * 120_000, [poolSample(tank)]));
   for (let i = 0; i < samples.length; i += 240) await ingestTelemetry(testDb(), host.nodeId, samples.slice(i, i + 240));
-  const res = await history(`nodeId=${host.nodeId}&from=${Date.now() - 86_400_000}&to=${Date.now()}`);
+  // one clock reading for both ends: two could be a millisecond apart, a window of 86 400 001 ms (241 s buckets)
+  const to = Date.now();
+  const res = await history(`nodeId=${host.nodeId}&from=${to - 86_400_000}&to=${to}`);
   expectEnvelope(res, 200, 'dashboard_history');
   expect(res.body.data.resolutionSeconds).toBe(240);
   const n = res.body.data.pools.find((p: any) => p.guid === tank.guid).points.length;

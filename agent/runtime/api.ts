@@ -1,5 +1,5 @@
 import type { Envelope } from '#shared/agent-api/envelope';
-import { backoffMs, sleep } from './backoff.ts';
+import { withRetries, type Retries } from './backoff.ts';
 import { httpText } from './http-request.ts';
 import type { Logger } from './log.ts';
 
@@ -15,14 +15,8 @@ export class ApiError extends Error {
   }
 }
 
-export interface RetryPolicy {
-  /** total attempts; Infinity retries until `signal` aborts */
-  attempts: number;
-  baseMs?: number;
-  maxMs?: number;
-  /** stops retrying (the last error is thrown) */
-  signal?: AbortSignal;
-}
+/** how a call is retried: attempts and signal as `Retries`, the backoff's bounds optional */
+export type RetryPolicy = Pick<Retries, 'attempts' | 'signal'> & Partial<Pick<Retries, 'baseMs' | 'maxMs'>>;
 
 const ONCE: RetryPolicy = { attempts: 1 };
 
@@ -39,20 +33,18 @@ export class AgentApi {
     private readonly timeoutMs = 15_000,
   ) {}
 
-  async call<T>(method: string, path: string, body: unknown, retry: RetryPolicy = ONCE): Promise<{ status: number; data: T; message: string }> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.once<T>(method, path, body);
-      } catch (err) {
-        const retryable = !(err instanceof ApiError);
-        if (!retryable || attempt >= retry.attempts || retry.signal?.aborted) throw err;
-        const wait = backoffMs(attempt, retry.baseMs ?? 250, retry.maxMs ?? 15_000);
+  call<T>(method: string, path: string, body: unknown, retry: RetryPolicy = ONCE): Promise<{ status: number; data: T; message: string }> {
+    return withRetries(() => this.once<T>(method, path, body), {
+      attempts: retry.attempts,
+      baseMs: retry.baseMs ?? 250,
+      maxMs: retry.maxMs ?? 15_000,
+      signal: retry.signal,
+      retryable: (err) => !(err instanceof ApiError),
+      onRetry: (err, attempt, retryInMs) => {
         if (attempt === 1 || attempt % 10 === 0)
-          this.log('warn', 'control plane call failed; retrying', { method, path, attempt, retryInMs: wait, cause: (err as Error).message });
-        await sleep(wait, retry.signal);
-        if (retry.signal?.aborted) throw err;
-      }
-    }
+          this.log('warn', 'control plane call failed; retrying', { method, path, attempt, retryInMs, cause: (err as Error).message });
+      },
+    });
   }
 
   private async once<T>(method: string, path: string, body: unknown): Promise<{ status: number; data: T; message: string }> {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import aws4 from 'aws4';
-import { backoffMs, sleep } from './backoff.ts';
+import { withRetries } from './backoff.ts';
 import { httpText } from './http-request.ts';
 
 /** An SQS error answer: `name` is the error code (`QueueDoesNotExist`, `ReceiptHandleIsInvalid`, …). */
@@ -64,40 +64,41 @@ export class SqsJsonClient {
     this.url = new URL(to.endpoint);
   }
 
-  async call<T>(op: string, input: object, o: { timeoutMs: number; signal?: AbortSignal }): Promise<T> {
+  call<T>(op: string, input: object, o: { timeoutMs: number; signal?: AbortSignal }): Promise<T> {
+    return withRetries(() => this.once<T>(op, JSON.stringify(input), o), {
+      attempts: ATTEMPTS,
+      baseMs: 100,
+      maxMs: 20_000,
+      signal: o.signal,
+      retryable: (err) => !(err instanceof SqsError) || err.status >= 500 || err.status === 429 || THROTTLED.test(err.name) || err.skewCorrected,
+    });
+  }
+
+  private async once<T>(op: string, body: string, o: { timeoutMs: number; signal?: AbortSignal }): Promise<T> {
     const { url } = this;
-    const body = JSON.stringify(input);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const request = {
-          service: 'sqs',
-          region: this.to.region,
-          method: 'POST',
-          host: url.host,
-          path: '/',
-          headers: {
-            'x-amz-date': amzDate(Date.now() + this.clockOffsetMs),
-            'content-type': 'application/x-amz-json-1.0',
-            'content-length': String(Buffer.byteLength(body)),
-            'x-amz-target': `AmazonSQS.${op}`,
-          } as Record<string, string>,
-          body,
-        };
-        aws4.sign(request, await this.to.credentials());
-        const [sentAt, offsetBefore] = [Date.now(), this.clockOffsetMs];
-        const res = await httpText(`${url.origin}/`, { method: 'POST', headers: request.headers, body, timeoutMs: o.timeoutMs, signal: o.signal });
-        this.learnClock(res.headers, sentAt);
-        if (res.status >= 200 && res.status < 300) return (res.text ? JSON.parse(res.text) : {}) as T;
-        const err = errorOf(res.status, res.text);
-        // as the SDK: only a skew past 4 minutes (SigV4 allows 5) counts as the reason
-        if (CLOCK_SKEW.has(err.name) && this.clockOffsetMs !== offsetBefore && Math.abs(this.clockOffsetMs) >= 240_000) err.skewCorrected = true;
-        throw err;
-      } catch (err) {
-        const retryable = !(err instanceof SqsError) || err.status >= 500 || err.status === 429 || THROTTLED.test(err.name) || err.skewCorrected;
-        if (!retryable || attempt >= ATTEMPTS || o.signal?.aborted) throw err;
-        await sleep(backoffMs(attempt, 100, 20_000), o.signal);
-      }
-    }
+    const request = {
+      service: 'sqs',
+      region: this.to.region,
+      method: 'POST',
+      host: url.host,
+      path: '/',
+      headers: {
+        'x-amz-date': amzDate(Date.now() + this.clockOffsetMs),
+        'content-type': 'application/x-amz-json-1.0',
+        'content-length': String(Buffer.byteLength(body)),
+        'x-amz-target': `AmazonSQS.${op}`,
+      } as Record<string, string>,
+      body,
+    };
+    aws4.sign(request, await this.to.credentials());
+    const [sentAt, offsetBefore] = [Date.now(), this.clockOffsetMs];
+    const res = await httpText(`${url.origin}/`, { method: 'POST', headers: request.headers, body, timeoutMs: o.timeoutMs, signal: o.signal });
+    this.learnClock(res.headers, sentAt);
+    if (res.status >= 200 && res.status < 300) return (res.text ? JSON.parse(res.text) : {}) as T;
+    const err = errorOf(res.status, res.text);
+    // as the SDK: only a skew past 4 minutes (SigV4 allows 5) counts as the reason
+    if (CLOCK_SKEW.has(err.name) && this.clockOffsetMs !== offsetBefore && Math.abs(this.clockOffsetMs) >= 240_000) err.skewCorrected = true;
+    throw err;
   }
 
   /** @aws-sdk/core's getUpdatedSystemClockOffset: no Age header (a cache's answer), a round trip under 15 minutes. */

@@ -126,7 +126,9 @@ registerCommand('sysrc', (ctx): CommandOutput => {
     const value = op.slice(eq + 1);
     const before = rcValue(name) ?? '';
     const line = `${name}="${value}"`;
-    const target = [...files].reverse().find((f) => assigns(f, name));
+    // f_sysrc_set: the file f_sysrc_find names, unless that is the defaults or none (then append to the first file)
+    const found = findFile(name);
+    const target = found && found !== RC_DEFAULTS ? found : undefined;
     let text: string;
     if (target === undefined) text = `${readFile(ctx.state, files[0]) ?? ''}${line}\n`;
     else {

@@ -260,3 +260,5 @@ sub('destroy', stop('destroyed'));
 
 /** The simulated host's VMs (tests read and arrange them through HostSimulator.state). */
 export const simulatedVms = vmsOf;
+/** The VMs whose bhyve process runs (running or paused): each holds its disks open. */
+export const runningVms = (state: SimHost) => vmsOf(state).filter(isActive);

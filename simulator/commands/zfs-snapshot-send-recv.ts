@@ -7,6 +7,7 @@ import { newGuid } from '../pool-model.ts';
 import type { SimFile } from '../file-tree.ts';
 import { contentOf, mountpointOf, remount, setContent } from './zfs-mounts.ts';
 import { SIM_KEY_PROPERTY } from './zfs-load-key.ts';
+import { zvolOpener } from './zvol-openers.ts';
 import { applyReceivedProps, parseRecvProps, rawStreamRefusal } from './zfs-recv-props.ts';
 
 /**
@@ -375,10 +376,9 @@ function destroy(ctx: CommandContext): CommandOutput {
     const kind = below.some((x) => x.type !== 'snapshot') ? 'filesystem has children' : 'filesystem has dependent snapshots';
     return fail(`cannot destroy '${target}': ${kind}\nuse '-r' to destroy the following datasets:\n${below.map((x) => x.name).join('\n')}`);
   }
-  // A zvol CTL serves is open in the kernel: zvol_first_open owns its objset (dmu_objset_own), a long hold, and
-  // dsl_destroy_head_check_impl refuses a dataset with long holds (EBUSY: libzfs's "dataset is busy"). With -r a
-  // real zfs destroys the datasets it reaches before the held one; the simulator refuses before any.
-  const held = [d, ...below].find((x) => x.type === 'volume' && ctx.state.ctld?.kernel?.luns.some((l) => l.path === `/dev/zvol/${x.name}`));
+  // An open zvol (a CTL LUN, a running VM's disk) is busy. With -r a real zfs destroys the datasets it reaches
+  // before the held one; the simulator refuses before any.
+  const held = [d, ...below].find((x) => x.type === 'volume' && zvolOpener(ctx.state, x.name));
   if (held) return fail(`cannot destroy '${held.name}': dataset is busy`);
   // a mounted filesystem's files leave its mountpoint; one not mounted takes its files with it
   for (const x of [d, ...below]) if (x.type === 'filesystem') setContent(ctx.state, x, {});

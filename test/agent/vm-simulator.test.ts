@@ -140,6 +140,25 @@ describe('simulated virsh speaks libvirt formats', () => {
   });
 });
 
+describe('a running VM holds its disks open', () => {
+  test('zfs destroy of a running VM’s zvol is busy (bhyve opened the device: an owned objset); once the VM is off, it goes', async () => {
+    const h = host([RUNNING, STOPPED]);
+    h.datasets = [
+      { name: 'zroot/vms', type: 'filesystem', usedBytes: 2 ** 20 },
+      ...[...RUNNING.zvols, ...STOPPED.zvols].map((name) => ({ name, type: 'volume' as const, usedBytes: 2 ** 30, volsizeBytes: 2 ** 30 })),
+    ];
+    const sim = simulatedHost(h).simulator;
+    const busy = { code: 1, stdout: '', stderr: "cannot destroy 'zroot/vms/101/disk0': dataset is busy\n" };
+    expect(await sim.run(['zfs', 'destroy', 'zroot/vms/101/disk0'])).toEqual(busy);
+    expect(await sim.run(['zfs', 'destroy', '-r', 'zroot/vms'])).toEqual(busy);
+    // a shut-off VM's bhyve is gone: nothing holds its disks
+    expect(await sim.run(['zfs', 'destroy', 'zroot/vms/102/disk1'])).toMatchObject({ code: 0 });
+    expect(await sim.run(['virsh', '-c', 'bhyve:///system', 'destroy', '101'])).toMatchObject({ code: 0 });
+    expect(await sim.run(['zfs', 'destroy', 'zroot/vms/101/disk0'])).toMatchObject({ code: 0 });
+    expect((await sim.run(['zfs', 'list', '-H', '-o', 'name', '-t', 'volume'])).stdout).toBe('zroot/vms/102/disk0\n');
+  });
+});
+
 describe('VM inventory from the simulated host', () => {
   test('running, shut-off and orphaned VMs with options, MACs and datasets', async () => {
     const { exec } = simulated();

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { CHANNEL_FIELDS, DELIVERY_CHANNELS } from '#domain/notifications/channel-fields';
 import { ActionForm } from './action-form.tsx';
 import { api, call } from './api.ts';
 import { ErrorLine, useAction, useLoad } from './load.tsx';
@@ -8,14 +9,8 @@ import { memberNodes } from './nodes.ts';
 import { channelFlags, DELIVERY, RuleEditForm, type Rule } from './rule-edit-form.tsx';
 
 /** Each channel's plain and write-only fields, as `PATCH /api/notifications/channels` takes them. */
-const FIELDS: Record<string, { plain: string[]; secret: string[] }> = {
-  email: { plain: ['host', 'port', 'secure', 'username', 'from', 'to'], secret: ['password'] },
-  ntfy: { plain: ['server', 'topic', 'priority'], secret: ['token'] },
-  discord: { plain: [], secret: ['webhookUrl'] },
-  pushover: { plain: ['apiUrl'], secret: ['userKey', 'appToken'] },
-  webhook: { plain: [], secret: ['url', 'secret'] },
-};
-const CHANNELS = Object.keys(FIELDS);
+const FIELDS: Record<string, { plain: readonly string[]; secret: readonly string[] }> = CHANNEL_FIELDS;
+const CHANNELS: readonly string[] = DELIVERY_CHANNELS;
 
 interface Channel {
   channel: string;

@@ -1,8 +1,9 @@
+import { DELIVERY_CHANNELS } from '#domain/notifications/channel-fields';
 import { ActionForm, Field, formProblem } from './action-form.tsx';
 import { call } from './api.ts';
 import type { NodeView } from './types.ts';
 
-export const DELIVERY = ['ui', 'email', 'ntfy', 'discord', 'pushover', 'webhook'] as const;
+export const DELIVERY = ['ui', ...DELIVERY_CHANNELS] as const;
 
 export interface Rule {
   id: number;

@@ -1,4 +1,4 @@
-import { DELIVERY_CHANNELS } from '#domain/notifications/outbox';
+import { DELIVERY_CHANNELS } from '#domain/notifications/channel-fields';
 import { NOTIFICATION_SCOPES, NOTIFICATION_SEVERITIES } from '#domain/notifications/notifications';
 import { NOTIFICATION_RULE_KINDS, type NotificationRule } from '#domain/notifications/rules';
 import { describes } from '#http/responses/same';

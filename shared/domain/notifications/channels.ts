@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { invalid } from '#shared/errors/domain-errors';
-import { DELIVERY_CHANNELS, type DeliveryChannel } from '#domain/notifications/outbox';
+import { CHANNEL_FIELDS, DELIVERY_CHANNELS, type DeliveryChannel } from '#domain/notifications/channel-fields';
 import { inTransaction } from '#store/tx';
 import type { Database, Db } from '#store/tables';
 import { parseJsonObject } from './json-object.ts';
@@ -11,13 +11,6 @@ import { parseJsonObject } from './json-object.ts';
  * answers `"set"` or `null` for them, and they reach no log and no audit row. Webhook URLs are secrets: a
  * Discord webhook URL embeds its token in the path, generic webhook URLs often carry one in the query.
  */
-const CHANNEL_FIELDS = {
-  email: { plain: ['host', 'port', 'secure', 'username', 'from', 'to'], secret: ['password'] },
-  ntfy: { plain: ['server', 'topic', 'priority'], secret: ['token'] },
-  discord: { plain: [], secret: ['webhookUrl'] },
-  pushover: { plain: ['apiUrl'], secret: ['userKey', 'appToken'] },
-  webhook: { plain: [], secret: ['url', 'secret'] },
-} as const satisfies Record<DeliveryChannel, { plain: readonly string[]; secret: readonly string[] }>;
 
 /** base URLs shown to operators: a token in them would be shown too, so they take none (query, user-info) */
 const SHOWN_URLS = new Set(['server', 'apiUrl']);

@@ -1,9 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '#store/tables';
-
-/** The channels a rule can deliver through besides the UI list, each with its rule toggle. */
-export const DELIVERY_CHANNELS = ['email', 'ntfy', 'discord', 'pushover', 'webhook'] as const;
-export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
+import { DELIVERY_CHANNELS } from './channel-fields.ts';
 
 /** What rules are matched against: a raised notification (type = its kind) or a task that ended (`task.*`). */
 export interface DeliveryEvent {

@@ -1,4 +1,4 @@
-import type { DeliveryChannel } from '#domain/notifications/outbox';
+import type { DeliveryChannel } from '#domain/notifications/channel-fields';
 import { allowList } from '#domain/outbound/allow-lists';
 import { OutboundFailure } from '#domain/outbound/failure';
 import { outboundRequest } from '#domain/outbound/http-request';

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DeliveryChannel } from '#domain/notifications/outbox';
+import type { DeliveryChannel } from '#domain/notifications/channel-fields';
 import { inTransaction } from '#store/tx';
 import { setting } from '#shared/config/read';
 import { log } from '#shared/log/logger';

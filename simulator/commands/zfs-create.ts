@@ -53,7 +53,11 @@ function create(ctx: CommandContext): CommandOutput {
   const pool = host.pools.find((p) => p.name === poolOf(name));
   if (!pool) return fail(`cannot open '${poolOf(name)}': no such pool`);
   const parent = parentOf(name);
-  if (!parent || !findDataset(host, parent)) return fail(`cannot create '${name}': parent does not exist`);
+  if (!parent || !findDataset(host, parent)) {
+    // -p would create the missing filesystems, and filesystems' create is not simulated: say so, never pretend
+    if (o.flags.has('p')) throw new Error(`zfs create -p: creating the missing parents of '${name}' is not simulated`);
+    return fail(`cannot create '${name}': parent does not exist`);
+  }
   if (findDataset(host, name)) return fail(`cannot create '${name}': dataset already exists`);
   const blocksize = o.values.has('b') ? (nicestrtonum(o.values.get('b')!) ?? ZVOL_DEFAULT_BLOCKSIZE) : ZVOL_DEFAULT_BLOCKSIZE;
   if (volsize % blocksize) volsize += blocksize - (volsize % blocksize);

@@ -174,6 +174,8 @@ describe('zfs create -V (cmd/zfs/zfs_main.c zfs_do_create, libzfs_dataset.c zfs_
       stdout: '',
       stderr: "cannot create 'scratch/no/vol': parent does not exist\n",
     });
+    // -p would create scratch/no, a filesystem: not simulated, and said as a simulator fault rather than answered
+    expect(await h.run(['zfs', 'create', '-p', '-V', '16M', 'scratch/no/vol'])).toMatchObject({ code: 70, stderr: expect.stringContaining('not simulated') });
     expect(await h.run(['zfs', 'create', '-V', '16M', 'nopool/vol'])).toEqual({ code: 1, stdout: '', stderr: "cannot open 'nopool': no such pool\n" });
     expect(await h.run(['zfs', 'create', '-V', '1G', 'scratch/big'])).toEqual({ code: 1, stdout: '', stderr: "cannot create 'scratch/big': out of space\n" });
     expect(await h.run(['zfs', 'create', '-V', '12Q', 'scratch/bad'])).toEqual({

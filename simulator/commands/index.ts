@@ -31,6 +31,7 @@ import './which.ts';
 import './zfs.ts';
 import './zfs-boot.ts';
 import './zfs-create.ts';
+import './zfs-destroy.ts';
 import './zfs-load-key.ts';
 import './zfs-mount.ts';
 import './zfs-rename.ts';

@@ -27,6 +27,9 @@ export function remount(state: SimHost, from: string | null, to: string | null):
   if (to) move(state, from, to);
 }
 
+/** Where a snapshot's files show in its filesystem: `.zfs/snapshot/<snap>/`. */
+export const snapDir = (snap: string) => `.zfs/snapshot/${snap}/`;
+
 /** A filesystem's files (its `.zfs/snapshot/<snap>/` copies included), by path relative to its mountpoint. */
 export function contentOf(state: SimHost, d: SimDataset): Record<string, SimFile> {
   if (d.type !== 'filesystem') return {};

@@ -5,9 +5,8 @@ import { fail, registerSubcommand, withUsage, type CommandContext, type CommandO
 import { findDataset, isMounted, parentOf, poolOf } from '../dataset-model.ts';
 import { newGuid } from '../pool-model.ts';
 import type { SimFile } from '../file-tree.ts';
-import { contentOf, mountpointOf, remount, setContent } from './zfs-mounts.ts';
+import { contentOf, mountpointOf, remount, setContent, snapDir } from './zfs-mounts.ts';
 import { SIM_KEY_PROPERTY } from './zfs-load-key.ts';
-import { zvolOpener } from './zvol-openers.ts';
 import { applyReceivedProps, parseRecvProps, rawStreamRefusal } from './zfs-recv-props.ts';
 
 /**
@@ -53,7 +52,6 @@ interface StreamHeader {
   raw?: boolean;
 }
 
-const snapDir = (snap: string) => `.zfs/snapshot/${snap}/`;
 /** Files of a filesystem's content without its snapshots' directories. */
 const live = (content: Record<string, SimFile>) => Object.fromEntries(Object.entries(content).filter(([rel]) => !rel.startsWith('.zfs/')));
 /** The files under `prefix` of a content, relative to it. */
@@ -348,45 +346,6 @@ function recv(ctx: CommandContext): CommandOutput {
   return { stdout: o.flags.has('v') ? `receiving ${h.kind} stream of ${h.source ?? fs}@${h.snapshot} into ${fs}@${h.snapshot}\n` : '' };
 }
 
-function destroy(ctx: CommandContext): CommandOutput {
-  const o = getopt(ctx.args, 'rRfnpvd');
-  const [target] = o.operands;
-  if (!target) return fail('missing dataset argument', 2);
-  if (target.includes('@')) {
-    // fs@snap[,snap…]: the snapshots that exist (with -r, also of the descendants)
-    const [fs, list] = target.split('@');
-    if (!findDataset(ctx.state, fs)) return notExist(fs);
-    const owners = o.flags.has('r') || o.flags.has('R') ? descendants(ctx.state, fs).map((x) => x.name) : [fs];
-    const names = new Set(list.split(',').flatMap((s) => owners.map((f) => `${f}@${s}`)));
-    const gone = ctx.state.datasets.filter((x) => x.type === 'snapshot' && names.has(x.name));
-    if (!gone.length) return list.includes(',') ? fail('could not find any snapshots to destroy; check snapshot names.') : notExist(target);
-    for (const x of gone) {
-      const [owner, n] = x.name.split('@');
-      const ds = findDataset(ctx.state, owner);
-      if (ds?.type === 'filesystem')
-        setContent(ctx.state, ds, Object.fromEntries(Object.entries(contentOf(ctx.state, ds)).filter(([rel]) => !rel.startsWith(snapDir(n)))));
-    }
-    ctx.state.datasets = ctx.state.datasets.filter((x) => !gone.includes(x));
-    return {};
-  }
-  const d = findDataset(ctx.state, target);
-  if (!d) return notExist(target);
-  const below = ctx.state.datasets.filter((x) => x.name !== target && (x.name.startsWith(`${target}/`) || x.name.startsWith(`${target}@`)));
-  if (below.length && !o.flags.has('r') && !o.flags.has('R')) {
-    const kind = below.some((x) => x.type !== 'snapshot') ? 'filesystem has children' : 'filesystem has dependent snapshots';
-    return fail(`cannot destroy '${target}': ${kind}\nuse '-r' to destroy the following datasets:\n${below.map((x) => x.name).join('\n')}`);
-  }
-  // An open zvol (a CTL LUN, a running VM's disk) is busy. With -r a real zfs destroys the datasets it reaches
-  // before the held one; the simulator refuses before any.
-  const held = [d, ...below].find((x) => x.type === 'volume' && zvolOpener(ctx.state, x.name));
-  if (held) return fail(`cannot destroy '${held.name}': dataset is busy`);
-  // a mounted filesystem's files leave its mountpoint; one not mounted takes its files with it
-  for (const x of [d, ...below]) if (x.type === 'filesystem') setContent(ctx.state, x, {});
-  const gone = new Set([d, ...below]);
-  ctx.state.datasets = ctx.state.datasets.filter((x) => !gone.has(x));
-  return {};
-}
-
 registerSubcommand('zfs', 'snapshot', withUsage(snapshot, '\tsnapshot [-r] [-o property=value] ... <filesystem|volume>@<snap> ...'));
 registerSubcommand('zfs', 'send', withUsage(send, '\tsend [-DnPpRvLecwhb] [-[i|I] snapshot] <snapshot>'));
 // zfs_main.c get_usage(HELP_RECEIVE)
@@ -394,8 +353,3 @@ const RECV_USAGE =
   '\treceive [-vMnsFhu] [-o <property>=<value>] ... [-x <property>] ...\n\t    <filesystem|volume|snapshot>\n\treceive [-vMnsFhu] [-o <property>=<value>] ... [-x <property>] ... \n\t    [-d | -e] <filesystem>\n\treceive -A <filesystem|volume>';
 registerSubcommand('zfs', 'recv', withUsage(recv, RECV_USAGE));
 registerSubcommand('zfs', 'receive', withUsage(recv, RECV_USAGE));
-registerSubcommand(
-  'zfs',
-  'destroy',
-  withUsage(destroy, '\tdestroy [-fnpRrv] <filesystem|volume>\n\tdestroy [-dnpRrv] <filesystem|volume>@<snap>[%<snap>][,...]'),
-);

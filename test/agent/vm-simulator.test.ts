@@ -143,19 +143,32 @@ describe('simulated virsh speaks libvirt formats', () => {
 describe('a running VM holds its disks open', () => {
   test('zfs destroy of a running VM’s zvol is busy (bhyve opened the device: an owned objset); once the VM is off, it goes', async () => {
     const h = host([RUNNING, STOPPED]);
-    h.datasets = [
-      { name: 'zroot/vms', type: 'filesystem', usedBytes: 2 ** 20 },
-      ...[...RUNNING.zvols, ...STOPPED.zvols].map((name) => ({ name, type: 'volume' as const, usedBytes: 2 ** 30, volsizeBytes: 2 ** 30 })),
-    ];
+    const fs = (name: string) => ({ name, type: 'filesystem' as const, usedBytes: 2 ** 20 });
+    const zvol = (name: string) => ({ name, type: 'volume' as const, usedBytes: 2 ** 30, volsizeBytes: 2 ** 30 });
+    h.datasets = [fs('zroot/vms'), fs('zroot/vms/101'), fs('zroot/vms/102'), ...[...RUNNING.zvols, ...STOPPED.zvols].map(zvol)];
     const sim = simulatedHost(h).simulator;
-    const busy = { code: 1, stdout: '', stderr: "cannot destroy 'zroot/vms/101/disk0': dataset is busy\n" };
-    expect(await sim.run(['zfs', 'destroy', 'zroot/vms/101/disk0'])).toEqual(busy);
-    expect(await sim.run(['zfs', 'destroy', '-r', 'zroot/vms'])).toEqual(busy);
-    // a shut-off VM's bhyve is gone: nothing holds its disks
-    expect(await sim.run(['zfs', 'destroy', 'zroot/vms/102/disk1'])).toMatchObject({ code: 0 });
+    const names = async () => (await sim.run(['zfs', 'list', '-H', '-o', 'name', '-r', 'zroot/vms'])).stdout;
+    expect(await sim.run(['zfs', 'destroy', 'zroot/vms/101/disk0'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "cannot destroy 'zroot/vms/101/disk0': dataset is busy\n",
+    });
+    // -r goes past what it cannot destroy, says each, and exits 1: the shut-off VM's disks go; the held one and
+    // the filesystems above it stay (EEXIST: a child is left)
+    expect(await sim.run(['zfs', 'destroy', '-r', 'zroot/vms'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        "cannot destroy 'zroot/vms/101/disk0': dataset is busy",
+        "cannot destroy 'zroot/vms/101': dataset already exists",
+        "cannot destroy 'zroot/vms': dataset already exists",
+        '',
+      ].join('\n'),
+    });
+    expect(await names()).toBe('zroot/vms\nzroot/vms/101\nzroot/vms/101/disk0\n');
     expect(await sim.run(['virsh', '-c', 'bhyve:///system', 'destroy', '101'])).toMatchObject({ code: 0 });
-    expect(await sim.run(['zfs', 'destroy', 'zroot/vms/101/disk0'])).toMatchObject({ code: 0 });
-    expect((await sim.run(['zfs', 'list', '-H', '-o', 'name', '-t', 'volume'])).stdout).toBe('zroot/vms/102/disk0\n');
+    expect(await sim.run(['zfs', 'destroy', '-r', 'zroot/vms'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect((await sim.run(['zfs', 'list', '-H', '-o', 'name'])).stdout).toBe('');
   });
 });
 

@@ -148,9 +148,13 @@ describe('simulated ctld, service ctld, ctladm', () => {
       stdout: '',
       stderr: "cannot destroy 'tank/iscsi/db0': dataset is busy\n",
     });
-    expect(await h.exec.run(['zfs', 'destroy', '-r', 'tank/iscsi'])).toMatchObject({ code: 1, stderr: "cannot destroy 'tank/iscsi/db0': dataset is busy\n" });
-    // a zvol no LUN uses is not held
-    expect(await h.exec.run(['zfs', 'destroy', 'tank/iscsi/db1'])).toMatchObject({ code: 0 });
+    // -r goes past the held zvol: the one no LUN uses goes, the held one and its parent (EEXIST: a child left) stay
+    expect(await h.exec.run(['zfs', 'destroy', '-r', 'tank/iscsi'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "cannot destroy 'tank/iscsi/db0': dataset is busy\ncannot destroy 'tank/iscsi': dataset already exists\n",
+    });
+    expect((await h.exec.run(['zfs', 'list', '-H', '-o', 'name', '-r', 'tank/iscsi'])).stdout).toBe('tank/iscsi\ntank/iscsi/db0\n');
     expect(await h.exec.run(['service', 'ctld', 'onestop'])).toMatchObject({ code: 0 });
     expect(await h.exec.run(['zfs', 'destroy', 'tank/iscsi/db0'])).toMatchObject({ code: 0 });
     expect((await h.exec.run(['zfs', 'list', '-H', '-o', 'name', '-t', 'volume'])).stdout).toBe('');

@@ -39,33 +39,50 @@ const depthBelow = (root: string, name: string) => {
   return tail.split('/').length + (tail.includes('@') ? 1 : 0);
 };
 
-/** The datasets a list/get addresses: operands (each existing), optionally recursive to a depth, filtered by type. */
+/**
+ * The datasets a list/get addresses, as cmd/zfs/zfs_iter.c zfs_for_each and zfs_callback pick them. An operand
+ * opens (libzfs zfs_open) only as a type of `wanted`, and with recursion also as a filesystem, and as a volume when
+ * snapshots are wanted; otherwise `cannot open 'x': operation not applicable to datasets of this type` (and the
+ * name checks of zfs_validate_name come first). It is shown when its type is wanted; below it (within the depth),
+ * the types of `below`.
+ */
 function select(
   host: SimHost,
   operands: string[],
   recursive: boolean,
   maxDepth: number,
-  typeSet: Set<SimDataset['type']>,
+  wanted: Set<SimDataset['type']>,
+  below: Set<SimDataset['type']> = wanted,
 ): { rows: SimDataset[]; errors: string } {
   const all = sortedDatasets(host);
-  if (!operands.length) return { rows: all.filter((d) => typeSet.has(d.type)), errors: '' };
+  if (!operands.length) return { rows: all.filter((d) => below.has(d.type)), errors: '' };
+  const opens = new Set(wanted);
+  if (recursive) {
+    opens.add('filesystem');
+    if (wanted.has('snapshot')) opens.add('volume');
+  }
   let errors = '';
   const rows: SimDataset[] = [];
   for (const op of operands) {
+    const refused = (why: string) => void (errors += `cannot open '${op}': ${why}\n`);
+    if (!opens.has('snapshot') && op.includes('@')) {
+      refused("snapshot delimiter '@' is not expected here");
+      continue;
+    }
+    if (opens.size === 1 && opens.has('snapshot') && !op.includes('@')) {
+      refused("missing '@' delimiter in snapshot name");
+      continue;
+    }
     const root = findDataset(host, op);
-    if (!root) {
-      errors += `cannot open '${op}': dataset does not exist\n`;
-      continue;
-    }
-    if (!recursive) {
-      rows.push(root);
-      continue;
-    }
-    for (const d of all) {
-      const depth = depthBelow(op, d.name);
-      if (depth < 0 || depth > maxDepth) continue;
-      if (depth === 0 || typeSet.has(d.type)) rows.push(d);
-    }
+    if (!root) refused('dataset does not exist');
+    else if (!opens.has(root.type)) refused('operation not applicable to datasets of this type');
+    else if (!recursive) rows.push(root);
+    else
+      for (const d of all) {
+        const depth = depthBelow(op, d.name);
+        if (depth < 0 || depth > maxDepth) continue;
+        if ((depth === 0 ? wanted : below).has(d.type)) rows.push(d);
+      }
   }
   return { rows: rows.filter((d, i) => rows.indexOf(d) === i), errors };
 }
@@ -104,11 +121,16 @@ function sortKeys(args: string[]): { prop: string; desc: boolean }[] {
 function list(ctx: CommandContext): CommandOutput {
   const o = getopt(ctx.args, 'Hprd:o:s:S:t:');
   const cols = props(o.values.get('o') ?? '', ['name', 'used', 'available', 'referenced', 'mountpoint']);
-  const recursive = o.flags.has('r') || o.values.has('d');
-  const maxDepth = o.values.has('d') ? Number(o.values.get('d')) : Infinity;
+  let recursive = o.flags.has('r') || o.values.has('d');
+  let maxDepth = o.values.has('d') ? Number(o.values.get('d')) : Infinity;
   if (Number.isNaN(maxDepth)) throw new UsageError(`invalid depth '${o.values.get('d')}'`);
-  const typeSet = types(o.values.get('t'), ['filesystem', 'volume']);
-  const { rows, errors } = select(ctx.state, o.operands, recursive, maxDepth, typeSet);
+  // zfs_do_list: with no -t every type may be named, but below an operand snapshots show only with the pool's
+  // listsnapshots=on (off here); `-t snapshot ds` without -r/-d lists ds's own snapshots (depth 1)
+  const explicit = o.values.has('t');
+  const typeSet = types(o.values.get('t'), ['filesystem', 'volume', 'snapshot']);
+  const below = explicit ? typeSet : types('filesystem,volume', []);
+  if (explicit && typeSet.size === 1 && typeSet.has('snapshot') && o.operands.length && !recursive) [recursive, maxDepth] = [true, 1];
+  const { rows, errors } = select(ctx.state, o.operands, recursive, maxDepth, typeSet, below);
   const sorted = sortRows(ctx.state, rows, sortKeys(ctx.args));
   const parsable = o.flags.has('p');
   const cells = sorted.map((d) => cols.map((c) => datasetValue(ctx.state, d, c, parsable)));

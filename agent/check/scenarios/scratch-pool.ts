@@ -21,19 +21,31 @@ export const SCRATCH_DIR = '/var/tmp';
 
 /**
  * A pool on the first of `vdevs` (sparse files of 128M in `dir`, a directory the run makes), with its undo
- * registered first: `rm -rf dir` and `zpool destroy` (only of this pool, only when it is there). Refuses a pool
- * or directory that exists already. The iscsi scenario makes its own the same way.
+ * registered first: `rm -rf dir` (not while the pool lives on its files) and `zpool destroy` (only of this pool,
+ * only when it is there, and not while a zvol is left in it). Refuses a pool or directory that exists already. The iscsi scenario makes its own the same way.
  */
 export async function createFilePool(ctx: ScenarioContext, o: { pool: string; dir: string; vdevs: string[]; mountpoint: string }): Promise<void> {
   const { pool, dir } = o;
   if ((await listPools(ctx.exec)).some((p) => p.name === pool)) throw new Error(`pool ${pool} exists already; not touching it`);
   if ((await ctx.exec.run(['ls', dir])).code === 0) throw new Error(`${dir} exists already; not touching it`);
-  ctx.cleanup(`rm -rf ${dir}`, async (exec) => void (await runChecked(exec, ['rm', '-rf', dir])));
+  ctx.cleanup(`rm -rf ${dir}`, async (exec) => {
+    // the pool's devices are files in dir: while the pool is there, they stay
+    if ((await listPools(exec)).some((p) => p.name === pool)) throw new Error(`not removing ${dir}: pool ${pool} is still imported on its files`);
+    await runChecked(exec, ['rm', '-rf', dir]);
+  });
   // /var/tmp is there on every FreeBSD host (hier(7)); only the run's own directory is made
   await runChecked(ctx.exec, ['mkdir', dir]);
   await runChecked(ctx.exec, ['truncate', '-s', MIB128, ...o.vdevs]);
   ctx.cleanup(`zpool destroy ${pool}`, async (exec) => {
-    if ((await listPools(exec)).some((p) => p.name === pool)) await runChecked(exec, ['zpool', 'destroy', pool]);
+    if (!(await listPools(exec)).some((p) => p.name === pool)) return;
+    // a zvol left behind may still be open (ctld serving it): with a zvol open, zpool destroy waits in the kernel
+    // for its last close with no timeout on OpenZFS 2.4.0-2.4.4 (FreeBSD 15.0), so the pool is left to the operator
+    const volumes = (await runChecked(exec, ['zfs', 'list', '-H', '-o', 'name', '-t', 'volume', '-r', pool])).split('\n').filter(Boolean);
+    if (volumes.length)
+      throw new Error(
+        `not destroying pool ${pool}: ${volumes.join(', ')} still there and may be open (zpool destroy can hang on an open zvol); release it (ctld), zfs destroy it, then zpool destroy ${pool} and rm -rf ${dir}`,
+      );
+    await runChecked(exec, ['zpool', 'destroy', pool]);
   });
   await runChecked(ctx.exec, ['zpool', 'create', '-m', o.mountpoint, pool, o.vdevs[0]]);
 }

@@ -32,6 +32,10 @@ export function sortedDatasets(host: SimHost): SimDataset[] {
     .map((x) => x.d);
 }
 
+/** A filesystem or volume and every filesystem and volume below it (no snapshots). */
+export const descendants = (host: SimHost, name: string) =>
+  host.datasets.filter((d) => d.type !== 'snapshot' && (d.name === name || d.name.startsWith(`${name}/`)));
+
 export function findDataset(host: SimHost, name: string): SimDataset | undefined {
   return host.datasets.find((d) => d.name === name);
 }

@@ -1,7 +1,7 @@
 import type { SimDataset, SimHost } from '#shared/seed/host/schema';
 import { getopt } from '../format.ts';
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
-import { findDataset, isMounted, mountPath } from '../dataset-model.ts';
+import { descendants, findDataset, isMounted, mountPath } from '../dataset-model.ts';
 import { busyError, contentOf, setContent, snapDir, unmountFs } from './zfs-mounts.ts';
 import { zvolOpener } from './zvol-openers.ts';
 
@@ -19,7 +19,7 @@ import { zvolOpener } from './zvol-openers.ts';
  * first); children go in name order here, where the real order is the ZAP's.
  */
 
-/** Where a dependent's files live as snapshots: `.zfs/snapshot/<name>/` of its filesystem. */
+/** Destroys snapshots: each one's files leave its filesystem's `.zfs/snapshot/<name>/`. */
 function dropSnapshots(state: SimHost, gone: SimDataset[]): void {
   for (const x of gone) {
     const [owner, n] = x.name.split('@');
@@ -45,7 +45,8 @@ function dependents(state: SimHost, name: string): SimDataset[] {
 /** The one dataset's destroy (destroy_callback): unmount, then the kernel's checks; the refusal, or null when gone. */
 function destroyOne(state: SimHost, x: SimDataset, force: boolean): string | null {
   if (x.type === 'filesystem') {
-    // a filesystem still mounted below it keeps its mount busy, forced or not (the kernel's unmount: EBUSY)
+    // a filesystem still mounted below it keeps its mount busy (EBUSY); the simulator refuses a forced unmount too,
+    // which FreeBSD's dounmount was not read to confirm
     const covered = isMounted(state, x) && childrenOf(state, x.name).some((c) => c.type === 'filesystem' && isMounted(state, c));
     const busy = covered ? `cannot unmount '${mountPath(state, x)}': pool or dataset is busy` : force ? null : busyError(state, x);
     if (busy) return busy;
@@ -69,7 +70,7 @@ function destroy(ctx: CommandContext): CommandOutput {
   if (target.includes('@')) {
     const [fs, list] = target.split('@');
     if (!findDataset(ctx.state, fs)) return notExist(fs);
-    const owners = recurse ? [fs, ...ctx.state.datasets.filter((x) => x.type !== 'snapshot' && x.name.startsWith(`${fs}/`)).map((x) => x.name)] : [fs];
+    const owners = recurse ? descendants(ctx.state, fs).map((x) => x.name) : [fs];
     const names = new Set(list.split(',').flatMap((s) => owners.map((f) => `${f}@${s}`)));
     const gone = ctx.state.datasets.filter((x) => x.type === 'snapshot' && names.has(x.name));
     if (!gone.length) return list.includes(',') ? fail('could not find any snapshots to destroy; check snapshot names.') : notExist(target);

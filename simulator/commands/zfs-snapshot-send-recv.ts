@@ -2,7 +2,7 @@ import { setting } from '#shared/config/read';
 import type { SimDataset, SimHost } from '#shared/seed/host/schema';
 import { getopt, nicenum } from '../format.ts';
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
-import { findDataset, isMounted, parentOf, poolOf } from '../dataset-model.ts';
+import { descendants, findDataset, isMounted, parentOf, poolOf } from '../dataset-model.ts';
 import { newGuid } from '../pool-model.ts';
 import type { SimFile } from '../file-tree.ts';
 import { contentOf, mountpointOf, remount, setContent, snapDir } from './zfs-mounts.ts';
@@ -68,7 +68,6 @@ function snapshotContent(content: Record<string, SimFile>, snap: string): Record
 const notExist = (name: string) => fail(`cannot open '${name}': dataset does not exist`);
 const maxPayload = () => setting('HM_SIM_SEND_MAX_BYTES');
 
-const descendants = (state: SimHost, fs: string) => state.datasets.filter((d) => d.type !== 'snapshot' && (d.name === fs || d.name.startsWith(`${fs}/`)));
 const snapshotsOf = (state: SimHost, fs: string) => state.datasets.filter((d) => d.type === 'snapshot' && d.name.startsWith(`${fs}@`));
 
 function snapshot(ctx: CommandContext): CommandOutput {

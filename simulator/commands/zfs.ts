@@ -128,7 +128,7 @@ function list(ctx: CommandContext): CommandOutput {
   // listsnapshots=on (off here); `-t snapshot ds` without -r/-d lists ds's own snapshots (depth 1)
   const explicit = o.values.has('t');
   const typeSet = types(o.values.get('t'), ['filesystem', 'volume', 'snapshot']);
-  const below = explicit ? typeSet : types('filesystem,volume', []);
+  const below = explicit ? typeSet : new Set<SimDataset['type']>(['filesystem', 'volume']);
   if (explicit && typeSet.size === 1 && typeSet.has('snapshot') && o.operands.length && !recursive) [recursive, maxDepth] = [true, 1];
   const { rows, errors } = select(ctx.state, o.operands, recursive, maxDepth, typeSet, below);
   const sorted = sortRows(ctx.state, rows, sortKeys(ctx.args));

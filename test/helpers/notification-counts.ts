@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import { call, testDb } from './api.ts';
 
-/** The store's notifications at one moment: any raise or dismissal between two readings changes the text. */
+/** The store's notifications at one moment: any raise or dismissal between two readings changes one of these. */
 const storeState = async () =>
-  JSON.stringify(
+  (
     await sql<{ active: string; total: string; last: number | null; lastDismissed: Date | null }>`
       select count(*) filter (where dismissed_at is null) as active, count(*) as total, max(id) as last,
              max(dismissed_at) as "lastDismissed"
-      from notifications`.execute(testDb()),
-  );
+      from notifications`.execute(testDb())
+  ).rows[0];
 
 /**
  * E25's answer beside the store's own count of active notifications, read while nothing changed them. The stack's
@@ -19,7 +19,7 @@ export async function activeNotifications(token: string): Promise<{ answered: nu
   for (let reading = 0; reading < 20; reading++) {
     const before = await storeState();
     const res = await call('GET', '/notifications/count', { token });
-    if ((await storeState()) === before) return { answered: res.body.data.active, stored: Number(JSON.parse(before).rows[0].active) };
+    if (JSON.stringify(await storeState()) === JSON.stringify(before)) return { answered: res.body.data.active, stored: Number(before.active) };
   }
   throw new Error('the notifications changed during each of 20 readings of E25');
 }

@@ -22,7 +22,8 @@ export const SCRATCH_DIR = '/var/tmp';
 /**
  * A pool on the first of `vdevs` (sparse files of 128M in `dir`, a directory the run makes), with its undo
  * registered first: `rm -rf dir` (not while the pool lives on its files) and `zpool destroy` (only of this pool,
- * only when it is there, and not while a zvol is left in it). Refuses a pool or directory that exists already. The iscsi scenario makes its own the same way.
+ * only when it is there, and not while a zvol is left in it). Refuses a pool or directory that exists already.
+ * The iscsi scenario makes its own the same way.
  */
 export async function createFilePool(ctx: ScenarioContext, o: { pool: string; dir: string; vdevs: string[]; mountpoint: string }): Promise<void> {
   const { pool, dir } = o;

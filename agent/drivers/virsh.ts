@@ -122,6 +122,16 @@ export async function destroyDomain(exec: Executor, uuid: string): Promise<void>
   await runChecked(exec, virsh('destroy', uuidArg(uuid)));
 }
 
+/**
+ * Asks the guest to power off: the bhyve driver sends the bhyve process SIGTERM (bhyve_process.c
+ * virBhyveProcessShutdown), which bhyve turns into an ACPI power-button press once the guest enabled ACPI
+ * (usr.sbin/bhyve/pm.c smi_cmd_handler → power_button_handler). virsh returns at once; the domain stays
+ * `running` until the guest has powered off — or forever, if it ignores the button.
+ */
+export async function shutdownDomain(exec: Executor, uuid: string): Promise<void> {
+  await runChecked(exec, virsh('shutdown', uuidArg(uuid)));
+}
+
 /** libvirt's version (`Using library: libvirt 11.1.0`, tools/virsh-host.c cmdVersion); null without libvirt. */
 export async function libvirtVersion(exec: Executor): Promise<string | null> {
   const r = await exec.run(virsh('version')).catch(() => null);

@@ -163,6 +163,17 @@ export const taskKinds = {
     },
     peers: peersFrom(migratePayload, (p) => [{ kind: 'node', nodeId: p.target.nodeId }]),
   }),
+  /**
+   * Power: start, stop or restart a jail as its conf defines it (`jail -f <conf> -c/-r`: its exec.* hooks and
+   * post-start limits run). `changed`: false when the host already had the jail in the wanted state.
+   */
+  'jail.power': kind({
+    ...plain,
+    exclusive: true,
+    resource: 'jail',
+    payload: exact({ ctid: int, name: str, action: { enum: ['start', 'stop', 'restart'] } }),
+    result: exact({ ctid: int, action: { enum: ['start', 'stop', 'restart'] }, state: { enum: ['running', 'stopped'] }, changed: bool }),
+  }),
   /** E7 */
   'pool.replace-device': kind({
     ...plain,
@@ -224,6 +235,24 @@ export const taskKinds = {
     result: exact({
       rid: int,
       vnc: exact({ enabled: bool, bind: str, port: { type: ['integer', 'null'] }, resolution: str, wait: bool, auth: bool }),
+    }),
+  }),
+  /**
+   * Power: start, stop (ACPI `virsh shutdown`, then `virsh destroy` once `waitTime` seconds passed), restart
+   * (a stop, then a start) or poweroff (`virsh destroy` at once). `stoppedBy`: how a stop ended — `acpi` (the
+   * guest powered off), `forced` (destroyed after the wait), null when nothing was stopped.
+   */
+  'vm.power': kind({
+    ...plain,
+    exclusive: true,
+    resource: 'vm',
+    payload: exact({ ...vmRid, action: { enum: ['start', 'stop', 'restart', 'poweroff'] }, waitTime: int }),
+    result: exact({
+      rid: int,
+      action: { enum: ['start', 'stop', 'restart', 'poweroff'] },
+      state: str,
+      changed: bool,
+      stoppedBy: { enum: ['acpi', 'forced', null] },
     }),
   }),
   /** E10: removes an orphaned VM's registration and runtime files (never datasets), re-checking libvirt first */

@@ -129,6 +129,9 @@ const cases: Record<TaskKind, KindCase> = {
       }),
   },
   'jail.apply-limits': { runs: true, request: () => call('PUT', `/jail/${ids.ctid}/hardware/cpu`, { token: operator, body: { cores: 2 } }) },
+  // the jail runs: a stop is queued; the VM is shut off: a start is queued
+  'jail.power': { runs: true, request: () => call('POST', `/jail/${ids.ctid}/power`, { token: operator, body: { action: 'stop' } }) },
+  'vm.power': { runs: true, request: () => call('POST', `/vm/${ids.vm}/power`, { token: operator, body: { action: 'start' } }) },
   'jail.migrate': { runs: false, request: () => call('POST', `/jail/${ids.ctid}/migrations`, { token: operator, body: { targetNodeUuid: target } }) },
   'pool.replace-device': {
     runs: true,

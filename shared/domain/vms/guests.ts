@@ -1,7 +1,9 @@
 import type { Selectable, Transaction } from 'kysely';
 import { conflict, notFound, unavailable } from '#shared/errors/domain-errors';
 import { onlineSql } from '#store/presence';
-import type { Database, GuestsTable } from '#store/tables';
+import type { Database, Db, GuestsTable } from '#store/tables';
+import { activeExclusiveTask } from '#shared/jobs/tasks';
+import { resourceKey } from '#shared/jobs/protocol';
 import { defaultVmOptions, type VmConfig, type VmOptions } from './types.ts';
 
 type VmRow = Selectable<GuestsTable> & { type: 'vm' };
@@ -56,10 +58,20 @@ export async function writeVmConfig(trx: Transaction<Database>, rid: number, con
     .execute();
 }
 
+/**
+ * 409 `vm_busy` while a power task (exclusive on the VM) holds it: its state is about to change, so neither a
+ * second power action nor a change that needs it shut off (E5, E17, E19) may be queued behind it.
+ */
+export async function requireNoPowerTask(db: Db, rid: number): Promise<void> {
+  const t = await activeExclusiveTask(db, resourceKey.vm(rid));
+  if (t) throw conflict('vm_busy', `vm ${rid} is busy: task ${t.id} (${t.kind}) is ${t.status}`);
+}
+
 /** Locks the VM and checks what an option change of a shut-off VM needs, in this order: 404, 503, 409. */
 export async function lockShutOffVm(trx: Transaction<Database>, rid: number): Promise<{ vm: VmRow; config: VmConfig }> {
   const vm = await lockVm(trx, rid);
   await requireNodeOnline(trx, vm);
   requireShutOff(vm);
+  await requireNoPowerTask(trx, rid);
   return { vm, config: vmConfigOf(vm) };
 }

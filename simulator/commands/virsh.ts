@@ -8,7 +8,8 @@ import { DefineError, listTable, normalizeDefinition, seedDomainXml, startRefusa
 
 /**
  * `virsh` against libvirt's bhyve driver on the simulated host: version, list, domname, domstate, dumpxml,
- * define, undefine, start, shutdown, destroy, autostart — with virsh's messages. A seeded VM in state `orphaned`
+ * define, undefine, start, shutdown, reboot, destroy, autostart — with virsh's messages. `shutdown` and `reboot`
+ * press the guest's ACPI power button; the guest (its seed's `acpi`) decides whether and when it powers off. A seeded VM in state `orphaned`
  * is one libvirt does not define (only the agent's registration files are left); `virsh` does not see it. A
  * domain undefined here leaves no record at all, as in libvirt.
  *
@@ -85,10 +86,7 @@ registerTicker('vms-materialize', (state) => {
 /** At a boot every bhyve process is gone; libvirtd (when rc.conf enables it) starts the domains marked autostart. */
 registerBootHook('vms', (state) => {
   for (const vm of [...vmsOf(state)]) {
-    if (!isActive(vm)) continue;
-    vm.state = 'shut off';
-    delete vm.id;
-    if (vm.transient) forget(state, vm);
+    if (isActive(vm)) processGone(state, vm);
   }
   if (!rcEnabled(state, 'libvirtd_enable')) return;
   for (const vm of defined(state)) {
@@ -237,26 +235,85 @@ sub('start', (ctx, args) => {
   if (refusal) return fail(`error: Failed to start domain '${name}'\nerror: ${refusal}`);
   d.state = 'running';
   d.id = nextPid(ctx.state, d);
+  delete d.powerOffAtMs;
+  delete d.rebootOnPowerOff;
   return { stdout: `Domain '${name}' started\n\n` };
 });
 
-const stop = (verb: string) => (ctx: CommandContext, args: string[]) => {
+/** The bhyve process is gone: the domain is shut off, and a transient one is forgotten (bhyve_process.c virBhyveProcessStop). */
+function processGone(state: SimHost, d: SimVm): void {
+  d.state = 'shut off';
+  delete d.id;
+  delete d.powerOffAtMs;
+  delete d.rebootOnPowerOff;
+  // a transient domain that stops is gone from libvirt (bhyve_driver.c bhyveDomainDestroy: !persistent → virDomainObjListRemove)
+  if (d.transient) forget(state, d);
+}
+
+const notRunning = (verb: string, name: string) =>
+  fail(`error: Failed to ${verb} domain '${name}'\nerror: Requested operation is not valid: domain is not running`);
+
+/**
+ * The ACPI power button (`virsh shutdown`, `virsh reboot`): bhyve_process.c virBhyveProcessShutdown sends the
+ * bhyve process SIGTERM and returns; bhyve turns it into a power-button press (usr.sbin/bhyve/pm.c
+ * power_button_handler, installed when the guest enables ACPI). The domain stays `running` meanwhile (the bhyve
+ * driver has no `in shutdown` state); a guest that honours the press powers off after `acpiShutdownSeconds`,
+ * one that ignores it runs on. A second press while one is pending changes nothing (PWRBTN_STS already set).
+ */
+function pressPowerButton(now: number, d: SimVm): void {
+  if ((d.acpi ?? 'honours') === 'ignores' || d.powerOffAtMs !== undefined) return;
+  d.powerOffAtMs = now + Math.round((d.acpiShutdownSeconds ?? 2) * 1000);
+}
+
+/** bhyve_driver.c bhyveDomainShutdownFlags: virDomainObjCheckActive, then virBhyveProcessShutdown. */
+sub('shutdown', (ctx, args) => {
   const arg = operand(args);
   const d = lookup(ctx.state, arg);
   if (!d) return noDomain(arg ?? '');
   const name = domainName(d);
-  if (d.state === 'shut off')
-    return fail(
-      `error: Failed to ${verb === 'destroyed' ? 'destroy' : 'shutdown'} domain '${name}'\nerror: Requested operation is not valid: domain is not running`,
-    );
-  d.state = 'shut off';
-  delete d.id;
-  // a transient domain that stops is gone from libvirt (bhyve_driver.c bhyveDomainDestroy: !persistent → virDomainObjListRemove)
-  if (d.transient) forget(ctx.state, d);
-  return { stdout: verb === 'destroyed' ? `Domain '${name}' destroyed\n\n` : `Domain '${name}' is being shutdown\n\n` };
-};
-sub('shutdown', stop('shutdown'));
-sub('destroy', stop('destroyed'));
+  if (!isActive(d)) return notRunning('shutdown', name);
+  pressPowerButton(ctx.now, d);
+  return { stdout: `Domain '${name}' is being shutdown\n\n` };
+});
+
+/**
+ * bhyve_driver.c bhyveDomainReboot: the same press, with the monitor told to start the domain again when the
+ * bhyve process exits (bhyveMonitorSetReboot → virBhyveProcessRestart). A guest that ignores the button is not
+ * rebooted, and virsh still says it is being rebooted.
+ */
+sub('reboot', (ctx, args) => {
+  const arg = operand(args);
+  const d = lookup(ctx.state, arg);
+  if (!d) return noDomain(arg ?? '');
+  const name = domainName(d);
+  if (!isActive(d)) return notRunning('reboot', name);
+  d.rebootOnPowerOff = true;
+  pressPowerButton(ctx.now, d);
+  return { stdout: `Domain '${name}' is being rebooted\n\n` };
+});
+
+/** bhyve_driver.c bhyveDomainDestroyFlags → virBhyveProcessStop: `bhyvectl --destroy`, at once, whatever the guest does. */
+sub('destroy', (ctx, args) => {
+  const arg = operand(args);
+  const d = lookup(ctx.state, arg);
+  if (!d) return noDomain(arg ?? '');
+  const name = domainName(d);
+  if (!isActive(d)) return notRunning('destroy', name);
+  processGone(ctx.state, d);
+  return { stdout: `Domain '${name}' destroyed\n\n` };
+});
+
+/** A guest that took the power button powers off when due; after `virsh reboot` libvirt starts it again (a new bhyve PID). */
+registerTicker('vms-acpi', (state, now) => {
+  for (const d of [...vmsOf(state)]) {
+    if (d.powerOffAtMs === undefined || d.powerOffAtMs > now || !isActive(d)) continue;
+    if (d.rebootOnPowerOff) {
+      delete d.powerOffAtMs;
+      delete d.rebootOnPowerOff;
+      d.id = nextPid(state, d);
+    } else processGone(state, d);
+  }
+});
 
 /** The simulated host's VMs (tests read and arrange them through HostSimulator.state). */
 export const simulatedVms = vmsOf;

@@ -44,12 +44,24 @@ export const simVmSchema = {
       properties: { data: { type: 'string' }, metadata: { type: 'string' }, networkConfig: { type: 'string' } },
     },
     shutdownWaitTime: { type: 'integer', minimum: 1, maximum: 3600 },
+    /**
+     * what the guest does with an ACPI power-button press (`virsh shutdown`/`reboot`): `honours` (default) powers
+     * off after `acpiShutdownSeconds`; `ignores` keeps running (a guest without ACPI support, a hung one), so
+     * only `virsh destroy` stops it
+     */
+    acpi: { enum: ['honours', 'ignores'] },
+    /** how long a guest that honours the button takes to power off (default 2 s) */
+    acpiShutdownSeconds: { type: 'number', minimum: 0, maximum: 3600 },
     /** libvirt starts the domain when libvirtd starts at boot (`virsh autostart`) */
     autostart: { type: 'boolean' },
     /** runtime: the persistent domain definition libvirt holds (absent in seeds: made from the fields above) */
     xml: { type: 'string' },
     /** runtime: the domain id while it runs: the bhyve process's PID */
     id: { type: 'integer', minimum: 1 },
+    /** runtime: when the guest, having taken the power button, powers off (simulated Unix ms) */
+    powerOffAtMs: { type: 'integer' },
+    /** runtime: `virsh reboot` asked for a restart when the bhyve process exits (bhyve_monitor.c) */
+    rebootOnPowerOff: { type: 'boolean' },
     /** runtime: undefined while running (a transient domain); libvirt forgets it when it stops */
     transient: { type: 'boolean' },
     /** runtime: the registration files were written (so a purged registration is not re-created) */

@@ -26,8 +26,18 @@ export const runningJails = (state: SimHost) =>
     .filter((j) => j.state === 'running' && j.jid !== undefined)
     .sort((a, b) => a.jid! - b.jid!);
 
+/**
+ * The jid a new jail gets: the first free one after the last one handed out (sys/kern/kern_jail.c
+ * kern_jail_set: `jid = lastprid + 1`, skipping jids in use, wrapping at JAIL_MAX), so a jail removed and
+ * created again gets a new jid, as on a real host. The last one handed out is kernel state (`lastJid`).
+ */
 export function nextJid(state: SimHost): number {
-  return Math.max(0, ...jailsOf(state).map((j) => j.jid ?? 0)) + 1;
+  const kernel = state as SimHost & { lastJid?: number };
+  const used = new Set(jailsOf(state).map((j) => j.jid ?? 0));
+  let jid = Math.max(kernel.lastJid ?? 0, ...used) + 1;
+  while (used.has(jid)) jid++;
+  kernel.lastJid = jid;
+  return jid;
 }
 
 const allCpus = (state: SimHost) => Array.from({ length: state.cpus }, (_, i) => i);

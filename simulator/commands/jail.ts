@@ -156,6 +156,7 @@ registerCommand('jail', withUsage(jail, "\tjail [-dqv] [-f file] -[cmr] [jail]\n
  */
 registerBootHook('jails', (state, now) => {
   for (const j of jailsOf(state)) if (j.state === 'running') markStopped(j);
+  delete (state as SimHost & { lastJid?: number }).lastJid; // a new kernel hands out jids from 1 again
   state.rctlRules = [];
   if (!rcEnabled(state, 'jail_enable')) return;
   const list = (rcConf(state).jail_list ?? '').split(/\s+/).filter(Boolean);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { clientFor, flagsOf, perform, type Io } from './context.ts';
-import { findNode, inventories, listNodes } from './cluster-lookup.ts';
+import { findGuest, findNode, inventories, listNodes } from './cluster-lookup.ts';
 import { json, table } from './output.ts';
 import { watchTask } from './watch.ts';
 
@@ -71,9 +71,22 @@ export function addVerbs(program: Command, io: Io): void {
     .addHelpText('after', '\nExample:\n  hostmgr task cancel 57\n')
     .action(async (id: string, _o, cmd: Command) => perform(cmd, io, 'POST', `/tasks/${taskId(id)}/cancel`));
 
-  program
-    .command('jail')
-    .description('jail actions')
+  const jail = program.command('jail').description('jail actions: start, stop, restart, migrate');
+  for (const [action, what] of [
+    ['start', 'start a jail as its conf defines it (its prestart/poststart hooks and CPU limits run)'],
+    ['stop', 'stop a jail (its prestop/poststop hooks run)'],
+    ['restart', 'stop and start a jail (a stopped one is started)'],
+  ] as const) {
+    jail
+      .command(`${action} <jail>`)
+      .description(`${what}, and follow the task; the jail by ctid or name`)
+      .addHelpText('after', `\nExample:\n  hostmgr jail ${action} web01\n`)
+      .action(async (ref: string, _o, cmd: Command) => {
+        const ctid = await findGuest(clientFor(cmd, io), 'jails', ref);
+        await perform(cmd, io, 'POST', `/jail/${ctid}/power`, { body: { action } });
+      });
+  }
+  jail
     .command('migrate <ctid>')
     .description('E20: move a jail to another node (default: the online member with the fewest guests) and follow the move')
     .option('--to <node>', 'the target node, by name or id')
@@ -82,6 +95,24 @@ export function addVerbs(program: Command, io: Io): void {
       const body = o.to ? { targetNodeUuid: (await findNode(clientFor(cmd, io), o.to)).id } : {};
       await perform(cmd, io, 'POST', `/jail/${guestId(ctid, 'ctid')}/migrations`, { body });
     });
+
+  const vm = program.command('vm').description('VM actions: start, stop, restart, poweroff');
+  for (const [action, what] of [
+    ['start', 'start a VM'],
+    ['stop', 'stop a VM: ACPI shutdown, destroyed after its shutdown wait time (E6) if the guest ignores it; --force: at once'],
+    ['restart', 'stop a VM as `stop` does, then start it (a shut-off one is started)'],
+    ['poweroff', 'power a VM off at once (virsh destroy), whatever the guest does'],
+  ] as const) {
+    const c = vm
+      .command(`${action} <vm>`)
+      .description(`${what}, and follow the task; the VM by rid or name`)
+      .addHelpText('after', `\nExample:\n  hostmgr vm ${action} 201${action === 'stop' ? ' --force' : ''}\n`);
+    if (action === 'stop') c.option('--force', 'do not ask the guest: power it off at once (the same as poweroff)');
+    c.action(async (ref: string, o: { force?: boolean }, cmd: Command) => {
+      const rid = await findGuest(clientFor(cmd, io), 'vms', ref);
+      await perform(cmd, io, 'POST', `/vm/${rid}/power`, { body: { action: action === 'stop' && o.force ? 'poweroff' : action } });
+    });
+  }
 
   program
     .command('pool')

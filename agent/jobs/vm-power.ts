@@ -95,7 +95,11 @@ export const vmPower: JobHandler<'vm.power'> = async (ctx, p) => {
     throw new Error(`vm ${p.rid} is ${await stateOf(ctx.exec, uuid)} again, as before the request`);
   }
   const state = await stateOf(ctx.exec, uuid);
-  await ctx.progress('done', 100, `vm ${p.rid}: ${state}${stoppedBy ? ` (stopped: ${stoppedBy === 'acpi' ? 'the guest powered off' : 'destroyed after the wait'})` : ''}`);
+  await ctx.progress(
+    'done',
+    100,
+    `vm ${p.rid}: ${state}${stoppedBy ? ` (stopped: ${stoppedBy === 'acpi' ? 'the guest powered off' : 'destroyed after the wait'})` : ''}`,
+  );
   return { rid: p.rid, action: p.action, state, changed, stoppedBy };
 };
 

@@ -3,8 +3,7 @@ import { JAIL_POWER_ACTIONS } from '#domain/power/power';
 import { powerAnswerSchema } from '#http/responses/power';
 
 export const schema = {
-  summary:
-    'Start, stop or restart a jail as its conf defines it (jail -c/-r: its hooks and CPU limits run); a jail already so answers 200 without a task',
+  summary: 'Start, stop or restart a jail as its conf defines it (jail -c/-r: its hooks and CPU limits run); a jail already so answers 200 without a task',
   role: 'operator',
   method: 'POST',
   route: '/api/jail/{ctid}/power',

@@ -4,7 +4,7 @@ import { powerAnswerSchema } from '#http/responses/power';
 
 export const schema = {
   summary:
-    'Start, stop (ACPI shutdown, destroyed after the VM\'s shutdown wait time), restart or power off (at once) a VM; a VM already so answers 200 without a task',
+    "Start, stop (ACPI shutdown, destroyed after the VM's shutdown wait time), restart or power off (at once) a VM; a VM already so answers 200 without a task",
   role: 'operator',
   method: 'POST',
   route: '/api/vm/{rid}/power',

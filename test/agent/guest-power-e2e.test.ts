@@ -63,7 +63,10 @@ beforeAll(async () => {
       ...host,
       // E5's guest agent channel needs libvirt 12.4 (on 14.3's libvirt 11 it is refused with 409)
       profile: 'freebsd-15.0',
-      datasets: [...host.datasets, ...[vm, stubborn, spare].map((rid) => ({ name: zvol(rid), type: 'volume' as const, usedBytes: 2 ** 30, volsizeBytes: 2 ** 34 }))],
+      datasets: [
+        ...host.datasets,
+        ...[vm, stubborn, spare].map((rid) => ({ name: zvol(rid), type: 'volume' as const, usedBytes: 2 ** 30, volsizeBytes: 2 ** 34 })),
+      ],
       vms: [
         { rid: vm, name: 'app', state: 'running', zvols: [zvol(vm)], acpiShutdownSeconds: 1 },
         // a guest that ignores the ACPI power button: only the forced path stops it
@@ -160,7 +163,9 @@ describe('a VM that ignores ACPI', () => {
     const res = await power('vm', spare, 'stop');
     expectEnvelope(res, 202, 'vm_power_queued');
     const id = res.body.data.taskId;
-    await waitUntil('the wait', async () => (await testDb().selectFrom('tasks').select('phase').where('id', '=', id).executeTakeFirstOrThrow()).phase.startsWith('waiting'));
+    await waitUntil('the wait', async () =>
+      (await testDb().selectFrom('tasks').select('phase').where('id', '=', id).executeTakeFirstOrThrow()).phase.startsWith('waiting'),
+    );
     expectEnvelope(await call('POST', `/tasks/${id}/cancel`, { token: operator }), 202, 'task_cancel_requested');
     const t = await waitForTask(id, ['success', 'failed', 'cancelled', 'interrupted'], 30_000);
     expect(t.status).toBe('cancelled');

@@ -23,8 +23,7 @@ export async function checkJailPower(db: Db, ctid: number, action: JailPowerActi
 /** 409 `jail_busy` while a migration or another power task holds the jail (both are exclusive on it). */
 async function requireNotBusy(db: Db, jail: JailRow): Promise<void> {
   const t = await activeExclusiveTask(db, resourceKey.jail(jail.id));
-  if (t)
-    throw conflict('jail_busy', `jail ${jail.id} is busy: task ${t.id} (${t.kind}) is ${t.status}${t.kind === 'jail.migrate' ? ' (mid-migration)' : ''}`);
+  if (t) throw conflict('jail_busy', `jail ${jail.id} is busy: task ${t.id} (${t.kind}) is ${t.status}${t.kind === 'jail.migrate' ? ' (mid-migration)' : ''}`);
 }
 
 /**

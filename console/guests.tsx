@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from './api.ts';
 import { ActionForm } from './action-form.tsx';
+import { PowerButtons } from './power-buttons.tsx';
 import { ErrorLine, useLoad } from './load.tsx';
 import { memberNodes } from './nodes.ts';
 import { poll } from './state.ts';
@@ -105,6 +106,7 @@ export function JailPage({ ctid }: { ctid: number }) {
           ))}
         </dl>
       ) : null}
+      {j ? <PowerButtons kind="jail" id={ctid} name={String(j.name)} queued={follow} /> : null}
       <ActionForm
         label="Migrate"
         submit={async (f) => {
@@ -155,6 +157,7 @@ export function JailPage({ ctid }: { ctid: number }) {
 
 export function VmPage({ rid }: { rid: number }) {
   const vm = useLoad(() => api<Record<string, unknown>>('GET', `/vm/${rid}`), [rid]);
+  const follow = useAfterTask(vm.reload);
   const v = vm.data;
   const options = (v?.options ?? {}) as { qemuGuestAgent?: boolean; shutdownWaitTime?: number; vnc?: { enabled: boolean; resolution: string; wait: boolean } };
   return (
@@ -166,11 +169,12 @@ export function VmPage({ rid }: { rid: number }) {
           {['name', 'state', 'nodeId'].map((k) => (
             <div key={k}>
               <dt>{k}</dt>
-              <dd>{String(v[k] ?? '—')}</dd>
+              <dd data-fact={k}>{String(v[k] ?? '—')}</dd>
             </div>
           ))}
         </dl>
       ) : null}
+      {v ? <PowerButtons kind="vm" id={rid} name={String(v.name)} queued={follow} /> : null}
       <ActionForm label="Set guest agent" submit={(f) => send('PUT', `/vm/${rid}/options/qemu-guest-agent`, { enabled: f.get('enabled') === 'on' })}>
         <label>
           <input type="checkbox" name="enabled" checked={options.qemuGuestAgent ?? false} /> QEMU guest agent channel

@@ -567,6 +567,33 @@ test('a jail page shows the jail’s new node once its migration succeeds, witho
   }
 }, 150_000);
 
+test('a jail page’s power buttons: Stop asks first naming the jail, the task shows in the panel, the state follows', async () => {
+  const { context, page } = await open(`/jail/${jailId}`, { token: await tokenFor('operator') });
+  const state = page.locator('[data-fact=state]');
+  await expect(state.textContent()).resolves.toBe('running');
+  const power = page.getByRole('region', { name: 'Power' });
+  await power.getByRole('button', { name: 'Stop', exact: true }).click();
+  const ask = power.getByRole('alertdialog');
+  await expect(ask.textContent()).resolves.toContain(`Stop jail web (${jailId})?`);
+  // nothing is queued until the operator confirms
+  expect(await testDb().selectFrom('tasks').select('id').where('resource', '=', `jail:${jailId}`).where('kind', '=', 'jail.power').execute()).toEqual([]);
+  await ask.getByRole('button', { name: 'Stop web' }).click();
+  await expect(power.locator('.answer').textContent()).resolves.toBe('Queued: follow it in the task panel.');
+  const stop = await waitUntil('the stop task', () =>
+    testDb().selectFrom('tasks').select('id').where('kind', '=', 'jail.power').where('resource', '=', `jail:${jailId}`).executeTakeFirst(),
+  );
+  await taskRow(page, stop.id).waitFor();
+  expect((await waitForTask(stop.id, ['success', 'failed'], 30_000)).status).toBe('success');
+  await page.locator('[data-fact=state]', { hasText: 'stopped' }).waitFor({ timeout: 20_000 });
+  // Start asks nothing; a second Start answers that it already runs
+  await power.getByRole('button', { name: 'Start', exact: true }).click();
+  await page.locator('[data-fact=state]', { hasText: 'running' }).waitFor({ timeout: 20_000 });
+  await power.getByRole('button', { name: 'Start', exact: true }).click();
+  await power.locator('.answer', { hasText: 'The jail is already running: nothing to do.' }).waitFor();
+  expect(await axeViolations(page)).toEqual([]);
+  await context.close();
+}, 60_000);
+
 test('keyboard: Tab reaches the navigation, the bell and the task panel’s actions', async () => {
   const { context, page } = await open('/');
   await page.locator('header').waitFor();

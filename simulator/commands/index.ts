@@ -18,6 +18,7 @@ import './pciconf.ts';
 import './pw.ts';
 import './netstat.ts';
 import './rctl.ts';
+import './service-jail.ts';
 import './sh.ts';
 import './sockstat.ts';
 import './ssh-keygen.ts';

@@ -51,8 +51,12 @@ const noDomain = (name: string) => fail(`error: failed to get domain '${name}'`)
  * bhyve, stepping as other processes fork in between.
  */
 function nextPid(state: SimHost, vm: SimVm): number {
+  const kernel = state as SimHost & { lastBhyvePid?: number };
   const running = vmsOf(state).map((v) => v.id ?? 0);
-  return Math.max(1800, ...running) + 1 + (vm.rid % 97);
+  // PIDs grow (a domain restarted gets a new one) until a reboot starts them over
+  const pid = Math.max(1800, kernel.lastBhyvePid ?? 0, ...running) + 1 + (vm.rid % 97);
+  kernel.lastBhyvePid = pid;
+  return pid;
 }
 
 /**
@@ -85,6 +89,7 @@ registerTicker('vms-materialize', (state) => {
 
 /** At a boot every bhyve process is gone; libvirtd (when rc.conf enables it) starts the domains marked autostart. */
 registerBootHook('vms', (state) => {
+  delete (state as SimHost & { lastBhyvePid?: number }).lastBhyvePid;
   for (const vm of [...vmsOf(state)]) {
     if (isActive(vm)) processGone(state, vm);
   }

@@ -1,5 +1,6 @@
 import { seedJailFiles } from '#simulator/commands/jail-seed-layout';
-import { renderJailConf, withManagedSection } from '#agent/drivers/jail-conf';
+import { paramValue, paramValues, parseJailConf, renderJailConf, withManagedSection } from '#agent/drivers/jail-conf';
+import { readJailParams } from '#simulator/commands/jail-conf-reader';
 import { hookCommand, hookFileContent, jailFiles, limitsFileContent, managedLines } from '#agent/drivers/jail-layout';
 import { HOOK_PHASES, type HookPhase } from '#domain/jails/hooks';
 import type { SimJail } from '#shared/seed/host/jail';
@@ -56,4 +57,26 @@ test.each<[string, SimJail]>([
   const path = `/usr/local/jails/${j.name}`;
   const sim = Object.fromEntries(seedJailFiles(j, path).map((f) => [f.path, f.content]));
   expect(sim).toEqual(agentFiles(j, path));
+});
+
+describe("jail.conf: the simulated jail(8)'s reading and the agent's agree where jailparse.y decides", () => {
+  // usr.sbin/jail/jailparse.y: `param: name | name '=' value | name PLEQ value | name value` (the operator may be
+  // left out), `conf: … | conf ';'` and `param_l: … | param_l ';'` (empty statements). The agent's reader refused
+  // both ("expected '=', '+=' or ';' after path"); jail(8) reads them.
+  const text = 'web {\n\tpath "/jails/web";\n\thost.hostname web.example;\n\t;\n\texec.clean;\n};\n;\n';
+
+  test('jail(8) (the simulator) reads the operator-less parameter and the empty statements', () => {
+    const p = readJailParams(text, '/etc/jail.conf', 'web');
+    if (typeof p === 'string') throw new Error(p);
+    expect(p.get('path')).toEqual(['/jails/web']);
+    expect(p.get('host.hostname')).toEqual(['web.example']);
+  });
+
+  test('so does the agent', () => {
+    const conf = parseJailConf(text);
+    expect(paramValue(conf, 'web', 'path')).toBe('/jails/web');
+    expect(paramValue(conf, 'web', 'host.hostname')).toBe('web.example');
+    expect(paramValues(conf, 'web', 'exec.clean')).toEqual([]);
+    expect(conf.jails.map((j) => j.name)).toEqual(['web']);
+  });
 });

@@ -173,8 +173,10 @@ export function mergeCtlConf(live: string | null, config: IscsiConfig): string {
     const explicit = entries.find((e) => ['auth-type', 'chap', 'chap-mutual', 'initiator-name', 'initiator-portal'].includes(keyword(e)));
     if (explicit) conflict(s, `sets ${keyword(explicit)} itself, hostmgr's target uses auth-group ${t.authGroup}`);
     if ((ag ? arg(ag, 1) : 'default') !== t.authGroup) conflict(s, `has auth-group ${ag ? arg(ag, 1) : 'default'}, hostmgr's target has ${t.authGroup}`);
-    const pgs = one('portal-group').map((e) => arg(e, 1));
-    if (pgs.length !== 1 || pgs[0] !== t.portalGroup) conflict(s, `has portal-group ${pgs.join(', ') || 'default'}, hostmgr's target has ${t.portalGroup}`);
+    // conf_verify links a target without portal-group to "default"; one with several is more than the model holds
+    const pgs = one('portal-group');
+    const pg = pgs.length === 0 ? 'default' : pgs.length === 1 && pgs[0].words.length === 2 ? arg(pgs[0], 1) : null;
+    if (pg !== t.portalGroup) conflict(s, `has portal-group ${pgs.map(show).join(', ') || 'default'}, hostmgr's target has ${t.portalGroup}`);
   }
 
   // a zvol exported twice would have two LUNs writing one device: the rest of the file must not export hostmgr's

@@ -99,6 +99,26 @@ test('what cannot be merged safely is refused, naming the statement', () => {
   refuse('target "x" {\n', config('tank/v0'), /cannot be read at line 1: a block is not closed/);
 });
 
+test('ctld’s defaults count as written: no portal-group is "default", no auth-group is "default"', () => {
+  const text = 'target "iqn.x:y" {\n\tlun 0 {\n\t\tpath "/dev/zvol/tank/a"\n\t}\n}\n';
+  const cfg: IscsiConfig = {
+    portalGroups: [],
+    targets: [
+      {
+        name: 'iqn.x:y',
+        alias: '',
+        authGroup: 'default',
+        portalGroup: 'default',
+        luns: [
+          { number: 0, zvol: 'tank/a' },
+          { number: 1, zvol: 'tank/b' },
+        ],
+      },
+    ],
+  };
+  expect(mergeCtlConf(text, cfg)).toBe(text.replace('\t}\n}\n', '\t}\n\tlun 1 {\n\t\tpath "/dev/zvol/tank/b"\n\t}\n}\n'));
+});
+
 test('a LUN the host added to hostmgr’s target is kept', () => {
   const ours = renderCtlConf(config('tank/v0')).replace('\t}\n}\n', '\t}\n\tlun 7 {\n\t\tpath "/dev/zvol/tank/admin7"\n\t}\n}\n');
   const merged = mergeCtlConf(ours, config('tank/v0', 'tank/v1'));

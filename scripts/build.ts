@@ -83,7 +83,7 @@ if (!schemasOnly) {
   // Two agent bundles of the same agent code: dist/agent/agent.js (what hosts run: the local and ssh executors
   // only) and dist/simulator/agent.js (the agent plus the host simulator, for npm start and the tests). Built
   // separately, so the production bundle holds nothing from simulator/.
-  const agentEntries = { 'agent/host-check': 'agent/check/main.ts', 'simulator/agent': 'simulator/agent.ts' };
+  const agentEntries = { 'agent/host-check': 'agent/check/main.ts', 'simulator/agent': 'scripts/stack/simulated-agent.ts' };
   // ssh2 (node-ssh) tries optional native addons (sshcrypto, cpu-features) inside try/catch and falls back to
   // pure JS: leave them out of the bundle, so hosts need no compiler and no node_modules. Its CommonJS also
   // reads __dirname, which an ESM bundle must define.

@@ -23,7 +23,7 @@ async function paced(out: PassThrough, text: string, killed: () => boolean): Pro
  * The host simulator as an executor: commands are answered in-process from the simulated
  * host's JSON state, in FreeBSD's formats, so the real drivers run unchanged against it. Programs are found
  * through `path` like execFile finds them (default RC_PATH: the agent's service environment; the agent passes
- * the PATH it gives its children, see simulator/agent.ts). Streams are
+ * the PATH it gives its children, see scripts/stack/simulated-agent.ts). Streams are
  * buffered (a simulated `zfs send` is small): start() runs the command once its stdin has ended.
  */
 export class SimulatorExecutor implements Executor {

@@ -1,5 +1,6 @@
 import { setting } from '#shared/config/read';
 import type { SimHost } from '#shared/seed/host/schema';
+import type { CtlGrammar } from './commands/ctl-conf-reader.ts';
 
 /**
  * Host profiles: the FreeBSD release, OpenZFS and libvirt a simulated host runs, with the behaviours that
@@ -40,6 +41,8 @@ export interface HostProfile {
   ctldOptions: string;
   /** ctld daemonizes before applying its configuration: `service ctld onestart` exits 0 even when applying fails */
   ctldDaemonizesBeforeApply: boolean;
+  /** the ctl.conf grammar its ctld reads: 14.x's parse.y, or 15.0's with the NVMe-oF statements (commands/ctl-conf-reader.ts) */
+  ctlConfGrammar: CtlGrammar;
 }
 
 export const PROFILES: Record<ProfileId, HostProfile> = {
@@ -52,6 +55,7 @@ export const PROFILES: Record<ProfileId, HostProfile> = {
     racctDefault: 0,
     ctldOptions: 'dtuf:R',
     ctldDaemonizesBeforeApply: false,
+    ctlConfGrammar: '14',
   },
   'freebsd-15.0': {
     id: 'freebsd-15.0',
@@ -62,6 +66,7 @@ export const PROFILES: Record<ProfileId, HostProfile> = {
     racctDefault: 0,
     ctldOptions: 'dtuf:R',
     ctldDaemonizesBeforeApply: true,
+    ctlConfGrammar: '15',
   },
 };
 

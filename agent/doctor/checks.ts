@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { compareVersions, LIBVIRT_VIRTIO_CONSOLE_SINCE, missingCapability } from '#domain/capabilities';
+import { compareVersions, ctldFlagsUnmanaged, LIBVIRT_VIRTIO_CONSOLE_SINCE, missingCapability } from '#domain/capabilities';
+import { readCtldFlags } from '../drivers/ctld.ts';
 import type { Executor } from '../executors/executor.ts';
 import { collectInventory } from '../collectors/inventory.ts';
 import { collectTelemetry } from '../collectors/telemetry.ts';
@@ -141,6 +142,14 @@ async function ctld(exec: Executor): Promise<CheckLine> {
   );
 }
 
+/** rc.conf's ctld_flags: with -u or -f ctld does not read the /etc/ctl.conf hostmgr manages (E13 refuses then) */
+async function ctldConfig(exec: Executor): Promise<CheckLine> {
+  const flags = await readCtldFlags(exec);
+  if (flags === null) return line('warn', 'ctld config', 'sysrc -n ctld_flags gave no answer: whether ctld reads /etc/ctl.conf is not known');
+  const why = ctldFlagsUnmanaged(flags);
+  return why ? line('warn', 'ctld config', why) : line('ok', 'ctld config', `ctld reads /etc/ctl.conf${flags ? ` (ctld_flags="${flags}")` : ''}`);
+}
+
 async function acmePort(exec: Executor): Promise<CheckLine> {
   const res = await exec.run(['sockstat', '-46lq', '-p', '80']);
   if (res.code !== 0) return line('warn', 'port 80', `sockstat failed: ${firstLine(res.stderr)}`);
@@ -210,6 +219,7 @@ export async function runDoctor(exec: Executor, opts: DoctorOptions): Promise<Ch
     ...(await libvirt(exec)),
     ...(await kernelModules(exec)),
     await ctld(exec),
+    await ctldConfig(exec),
     await acmePort(exec),
     stateDir(opts.stateDir),
     ...(await collectors(exec)),

@@ -1,14 +1,16 @@
-import { CTLD_CHECK_FLAG_SINCE } from '#domain/capabilities';
+import { CTLD_CHECK_FLAG_SINCE, ctldFlagsUnmanaged } from '#domain/capabilities';
 import type { IscsiConfig } from '#shared/jobs/protocol';
 import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
 import { ctldRejection } from './ctl-conf-check.ts';
 import { servedLuns } from './ctladm.ts';
-import { CTL_CONF, renderCtlConf } from './ctl-conf.ts';
+import { CTL_CONF } from './ctl-conf.ts';
+import { mergeCtlConf } from './ctl-conf-merge.ts';
 import { readOrNull, writeText } from './host-files.ts';
 import { getSysctls } from './sysctl.ts';
 
 /**
- * Installing a ctl.conf on a FreeBSD host: checked, written beside the live file (mode 0600), renamed over
+ * Installing a ctl.conf on a FreeBSD host: the node's configuration merged into the live file (./ctl-conf-merge.ts:
+ * what the host defined itself is kept byte for byte, or the task fails naming the statement), checked, written beside the live file (mode 0600), renamed over
  * `/etc/ctl.conf` (atomic within /etc), then `service ctld onereload` — or `onestart` when ctld is not running —
  * then confirmed with ctladm, and `ctld_enable=YES` kept in rc.conf so that ctld serves the LUNs after a reboot.
  *
@@ -81,8 +83,22 @@ async function restore(exec: Executor, previous: string | null, tag: string, run
   if (running) await exec.run(['service', 'ctld', 'onereload']);
 }
 
+/**
+ * rc.conf's ctld_flags: `sysrc -n ctld_flags` prints the value; a variable no rc.conf file (nor /etc/defaults/rc.conf)
+ * sets is `sysrc: unknown variable 'ctld_flags'`, exit 1 — no flags. null when sysrc gives no answer at all.
+ */
+export async function readCtldFlags(exec: Executor): Promise<string | null> {
+  const res = await exec.run(['sysrc', '-n', 'ctld_flags']).catch(() => null);
+  if (res?.code === 0) return res.stdout.trim();
+  return res && /unknown variable/.test(res.stderr) ? '' : null;
+}
+
 export async function installCtlConf(exec: Executor, config: IscsiConfig, tag: string, opts: InstallOptions = {}): Promise<InstallResult> {
-  const text = renderCtlConf(config);
+  // ctld started with -u (UCL) or -f <another file> does not read the ctl.conf(5) text hostmgr manages
+  const unmanaged = ctldFlagsUnmanaged((await readCtldFlags(exec)) ?? '');
+  if (unmanaged) throw new Error(unmanaged);
+  const previous = await readOrNull(exec, CTL_CONF);
+  const text = mergeCtlConf(previous, config);
   const tmp = `/etc/.ctl.conf.hostmgr-${tag}`;
   await writeText(exec, tmp, text, '600');
   let check: InstallResult['check'];
@@ -92,7 +108,6 @@ export async function installCtlConf(exec: Executor, config: IscsiConfig, tag: s
     await exec.run(['rm', '-f', tmp]);
     throw err;
   }
-  const previous = await readOrNull(exec, CTL_CONF);
   await runChecked(exec, ['mv', tmp, CTL_CONF]);
   const running = (await exec.run(['service', 'ctld', 'onestatus'])).code === 0;
   const action = running ? 'onereload' : 'onestart';

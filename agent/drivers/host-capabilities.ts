@@ -1,10 +1,11 @@
 import type { HostCapabilities } from '#shared/agent-api/capabilities';
 import type { Executor } from '../executors/executor.ts';
 import { getSysctls } from './sysctl.ts';
+import { readCtldFlags } from './ctld.ts';
 
 /**
  * Detects what the host can do (shared/domain/capabilities.ts): release and __FreeBSD_version, RACCT,
- * OpenZFS and libvirt versions. A program that is missing or fails gives null for its part, never an error.
+ * OpenZFS and libvirt versions, rc.conf's ctld_flags. A program that is missing or fails gives null for its part, never an error.
  */
 
 /** `virsh version`: "Using library: libvirt 11.1.0" (tools/virsh-host.c cmdVersion) */
@@ -22,6 +23,8 @@ export async function probeCapabilities(exec: Executor): Promise<HostCapabilitie
   const sysctls = await getSysctls(exec, ['kern.osrelease', 'kern.osreldate', 'kern.racct.enable']);
   const zfs = await exec.run(['zfs', 'version']).catch(() => null);
   const virsh = await exec.run(['virsh', '-c', 'bhyve:///system', 'version']).catch(() => null);
+  // rc.conf's ctld_flags; not reported when sysrc gives no answer (the agent checks again before E13 writes)
+  const ctldFlags = await readCtldFlags(exec);
   return {
     osrelease: sysctls.get('kern.osrelease') ?? '',
     osreldate: Number.parseInt(sysctls.get('kern.osreldate') ?? '0', 10) || 0,
@@ -29,5 +32,6 @@ export async function probeCapabilities(exec: Executor): Promise<HostCapabilitie
     racct: sysctls.get('kern.racct.enable') === '1',
     zfsVersion: zfs?.code === 0 ? parseZfsVersion(zfs.stdout) : null,
     libvirtVersion: virsh?.code === 0 ? parseVirshVersion(virsh.stdout) : null,
+    ...(ctldFlags === null ? {} : { ctldFlags }),
   };
 }

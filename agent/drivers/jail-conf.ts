@@ -3,8 +3,8 @@
  * lists) and the text edit that rewrites the agent's managed section of a jail's conf, leaving everything an
  * operator wrote untouched.
  *
- * Syntax handled: `name { … }` blocks and global parameters; `key;`, `key = value;`, `key += value;`, comma
- * lists; "double" (with backslash escapes) and 'single' quoted strings; `$var`/`${var}` references kept as text;
+ * Syntax handled (usr.sbin/jail/jailparse.y): `name { … }` blocks and global parameters; `key;`, `key = value;`,
+ * `key += value;`, `key value;` (no operator: replaces), empty statements (`;`), comma lists; "double" (with backslash escapes) and 'single' quoted strings; `$var`/`${var}` references kept as text;
  * `#`, `//` and C comments.
  */
 interface ConfParam {
@@ -91,8 +91,10 @@ export function parseJailConf(text: string): ParsedConf {
   };
   const param = (key: string): ConfParam => {
     const next = peek();
-    if (next?.t === 'punct' && (next.v === '=' || next.v === '+=')) {
-      p++;
+    // jailparse.y `param: name '=' value | name PLEQ value | name value`: the operator may be left out (it replaces)
+    const bare = next !== undefined && next.t !== 'punct';
+    if (bare || (next?.t === 'punct' && (next.v === '=' || next.v === '+='))) {
+      if (!bare) p++;
       const values = [expectValue()];
       while (peek()?.v === ',' && peek().t === 'punct') {
         p++;
@@ -100,7 +102,7 @@ export function parseJailConf(text: string): ParsedConf {
       }
       if (peek()?.v !== ';') throw new ConfSyntaxError(`expected ';' after ${key} at offset ${peek()?.at ?? text.length}`);
       p++;
-      return { key, op: next.v as '=' | '+=', values };
+      return { key, op: bare ? '=' : (next.v as '=' | '+='), values };
     }
     if (next?.v === ';' && next.t === 'punct') {
       p++;
@@ -109,13 +111,17 @@ export function parseJailConf(text: string): ParsedConf {
     throw new ConfSyntaxError(`expected '=', '+=' or ';' after ${key} at offset ${next?.at ?? text.length}`);
   };
   const conf: ParsedConf = { globals: [], jails: [] };
+  // jailparse.y `conf ';'` and `param_l ';'`: an empty statement is allowed anywhere
+  const emptyStatement = () => peek()?.t === 'punct' && peek().v === ';' && (p++, true);
   while (p < toks.length) {
+    if (emptyStatement()) continue;
     const tok = toks[p++];
     if (tok.t === 'punct') throw new ConfSyntaxError(`unexpected '${tok.v}' at offset ${tok.at}`);
     if (peek()?.t === 'punct' && peek().v === '{') {
       const open = toks[p++].at;
       const params: ConfParam[] = [];
       while (p < toks.length && !(peek().t === 'punct' && peek().v === '}')) {
+        if (emptyStatement()) continue;
         const k = toks[p++];
         if (k.t === 'punct') throw new ConfSyntaxError(`unexpected '${k.v}' at offset ${k.at}`);
         params.push(param(k.v));

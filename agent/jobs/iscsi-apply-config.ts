@@ -2,7 +2,9 @@ import { installCtlConf } from '../drivers/ctld.ts';
 import type { JobHandler } from './job.ts';
 
 /**
- * E13 `iscsi.apply-config`: the node's whole iSCSI configuration as `/etc/ctl.conf`, checked (`ctld -t`, or the
+ * E13 `iscsi.apply-config`: the node's iSCSI configuration merged into `/etc/ctl.conf` (what the host defined itself
+ * kept byte for byte, or the task fails naming the statement; a ctld whose rc.conf ctld_flags has -u or -f is
+ * refused), checked (`ctld -t`, or the
  * agent's reading of ctld's grammar where ctld has no `-t`), installed atomically, loaded into ctld, confirmed with
  * ctladm, and `ctld_enable=YES` kept for the next boot. A configuration ctld refuses or does not apply fails the
  * task with the reason; a refused file leaves the old one in place.

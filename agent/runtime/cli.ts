@@ -6,7 +6,7 @@ import { executorFor, type ExtraExecutors } from './host.ts';
 import { createLogger } from './log.ts';
 
 /**
- * The agent's command line, shared by every entry point (agent/main.ts for hosts, simulator/agent.ts for the
+ * The agent's command line, shared by every entry point (agent/main.ts for hosts, scripts/stack/simulated-agent.ts for the
  * simulated hosts of npm start and the tests): parse the options, build the executor, run until stopped.
  * Exit codes: 0 stopped (or --help), 1 the agent failed, 2 a configuration error.
  */

@@ -4,13 +4,13 @@ import { ConfigError, type AgentConfig, type ExecutorKind } from './config.ts';
 
 /**
  * Executors an entry point adds beyond the real ones, by kind. The production agent adds none; the simulator
- * build (simulator/agent.ts) adds `simulator`. The agent never imports them itself: whoever bundles an
+ * build (scripts/stack/simulated-agent.ts) adds `simulator`. The agent never imports them itself: whoever bundles an
  * executor hands it in, so a bundle contains only the executors its entry names.
  */
 export type ExtraExecutors = Partial<Record<ExecutorKind, (cfg: AgentConfig) => Executor>>;
 
 /** Where the agent with the host simulator is, for the error the production build gives when asked for it. */
-const SIMULATOR_BUILD = 'dist/simulator/agent.js (from the sources: npx tsx simulator/agent.ts)';
+const SIMULATOR_BUILD = 'dist/simulator/agent.js (from the sources: npx tsx scripts/stack/simulated-agent.ts)';
 
 /** The executor the configuration asks for: local or ssh, or one the entry point added. */
 export function executorFor(cfg: AgentConfig, extra: ExtraExecutors = {}): Executor {

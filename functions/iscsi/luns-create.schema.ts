@@ -20,7 +20,7 @@ export const schema = {
     201: 'lun_added',
     400: 'validation_failed',
     404: 'iscsi_target_not_found | zvol_not_found',
-    409: 'lun_number_in_use | zvol_in_use',
+    409: 'lun_number_in_use | zvol_in_use | capability_missing',
     413: 'payload_too_large',
   },
   data: lunSchema,

@@ -39,7 +39,7 @@ export function productionAgentCommand(): string[] {
 
 /** The same agent code with the host simulator's executor beside it: what npm start and the tests run. */
 export function agentCommand(): string[] {
-  return built('dist/simulator/agent.js', 'simulator/agent.ts');
+  return built('dist/simulator/agent.js', 'scripts/stack/simulated-agent.ts');
 }
 
 /** Starts an agent process (npm start's simulator host, and the tests' agents). */

@@ -13,7 +13,7 @@ export const STAMP = 'dist/.build-inputs.sha256';
 
 /** What the bundles and the generated specs are made of. */
 const INPUT_DIRS = ['functions', 'shared', 'agent', 'simulator', 'cli', 'scripts/build', 'console'];
-const INPUT_FILES = ['scripts/build.ts', 'serverless.yml', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const INPUT_FILES = ['scripts/build.ts', 'scripts/stack/simulated-agent.ts', 'serverless.yml', 'package.json', 'package-lock.json', 'tsconfig.json'];
 /** What a start needs from a build: a function bundle, the agent (production and simulator builds), the generated specs. */
 const OUTPUTS = [
   'dist/package.json',

@@ -20,6 +20,8 @@ export const capabilitiesSchema = {
     libvirtVersion: { type: ['string', 'null'], maxLength: 32 },
     /** kern.racct.enable = 1: rctl(8) rules (jail memory limits) work */
     racct: { type: 'boolean' },
+    /** rc.conf's ctld_flags (`sysrc -n ctld_flags`; empty when unset): -u or -f make /etc/ctl.conf not ctld's file */
+    ctldFlags: { type: 'string', maxLength: 1024 },
   },
 } as const;
 

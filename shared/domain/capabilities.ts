@@ -28,7 +28,7 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-export type CapabilityNeed = 'racct' | 'guest-agent-channel' | 'libvirt';
+export type CapabilityNeed = 'racct' | 'guest-agent-channel' | 'libvirt' | 'ctld-config';
 
 /** Why a memory limit cannot be set, in the words the API's 409 and the agent's failed task both use. */
 export const RACCT_REQUIRED = 'memory limits need RACCT: add kern.racct.enable=1 to /boot/loader.conf and reboot the host';
@@ -47,7 +47,38 @@ export function missingCapability(caps: HostCapabilities | undefined, need: Capa
       return caps.libvirtVersion === null ? LIBVIRT_REQUIRED : null;
     case 'guest-agent-channel':
       return guestAgentChannelMissing(caps.libvirtVersion);
+    case 'ctld-config':
+      return caps.ctldFlags === undefined ? null : ctldFlagsUnmanaged(caps.ctldFlags);
   }
+}
+
+/**
+ * Why hostmgr cannot manage the host's ctld configuration, from rc.conf's ctld_flags; null when it can. rc.d/ctld
+ * passes ctld_flags to ctld, whose getopt string is "dtuf:R" (usr.sbin/ctld/ctld.c main): `-u` makes it read its
+ * file as UCL (uclparse.c), `-f path` read another file. hostmgr writes ctl.conf(5) syntax to /etc/ctl.conf, which
+ * such a ctld would not read, or not understand: E13 refuses rather than write a file ctld ignores.
+ */
+export function ctldFlagsUnmanaged(flags: string): string | null {
+  const words = flags.trim().split(/\s+/).filter(Boolean);
+  let ucl = false;
+  let file: string | undefined;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (!w.startsWith('-') || w === '-' || w === '--') break; // getopt stops at the first operand
+    for (let j = 1; j < w.length; j++) {
+      if (w[j] === 'u') ucl = true;
+      if (w[j] === 'f') {
+        file = j + 1 < w.length ? w.slice(j + 1) : words[++i];
+        break;
+      }
+    }
+  }
+  const shown = `ctld_flags="${flags.trim()}" in /etc/rc.conf`;
+  const fix = 'remove it (sysrc ctld_flags="") to let hostmgr manage iSCSI on this host, or manage iSCSI there by hand';
+  if (ucl) return `${shown} makes ctld read its configuration as UCL (-u); hostmgr writes ctl.conf(5) syntax to /etc/ctl.conf: ${fix}`;
+  if (file !== undefined && file !== '/etc/ctl.conf')
+    return `${shown} makes ctld read ${file || 'another file'} (-f), not /etc/ctl.conf, which hostmgr manages: ${fix}`;
+  return null;
 }
 
 const LIBVIRT_REQUIRED = 'VMs need libvirt: pkg install libvirt, then sysrc libvirtd_enable=YES && service libvirtd start';

@@ -1,6 +1,7 @@
 import type { SimHost } from '#shared/seed/host/schema';
-import { checkCtlConf, ctldRejection } from '#agent/drivers/ctl-conf-check';
 import { readFile } from '../file-tree.ts';
+import { profileOf } from '../profiles.ts';
+import { ctlConfRefusal, readCtlConf } from './ctl-conf-reader.ts';
 
 /**
  * The kernel's CTL as ctld leaves it (usr.sbin/ctld/ctld.c conf_apply, kernel.c kernel_lun_add/kernel_port_add):
@@ -22,7 +23,7 @@ function zvolBlocks(state: SimHost, path: string): number | null {
 
 /** Applies an accepted configuration to the kernel; returns ctld's log lines for what failed (empty: all applied). */
 export function applyToKernel(state: SimHost, text: string): string[] {
-  const conf = checkCtlConf(text);
+  const conf = readCtlConf(text, profileOf(state).ctlConfGrammar);
   const before = state.ctld?.kernel ?? { luns: [], ports: [] };
   const errors: string[] = [];
   const luns: CtlKernel['luns'] = [];
@@ -67,6 +68,6 @@ export function ctlKernel(state: SimHost): CtlKernel {
   const s = state.ctld;
   if (!s) return { luns: [], ports: [] };
   const text = s.loaded ?? readFile(state, '/etc/ctl.conf');
-  if (!s.kernel && s.running && text !== null && ctldRejection(text) === null) applyToKernel(state, text);
+  if (!s.kernel && s.running && text !== null && ctlConfRefusal(text, profileOf(state).ctlConfGrammar) === null) applyToKernel(state, text);
   return s.kernel ?? { luns: [], ports: [] };
 }

@@ -1,16 +1,16 @@
-import { checkCtlConf, ctldRejection } from '#agent/drivers/ctl-conf-check';
 import { rcEnabled } from '../boot.ts';
 import { readFile } from '../file-tree.ts';
 import { profileOf } from '../profiles.ts';
 import { fail, registerBootHook, registerCommand, registerSubcommand, type CommandContext, type CommandOutput } from '../registry.ts';
 import { applyToKernel } from './ctl-kernel.ts';
+import { ctlConfRefusal, readCtlConf } from './ctl-conf-reader.ts';
 
 /**
  * ctld(8) and its rc.d script (libexec/rc/rc.d/ctld: rcvar ctld_enable, required_files /etc/ctl.conf,
  * extra_commands reload), following usr.sbin/ctld/ctld.c main():
  * - options by the host's getopt string (profile `ctldOptions`): an unknown one is libc getopt's
  *   `ctld: illegal option -- x` and usage() — two lines, exit 1;
- * - the file is read and verified (../../agent/drivers/ctl-conf-check.ts, ctld's grammar); a refusal is
+ * - the file is read and verified with the host's grammar (./ctl-conf-reader.ts, profile `ctlConfGrammar`); a refusal is
  *   `configuration error; exiting`, exit 1, before anything else; `-t` stops there (warnings still printed);
  * - start applies it to the kernel (./ctl-kernel.ts). The 14.x ctld applies before daemon(3): a failure is
  *   `failed to apply configuration; exiting` and `service` fails. The 15.x ctld daemonizes first (profile
@@ -49,9 +49,12 @@ function parseCtldArgs(args: string[], spec: string): { flags: Set<string>; file
   return { flags, file };
 }
 
+/** ctld's refusal of a text on this host, or null */
+const ctldRejection = (state: CommandContext['state'], text: string) => ctlConfRefusal(text, profileOf(state).ctlConfGrammar);
+
 /** what ctld logs about an accepted file */
-function ctldWarnings(text: string): string {
-  return checkCtlConf(text)
+function ctldWarnings(state: CommandContext['state'], text: string): string {
+  return readCtlConf(text, profileOf(state).ctlConfGrammar)
     .warnings.map((w) => `ctld: ${w}\n`)
     .join('');
 }
@@ -62,9 +65,9 @@ registerCommand('ctld', (ctx) => {
   const file = o.file ?? CONF;
   const text = readFile(ctx.state, file);
   if (text === null) return fail(`ctld: unable to open configuration file ${file}: No such file or directory\nctld: configuration error; exiting`);
-  const rejected = ctldRejection(text);
+  const rejected = ctldRejection(ctx.state, text);
   if (rejected) return { code: 1, stderr: rejected };
-  if (o.flags.has('t')) return { stderr: ctldWarnings(text) };
+  if (o.flags.has('t')) return { stderr: ctldWarnings(ctx.state, text) };
   if (ctldState(ctx).running) return fail(`ctld: daemon already running, pid: ${pidOf(ctx)}.`);
   return start(ctx);
 });
@@ -81,9 +84,9 @@ function start(ctx: Pick<CommandContext, 'state'>): CommandOutput {
   if (s.running) return { stdout: `ctld already running? (pid=${pidOf(ctx)}).\n` };
   const text = readFile(ctx.state, CONF);
   if (text === null) return { code: 1, stderr: `${RC}: WARNING: ${CONF} is not readable.\n` };
-  const rejected = ctldRejection(text);
+  const rejected = ctldRejection(ctx.state, text);
   if (rejected) return { code: 1, stdout: 'Starting ctld.\n', stderr: `${rejected}${RC}: WARNING: failed to start ctld\n` };
-  const warnings = ctldWarnings(text);
+  const warnings = ctldWarnings(ctx.state, text);
   const errors = applyToKernel(ctx.state, text);
   s.loaded = text;
   if (errors.length) {
@@ -116,7 +119,7 @@ function reload(ctx: CommandContext): CommandOutput {
   const text = readFile(ctx.state, CONF) ?? '';
   // SIGHUP: a refused file is logged ("configuration error, continuing with old configuration") and ignored;
   // an accepted one is applied as far as it goes ("failed to reload configuration" for the rest)
-  if (!ctldRejection(text)) {
+  if (!ctldRejection(ctx.state, text)) {
     applyToKernel(ctx.state, text);
     s.loaded = text;
   }

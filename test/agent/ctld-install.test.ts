@@ -85,11 +85,26 @@ test('a host whose ctld has no -t (older than CTLD_CHECK_FLAG_SINCE): checked by
   );
   expect(await installCtlConf(old, configWith('tank/v0'), '1', fast)).toEqual({ action: 'onestart', check: 'hostmgr' });
   expect(old.calls.some((a) => a[0] === 'ctld')).toBe(false);
-  const refused = { ...configWith('tank/v0'), targets: [{ ...configWith('tank/v0').targets[0], authGroup: 'chap-users' }] };
+  // a second target naming an auth-group ctl.conf does not define: appended to the file, refused by the check
+  const base = configWith('tank/v0');
+  const refused = { ...base, targets: [...base.targets, { ...base.targets[0], name: 'iqn.2026-01.org.example:chap', authGroup: 'chap-users', luns: [] }] };
   await expect(installCtlConf(old, refused, '2', fast)).rejects.toThrow(
-    'ctld: unknown auth-group "chap-users" for target "iqn.2026-01.org.example:disks"\nctld: configuration error; exiting',
+    'ctld: unknown auth-group "chap-users" for target "iqn.2026-01.org.example:chap"\nctld: configuration error; exiting',
   );
   expect((await h.exec.run(['ls', '/etc'])).stdout).not.toMatch(/ctl\.conf\.hostmgr/);
+  // a target of hostmgr's name that the file defines otherwise is not rewritten: the task fails naming it
+  const changed = { ...base, targets: [{ ...base.targets[0], authGroup: 'no-access' }] };
+  await expect(installCtlConf(old, changed, '3', fast)).rejects.toThrow(
+    /^\/etc\/ctl.conf line \d+: target "iqn.2026-01.org.example:disks" has auth-group no-authentication, hostmgr's target has no-access/,
+  );
+});
+
+test('ctld_flags with -f another file: the task fails naming it, and /etc/ctl.conf is not written', async () => {
+  const h = simulate(host({ datasets: zvols('tank/v0'), files: { '/etc/rc.conf': { content: 'ctld_flags="-f /usr/local/etc/ctl.conf"\n', mode: '0644' } } }));
+  await expect(installCtlConf(h.exec, configWith('tank/v0'), '1', fast)).rejects.toThrow(
+    'ctld_flags="-f /usr/local/etc/ctl.conf" in /etc/rc.conf makes ctld read /usr/local/etc/ctl.conf (-f), not /etc/ctl.conf, which hostmgr manages',
+  );
+  expect((await h.exec.run(['cat', '/etc/ctl.conf'])).code).toBe(1);
 });
 
 test('a ctld that answers -t with its usage: the agent falls back to its own check', async () => {

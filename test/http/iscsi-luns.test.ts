@@ -194,3 +194,28 @@ describe('E13 refuses a zvol that backs a VM', () => {
     expectEnvelope(await post(targetId, { lunNumber: 7, zvol: disks.free }), 201, 'lun_added');
   });
 });
+
+describe('E13 on a node whose ctld does not read /etc/ctl.conf (rc.conf ctld_flags)', () => {
+  const caps = (ctldFlags?: string) => ({ osrelease: '14.3-RELEASE', osreldate: 1403000, racct: false, ...(ctldFlags === undefined ? {} : { ctldFlags }) });
+
+  test.each([
+    ['-u', /^ctld_flags="-u" in \/etc\/rc.conf makes ctld read its configuration as UCL \(-u\)/],
+    ['-d -f /usr/local/etc/ctl.conf', /^ctld_flags="-d -f \/usr\/local\/etc\/ctl.conf" in \/etc\/rc.conf makes ctld read \/usr\/local\/etc\/ctl.conf \(-f\)/],
+  ])('ctld_flags="%s": 409 capability_missing naming it; nothing stored, nothing queued', async (flags, message) => {
+    const { nodeId } = await createHost({ inventory: { ...sampleInventory({ datasets: [vol('tank/iscsi/u0')] }), capabilities: caps(flags) } });
+    const { target } = await createTarget(nodeId);
+    const res = await post(target.id, { lunNumber: 0, zvol: 'tank/iscsi/u0' });
+    expectEnvelope(res, 409, 'capability_missing');
+    expect(res.body.error).toMatch(message);
+    expect(await testDb().selectFrom('iscsi_luns').select('id').where('target_id', '=', target.id).execute()).toEqual([]);
+    expect(await testDb().selectFrom('tasks').select('id').where('node_id', '=', nodeId).execute()).toEqual([]);
+  });
+
+  test('no flags, -d, or -f /etc/ctl.conf itself — or an agent that does not report them: accepted', async () => {
+    for (const flags of ['', '-d', '-f /etc/ctl.conf', undefined]) {
+      const { nodeId } = await createHost({ inventory: { ...sampleInventory({ datasets: [vol('tank/iscsi/u1')] }), capabilities: caps(flags) } });
+      const { target } = await createTarget(nodeId);
+      expectEnvelope(await post(target.id, { lunNumber: 0, zvol: 'tank/iscsi/u1' }), 201, 'lun_added');
+    }
+  });
+});

@@ -78,7 +78,7 @@ describe('agent bundles', () => {
   test('the simulator build is the same agent code plus the simulator', () => {
     expect(existsSync('dist/simulator/agent.js')).toBe(true);
     const modules = bundledModules('dist/simulator/agent.js');
-    for (const m of ['simulator/agent.ts', 'simulator/executor.ts', 'simulator/simulator.ts', 'agent/runtime/cli.ts', 'agent/executors/ssh.ts'])
+    for (const m of ['scripts/stack/simulated-agent.ts', 'simulator/executor.ts', 'simulator/simulator.ts', 'agent/runtime/cli.ts', 'agent/executors/ssh.ts'])
       expect(modules).toContain(resolve(m));
     expect(modules).not.toContain(resolve('agent/main.ts'));
     expect(readFileSync('dist/simulator/agent.js', 'utf8')).toContain(SIMULATOR_MARKER);

@@ -67,6 +67,12 @@ test('15.0 with RACCT, vmm and pf enabled at boot: those checks pass; libvirt 12
   expect(d.get('guest agent channel')).toBe('ok   guest agent channel: libvirt 12.4.0 has virtio-console for bhyve');
   expect(d.get('vmm')).toBe('ok   vmm: vmm.ko is loaded (bhyve)');
   expect(d.get('firewall')).toBe('ok   firewall: pf loaded');
+  expect(d.get('ctld config')).toBe('ok   ctld config: ctld reads /etc/ctl.conf');
+});
+
+test('ctld_flags="-u" in rc.conf: ctld reads UCL, so hostmgr cannot manage its file; the doctor says so', async () => {
+  const d = await doctor(host('freebsd-14.3', { files: { '/etc/rc.conf': { content: 'ctld_enable="YES"\nctld_flags="-u"\n', mode: '0644' } } }));
+  expect(d.get('ctld config')).toMatch(/^warn ctld config: ctld_flags="-u" in \/etc\/rc.conf makes ctld read its configuration as UCL \(-u\)/);
 });
 
 test('a host without libvirt: virsh not on PATH, VMs warn with pkg install libvirt', async () => {

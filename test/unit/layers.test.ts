@@ -5,8 +5,9 @@ import * as esbuild from 'esbuild';
 /**
  * The import rules of the product code (shared/README.md). `shared/` is a strict stack: a folder imports
  * only folders of a LOWER layer (and itself); two folders of one layer never import each other. The
- * deployables above it never import each other; only the host simulator imports the agent (it runs the same
- * agent code), never the other way: the hosts' agent bundle holds no simulator code.
+ * deployables above it never import each other. The host simulator imports of the agent only the executor interface
+ * it implements (a simulator that asked the agent's code what is valid could never catch the agent's mistakes); the
+ * agent never imports the simulator: the hosts' agent bundle holds no simulator code.
  * Type-only imports count too: a layer must not even know the shapes of the one above it.
  *
  * The agent wire (`shared/agent-api`: the calls, the inventory, the envelope) is a leaf under the whole stack, so the
@@ -40,9 +41,12 @@ const TOP: Record<string, string[]> = {
   shared: [],
   functions: ['shared'],
   agent: ['shared'],
-  simulator: ['shared', 'agent'], // the host simulator the agent runs against in tests and demos
+  simulator: ['shared', 'agent'], // the host simulator the agent runs against; of agent/ only SIMULATOR_MAY_IMPORT
   cli: [], // the hostmgr CLI speaks HTTP only: its contract is the OpenAPI document
 };
+
+/** The one module of agent/ the simulator may import: the executor interface it implements (types only). */
+const SIMULATOR_MAY_IMPORT = ['agent/executors/executor.ts'];
 
 const root = resolve(__dirname, '../..');
 const aliases = Object.entries(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).imports as Record<string, string>).map(([from, to]) => {
@@ -97,6 +101,8 @@ function violation(file: string, imported: string): string | undefined {
   const from = placeOf(file);
   const to = placeOf(imported);
   if (from.top !== to.top) {
+    if (from.top === 'simulator' && to.top === 'agent' && !SIMULATOR_MAY_IMPORT.includes(imported))
+      return `the simulator imports of agent/ only the executor interface (${SIMULATOR_MAY_IMPORT.join(', ')})`;
     if (from.top === 'agent' && to.top === 'shared' && !AGENT_SHARED.includes(to.folder)) return `agent must not import shared/${to.folder}`;
     return TOP[to.top] && !TOP[from.top].includes(to.top) ? `${from.top} must not import ${to.top}` : undefined;
   }
@@ -145,7 +151,10 @@ describe('layers: no folder imports one above it', () => {
     expect(violation('functions/a/b.ts', 'agent/c.ts')).toMatch(/functions must not import agent/);
     expect(violation('agent/c.ts', 'functions/a/b.ts')).toMatch(/agent must not import functions/);
     expect(violation('shared/http/x.ts', 'functions/a/b.ts')).toMatch(/shared must not import functions/);
-    expect(violation('simulator/x.ts', 'agent/drivers/jail.ts')).toBeUndefined();
+    expect(violation('simulator/x.ts', 'agent/drivers/jail.ts')).toMatch(/only the executor interface/);
+    expect(violation('simulator/commands/ctld.ts', 'agent/drivers/ctl-conf-check.ts')).toMatch(/only the executor interface/);
+    expect(violation('simulator/x.ts', 'agent/runtime/cli.ts')).toMatch(/only the executor interface/);
+    expect(violation('simulator/executor.ts', 'agent/executors/executor.ts')).toBeUndefined();
     expect(violation('agent/executors/index.ts', 'simulator/executor.ts')).toMatch(/agent must not import simulator/);
     expect(violation('shared/http/x.ts', 'shared/domain/nodes/y.ts')).toBeUndefined();
     expect(importsOf('shared/http/accept.ts')).toContain('shared/jobs/tasks.ts');

@@ -5,6 +5,7 @@ import { resourceKey } from '#shared/jobs/protocol';
 import type { Database } from '#store/tables';
 import type { DatasetInventory } from '#domain/inventory';
 import type { VmInventory } from '#domain/vms/types';
+import { requireCapability } from '#domain/nodes/capabilities';
 import { nodeIscsiConfig } from './config.ts';
 
 /** The VM whose disks or registration datasets include `zvol` (itself or a dataset above it), if any. */
@@ -30,12 +31,15 @@ interface LunView {
  * list as a volume 404; a zvol that backs a VM of the node (any VM, running or not: a disk of its domain or a
  * dataset of its registration, or under one) 409 — exporting it would give a live block device a second writer;
  * a LUN number the target already uses 409; a zvol any LUN of the node already uses 409.
+ * A node whose ctld does not read /etc/ctl.conf as ctl.conf(5) (rc.conf ctld_flags with -u or -f) 409.
  * Persists the LUN and queues `iscsi.apply-config` with the node's whole configuration, in the caller's
  * transaction. The node's row is locked so that two additions on one node are checked one after the other.
  */
 export async function addLun(trx: Transaction<Database>, enqueue: Enqueue, targetId: number, req: { lunNumber: number; zvol: string }): Promise<LunView> {
   const target = await trx.selectFrom('iscsi_targets').select(['id', 'name', 'node_id']).where('id', '=', targetId).executeTakeFirst();
   if (!target) throw notFound('iscsi_target_not_found', `iSCSI target ${targetId} does not exist`);
+  // a ctld started with -u or -f does not read the /etc/ctl.conf the task would write (409 naming ctld_flags)
+  await requireCapability(trx, target.node_id, 'ctld-config');
   const node = await sql<{
     inventory: { datasets?: DatasetInventory[]; vms?: VmInventory[] };
   }>`SELECT inventory FROM nodes WHERE id = ${target.node_id} FOR UPDATE`.execute(trx);

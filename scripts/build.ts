@@ -18,6 +18,7 @@ import { buildConsole } from './build/console.ts';
 import { writeConsoleApiTypes } from './build/console-api-types.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
 import { builtinsViaRequire } from './build/builtins-require.ts';
+import { edgeYml, prodRefusedSettings } from './build/edge.ts';
 
 const started = Date.now();
 const schemasOnly = process.argv.includes('--schemas-only');
@@ -26,6 +27,9 @@ const fns = await declaredFunctions();
 // the roles follow from the bundles (below); until they are rebuilt, each function keeps the role it had
 writeFileSync(FUNCTIONS_YML, functionsYml(fns, existsSync(FUNCTIONS_YML) ? rolesIn(readFileSync(FUNCTIONS_YML, 'utf8')) : undefined));
 writeFileSync('.generated/alarms.yml', alarmsYml(fns));
+// the console's CloudFront security headers, and the settings a production template refuses (serverless.yml)
+writeFileSync('.generated/edge.yml', edgeYml());
+writeFileSync('.generated/prod-refused.json', `${JSON.stringify(prodRefusedSettings())}\n`);
 const routes = readRoutes();
 const schemas = await compileSpecs(routes);
 compileTaskResults();

@@ -24,6 +24,9 @@ const OUTPUTS = [
   'dist/functions',
   '.generated/openapi.json',
   '.generated/functions.yml',
+  // serverless.yml includes them (the console's security headers; the settings a production stage refuses)
+  '.generated/edge.yml',
+  '.generated/prod-refused.json',
 ];
 
 function listFiles(dir: string, out: string[]): string[] {

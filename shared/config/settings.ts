@@ -252,6 +252,22 @@ export const SETTINGS = {
     readers: ['functions'],
     description: 'source ranges whose failed credentials are not counted (a trusted monitor; the test stack exempts itself)',
   },
+  HM_EDGE_SECRET: {
+    type: 'string',
+    default: undefined,
+    secret: true,
+    readers: ['functions', 'deploy'],
+    defaultText: "serverless.yml: the stack's generated Secrets Manager secret; unset locally",
+    description:
+      "the value the console's CloudFront distribution sends in `X-Hm-Edge-Secret`: a request carrying it is keyed on `CloudFront-Viewer-Address` (audit, failed-auth limit)",
+  },
+  HM_PROD_ALLOW_SETTINGS: {
+    type: 'string',
+    default: undefined,
+    readers: ['deploy'],
+    description:
+      'the address allow-lists (`HM_*_CIDRS`) a `prod`/`production` template may carry: any other one set in the environment refuses the package/deploy',
+  },
   HM_ADVERTISED_IP: {
     type: 'ip',
     readers: ['functions', 'npm start'],

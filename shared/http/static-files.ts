@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { errorResponse } from './envelope.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
 
 /** One file of a page the build packed into a JSON file beside the function's bundle (name → type and body). */
 interface PackedFile {
@@ -9,23 +10,8 @@ interface PackedFile {
 }
 
 /**
- * Every file comes from this origin, and the browser is told to fetch nothing from anywhere else: scripts and
- * styles only from here, requests only to here. Swagger UI, uPlot and Preact set inline styles.
- */
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-/**
  * A handler serving the files of one packed page (`{file}` path parameter, `index.html` without one): read once
- * per container, answered with the same-origin policy above; an unknown name is the 404 envelope saying `where`.
+ * per container, answered with the security headers (./security-headers.ts); an unknown name is the 404 envelope saying `where`.
  * The pack ships beside the bundle, not inside it: bundled, it would be compiled at every cold start.
  */
 export function staticFiles(pack: URL, what: string, where: string) {
@@ -38,7 +24,7 @@ export function staticFiles(pack: URL, what: string, where: string) {
     if (!file) return errorResponse(404, 'route_not_found', `no file ${name} in ${what}; ${where}`);
     return {
       statusCode: 200,
-      headers: { 'content-type': file.type, 'content-security-policy': CSP, 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' },
+      headers: { 'content-type': file.type, ...SECURITY_HEADERS, 'cache-control': 'no-cache' },
       body: file.body,
     };
   };

@@ -7,6 +7,10 @@ import JSZip from 'jszip';
 import YAML from 'yaml';
 import { FUNCTIONS_YML, readRoutes } from '#scripts/build/routes';
 import { lambdaLogicalId } from '#scripts/build/functions-yml';
+import { prodRefusedSettings } from '#scripts/build/edge';
+import { SECURITY_HEADERS } from '#http/security-headers';
+import { EDGE_SECRET_HEADER } from '#http/client-address';
+import { staticFiles } from '#http/static-files';
 
 /**
  * What README promises `serverless deploy` creates, checked on the artifacts `serverless package` builds
@@ -15,6 +19,10 @@ import { lambdaLogicalId } from '#scripts/build/functions-yml';
  * database URL from SSM, the VPC parameters, alarms and log retention.
  */
 const run = promisify(execFile);
+// what `serverless` needs to resolve the template without an AWS account
+const slsEnv = { SLS_TELEMETRY_DISABLED: '1', AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', AWS_REGION: 'eu-west-1' };
+/** The address allow-lists, none set: what a test stack's shell may hold is set per case below. */
+const withoutAllowLists = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^HM_.*_CIDRS$|^HM_PROD_ALLOW_SETTINGS$/.test(k)));
 let dir: string;
 let template: { Resources: Record<string, { Type: string; Properties: Record<string, any> }> };
 
@@ -32,10 +40,7 @@ beforeAll(async () => {
     env: {
       ...process.env,
       DATABASE_URL: 'postgres://u:secret@db.example/x',
-      SLS_TELEMETRY_DISABLED: '1',
-      AWS_ACCESS_KEY_ID: 'x',
-      AWS_SECRET_ACCESS_KEY: 'x',
-      AWS_REGION: 'eu-west-1',
+      ...slsEnv,
     },
     timeout: 300_000,
   });
@@ -219,4 +224,110 @@ test('the console: a private bucket read only by its CloudFront distribution, wh
   expect(api[0].CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
   expect(api[0].OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac');
   expect(api[0].ForwardedValues).toBeUndefined();
+});
+
+/** The headers a response-headers policy's SecurityHeadersConfig makes CloudFront send (lower-case names). */
+function headersOf(config: Record<string, any>): Record<string, string> {
+  const hsts = config.StrictTransportSecurity;
+  return {
+    'content-security-policy': config.ContentSecurityPolicy.ContentSecurityPolicy,
+    'x-frame-options': config.FrameOptions.FrameOption,
+    ...(config.ContentTypeOptions ? { 'x-content-type-options': 'nosniff' } : {}),
+    'referrer-policy': config.ReferrerPolicy.ReferrerPolicy,
+    'strict-transport-security': `max-age=${hsts.AccessControlMaxAgeSec}${hsts.IncludeSubdomains ? '; includeSubDomains' : ''}${hsts.Preload ? '; preload' : ''}`,
+  };
+}
+
+test('the console and the API behind CloudFront get the security headers the local path sends', async () => {
+  const policy = template.Resources.HmConsoleSecurityHeaders;
+  expect(policy.Type).toBe('AWS::CloudFront::ResponseHeadersPolicy');
+  const config = policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+  // every header overrides what an origin sent
+  for (const h of Object.values(config) as { Override: boolean }[]) expect(h.Override).toBe(true);
+  // what a locally served page answers with (the console and the API reference: shared/http/static-files.ts)
+  const pack = join(dir, 'pack.json');
+  (await import('node:fs')).writeFileSync(pack, JSON.stringify({ 'index.html': { type: 'text/html', body: '<p>' } }));
+  const local = (await staticFiles(new URL(`file://${pack}`), 'the page', 'GET /')({} as any)) as { headers: Record<string, string> };
+  const { 'content-type': _type, 'cache-control': _cache, ...localSecurity } = local.headers;
+  expect(localSecurity).toEqual(SECURITY_HEADERS);
+  expect(headersOf(config)).toEqual(localSecurity);
+  expect(Object.keys(localSecurity).sort()).toEqual(
+    ['content-security-policy', 'referrer-policy', 'strict-transport-security', 'x-content-type-options', 'x-frame-options'].sort(),
+  );
+  expect(localSecurity['content-security-policy']).toContain("frame-ancestors 'none'");
+  expect(localSecurity['x-frame-options']).toBe('DENY');
+
+  const cfg = resources('AWS::CloudFront::Distribution')[0].Properties.DistributionConfig;
+  for (const behavior of [cfg.DefaultCacheBehavior, ...cfg.CacheBehaviors]) {
+    expect(behavior.ResponseHeadersPolicyId).toEqual({ Ref: 'HmConsoleSecurityHeaders' });
+  }
+});
+
+test('the distribution proves itself to the API with the generated edge secret, which the functions compare', () => {
+  const secret = template.Resources.HmEdgeSecret;
+  expect(secret.Type).toBe('AWS::SecretsManager::Secret');
+  expect(secret.Properties.GenerateSecretString.PasswordLength).toBeGreaterThanOrEqual(32);
+  expect(secret.Properties.SecretString).toBeUndefined();
+  // the value is resolved by CloudFormation at deploy: the template holds only a reference to the secret
+  const reference = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: 'HmEdgeSecret' }, ':SecretString}}']] };
+  const cfg = resources('AWS::CloudFront::Distribution')[0].Properties.DistributionConfig;
+  const api = cfg.Origins.find((o: { Id: string }) => o.Id === 'api');
+  expect(api.OriginCustomHeaders).toHaveLength(1);
+  expect(api.OriginCustomHeaders[0].HeaderName.toLowerCase()).toBe(EDGE_SECRET_HEADER);
+  expect(api.OriginCustomHeaders[0].HeaderValue).toEqual(reference);
+  // the console's S3 origin gets no secret
+  expect(cfg.Origins.find((o: { Id: string }) => o.Id === 'console').OriginCustomHeaders).toBeUndefined();
+  for (const fn of resources('AWS::Lambda::Function')) expect(fn.Properties.Environment.Variables.HM_EDGE_SECRET).toEqual(reference);
+});
+
+describe('a production stage refuses the address allow-lists unless the deploy names them', () => {
+  test('the refused settings are every address allow-list the functions read, the test-only ones among them', () => {
+    expect(prodRefusedSettings()).toEqual(
+      expect.arrayContaining(['HM_AUTH_FAIL_EXEMPT_CIDRS', 'HM_PROBE_ALLOW_CIDRS', 'HM_ACME_ALLOW_CIDRS', 'HM_NOTIFY_ALLOW_CIDRS']),
+    );
+    expect(JSON.parse(readFileSync('.generated/prod-refused.json', 'utf8'))).toEqual(prodRefusedSettings());
+  });
+
+  const sls = (args: string[], env: Record<string, string>) =>
+    run(process.execPath, ['node_modules/serverless/bin/serverless.js', ...args], {
+      env: { ...withoutAllowLists(), ...slsEnv, ...env },
+      timeout: 120_000,
+    }).then(
+      (out) => ({ ok: true, out: out.stdout, err: out.stderr }),
+      // serverless prints its error to stdout or stderr depending on the command
+      (e: { stdout: string; stderr: string }) => ({ ok: false, out: e.stdout, err: `${e.stdout}\n${e.stderr}` }),
+    );
+
+  test('`serverless package --stage prod` with an allow-list set in the shell builds no template, naming it and the way out', async () => {
+    const out = join(dir, 'prod');
+    const res = await sls(['package', '--stage', 'prod', '--package', out], { HM_AUTH_FAIL_EXEMPT_CIDRS: '0.0.0.0/0', HM_PROBE_ALLOW_CIDRS: '127.0.0.1' });
+    expect(res.ok).toBe(false);
+    expect(res.err).toContain('HM_AUTH_FAIL_EXEMPT_CIDRS, HM_PROBE_ALLOW_CIDRS are set in the environment');
+    expect(res.err).toContain('HM_PROD_ALLOW_SETTINGS');
+    expect(existsSync(join(out, 'cloudformation-template-update-stack.json'))).toBe(false);
+    // `production` too, and naming one of two is not enough
+    const partly = await sls(['print', '--stage', 'production', '--format', 'json'], {
+      HM_AUTH_FAIL_EXEMPT_CIDRS: '0.0.0.0/0',
+      HM_NOTIFY_ALLOW_CIDRS: '10.1.0.0/16',
+      HM_PROD_ALLOW_SETTINGS: 'HM_NOTIFY_ALLOW_CIDRS',
+    });
+    expect(partly.ok).toBe(false);
+    expect(partly.err).toContain('HM_AUTH_FAIL_EXEMPT_CIDRS is set in the environment');
+    // a name that is no allow-list is refused rather than ignored
+    const typo = await sls(['print', '--stage', 'prod', '--format', 'json'], { HM_PROD_ALLOW_SETTINGS: 'HM_AUTH_FAIL_EXEMPT_CIDR' });
+    expect(typo.ok).toBe(false);
+    expect(typo.err).toContain('HM_PROD_ALLOW_SETTINGS names HM_AUTH_FAIL_EXEMPT_CIDR: it may name only');
+  }, 240_000);
+
+  test('named in HM_PROD_ALLOW_SETTINGS, the value goes into the prod functions; other stages take it as before', async () => {
+    const named = await sls(['print', '--stage', 'prod', '--format', 'json'], {
+      HM_NOTIFY_ALLOW_CIDRS: '10.1.0.0/16',
+      HM_PROD_ALLOW_SETTINGS: 'HM_NOTIFY_ALLOW_CIDRS',
+    });
+    expect(named.ok).toBe(true);
+    expect(JSON.parse(named.out).provider.environment).toMatchObject({ HM_NOTIFY_ALLOW_CIDRS: '10.1.0.0/16', HM_AUTH_FAIL_EXEMPT_CIDRS: '', HM_STAGE: 'prod' });
+    const test = await sls(['print', '--stage', 'ci', '--format', 'json'], { HM_AUTH_FAIL_EXEMPT_CIDRS: '0.0.0.0/0' });
+    expect(test.ok).toBe(true);
+    expect(JSON.parse(test.out).provider.environment.HM_AUTH_FAIL_EXEMPT_CIDRS).toBe('0.0.0.0/0');
+  }, 240_000);
 });

@@ -6,6 +6,7 @@ import { completeAudit, recordAudit } from '#store/audit';
 import type { AuditScope } from '#store/audit-scope';
 import { getDb } from '#store/db';
 import type { HmContext } from './responder.ts';
+import { clientAddress } from '../client-address.ts';
 
 /** Requests that change nothing: audited only when refused. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -104,7 +105,7 @@ export const audit = (o: { refusalsOnly?: boolean } = {}): middy.MiddlewareObj<A
         tokenId: null,
         tokenName: '',
         role: '',
-        sourceIp: event.requestContext?.http?.sourceIp ?? '',
+        sourceIp: clientAddress(event),
         method: (event.requestContext?.http?.method ?? '').toUpperCase(),
         route: event.routeKey && event.routeKey !== '$default' ? event.routeKey.replace(/^\S+\s+/, '') : (event.rawPath ?? ''),
         resource: resourceOf(event),

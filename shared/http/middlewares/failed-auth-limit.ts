@@ -2,10 +2,11 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { tooManyRequests, unauthorized, type HttpError } from '#http/errors';
 import { countedSource, pruneFailedAuth, recordFailedAuth } from '#shared/auth/failed-auth';
 import { failedAuthSettings } from '#shared/auth/failed-auth-settings';
+import { clientAddress } from '#http/client-address';
 import { getDb } from '#store/db';
 
-/** The address the request came from, as the gateway saw it. */
-export const sourceOf = (event: APIGatewayProxyEventV2): string => event.requestContext?.http?.sourceIp || 'unknown';
+/** The address the request came from: the client's, also behind the console's distribution (#http/client-address). */
+export const sourceOf = (event: APIGatewayProxyEventV2): string => clientAddress(event) || 'unknown';
 
 /**
  * The error for a refused credential: 401 saying why, or — once the source sent more failed credentials than

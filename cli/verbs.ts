@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { clientFor, flagsOf, perform, type Io } from './context.ts';
 import { findNode, inventories, listNodes } from './cluster-lookup.ts';
 import { json, table } from './output.ts';
+import { resolveRef } from './resolve-refs.ts';
+import { CANCEL_TOO_LATE, cancelTask } from './task-cancel.ts';
 import { watchTask } from './watch.ts';
 
 /** The daily commands, by name rather than by route: nodes, jails, VMs, tasks, a migration, a device replacement … */
@@ -26,7 +28,9 @@ export function addVerbs(program: Command, io: Io): void {
       .description(`${verb === 'jails' ? 'jails' : 'VMs'} of every node, as their agents last reported them`)
       .addHelpText('after', `\nExample:\n  hostmgr ${verb}\n`)
       .action(async (_o, cmd: Command) => {
-        const rows: Record<string, unknown>[] = (await inventories(clientFor(cmd, io))).flatMap(({ node, inventory }) =>
+        // a pending node's report is not the cluster's (a jail being moved there would show twice)
+        const members = (await inventories(clientFor(cmd, io))).filter(({ node }) => node.status === 'member');
+        const rows: Record<string, unknown>[] = members.flatMap(({ node, inventory }) =>
           ((inventory[section] as Record<string, unknown>[] | undefined) ?? []).map((g) => ({ ...g, node: node.name })),
         );
         rows.sort((a, b) => Number(a[key]) - Number(b[key]));
@@ -69,18 +73,20 @@ export function addVerbs(program: Command, io: Io): void {
     .command('cancel <id>')
     .description('cancel a task: a queued one ends cancelled at once, a running one is stopped and undone by its agent')
     .addHelpText('after', '\nExample:\n  hostmgr task cancel 57\n')
-    .action(async (id: string, _o, cmd: Command) => perform(cmd, io, 'POST', `/tasks/${taskId(id)}/cancel`));
+    .addHelpText('after', `Exit code: 0 when the task ends cancelled, ${CANCEL_TOO_LATE} when it had already ended (or ended otherwise first).\n`)
+    .action(async (id: string, _o, cmd: Command) => cancelTask(cmd, io, taskId(id)));
 
   program
     .command('jail')
     .description('jail actions')
-    .command('migrate <ctid>')
+    .command('migrate <jail>')
     .description('E20: move a jail to another node (default: the online member with the fewest guests) and follow the move')
     .option('--to <node>', 'the target node, by name or id')
     .addHelpText('after', '\nExample:\n  hostmgr jail migrate 101 --to lab-3\n')
     .action(async (ctid: string, o: { to?: string }, cmd: Command) => {
-      const body = o.to ? { targetNodeUuid: (await findNode(clientFor(cmd, io), o.to)).id } : {};
-      await perform(cmd, io, 'POST', `/jail/${guestId(ctid, 'ctid')}/migrations`, { body });
+      const client = clientFor(cmd, io);
+      const body = o.to ? { targetNodeUuid: (await findNode(client, o.to)).id } : {};
+      await perform(cmd, io, 'POST', `/jail/${guestId(await resolveRef(client, 'jail', ctid), 'ctid')}/migrations`, { body });
     });
 
   program

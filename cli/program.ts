@@ -27,7 +27,7 @@ export async function run(argv: string[], operations: Operation[], io: Io): Prom
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .addHelpText(
       'after',
-      '\nExamples:\n  hostmgr login http://localhost:3000/api   (asks for the token; or HOSTMGR_TOKEN)\n  hostmgr nodes\n  hostmgr jail migrate 101 --to lab-3\n  hostmgr jail-get 101 --json\n',
+      '\nExamples:\n  hostmgr login http://localhost:3000/api   (asks for the token; or HOSTMGR_TOKEN)\n  hostmgr nodes\n  hostmgr jail migrate 101 --to lab-3\n  hostmgr jail-get 101 --json\n  hostmgr --help --all   (also the agent-* routes)\n',
     );
 
   program

@@ -6,8 +6,9 @@
  */
 export async function readSecret(prompt: string, stdin: NodeJS.ReadStream, stderr: NodeJS.WritableStream): Promise<string | undefined> {
   if (!stdin.isTTY) return firstLine(stdin);
-  stderr.write(prompt);
+  // echo off before the prompt shows: what is typed after it is never echoed by the terminal
   stdin.setRawMode(true);
+  stderr.write(prompt);
   stdin.setEncoding('utf8');
   stdin.resume();
   try {

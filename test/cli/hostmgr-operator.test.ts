@@ -193,6 +193,7 @@ test('control characters and escape sequences from the API are shown as visible 
   for (const args of [['nodes'], ['nodes', '--json'], ['task', 'watch', '9'], ['auth-whoami']]) {
     const run = await hostmgr(args, { env });
     const out = run.stdout + run.stderr;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding a control character that reached the terminal is the point
     expect({ args, bad: out.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/g) }).toEqual({ args, bad: null });
     if (!args.includes('--json')) expect(out).toMatch(/\\x1b/);
   }

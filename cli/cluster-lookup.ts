@@ -41,22 +41,3 @@ export async function inventories(client: Client): Promise<{ node: NodeSummary; 
     })),
   );
 }
-
-/**
- * A guest by its id or its name, from the nodes' inventories (`jails` or `vms`): `hostmgr jail start web01`.
- * A number is an id; a name that several guests share is refused with their ids.
- */
-export async function findGuest(client: Client, section: 'jails' | 'vms', ref: string): Promise<number> {
-  const key = section === 'jails' ? 'ctid' : 'rid';
-  if (/^[1-9]\d{0,9}$/.test(ref)) return Number(ref);
-  const hits = (await inventories(client)).flatMap(({ node, inventory }) =>
-    ((inventory[section] as Record<string, unknown>[] | undefined) ?? []).filter((g) => g.name === ref).map((g) => ({ id: Number(g[key]), node: node.name })),
-  );
-  if (hits.length === 1) return hits[0].id;
-  const what = section === 'jails' ? 'jail' : 'VM';
-  throw new Error(
-    hits.length
-      ? `"${ref}" names ${hits.length} ${what}s (${hits.map((h) => `${h.id} on ${h.node}`).join(', ')}); give the ${key}`
-      : `no ${what} named "${ref}" (give its ${key}, or see hostmgr ${section})`,
-  );
-}

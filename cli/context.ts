@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Client } from './client.ts';
 import { resolveTarget } from './config.ts';
-import { human, json } from './output.ts';
+import { human, json, safe } from './output.ts';
 import { watchTask } from './watch.ts';
 
 /** What a command's action needs: where to write, the environment, the user's detach request (Ctrl-C). */
@@ -48,7 +48,7 @@ export async function perform(
   if (answer.taskId === null) return;
   // a queued task: one line, then (unless --detach) the task followed to its end
   if (!flags.json)
-    io.stdout.write(`${answer.envelope.message}: task ${answer.taskId}${flags.detach ? `; follow it: hostmgr task watch ${answer.taskId}` : ''}\n`);
+    io.stdout.write(`${safe(answer.envelope.message, true)}: task ${answer.taskId}${flags.detach ? `; follow it: hostmgr task watch ${answer.taskId}` : ''}\n`);
   if (flags.detach) return;
   io.exitCode = await watchTask(client, answer.taskId, { stdout: flags.json ? io.stderr : io.stdout, detach: io.detach });
 }

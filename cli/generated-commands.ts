@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
-import { perform, type Io } from './context.ts';
+import { clientFor, perform, type Io } from './context.ts';
 import { coerce, hint, kebab, type Operation } from './operations.ts';
+import { refKind, resolveRef } from './resolve-refs.ts';
 
 /**
  * One command per API operation, named by its operationId (`hostmgr jail-migrate 101 --target-node-uuid …`):
@@ -8,10 +9,15 @@ import { coerce, hint, kebab, type Operation } from './operations.ts';
  * schemas, `--body JSON` gives a whole body. Made from the OpenAPI document, so a new endpoint has its
  * command without a line here.
  */
-export function addGeneratedCommands(program: Command, operations: Operation[], io: Io): void {
+export function addGeneratedCommands(program: Command, operations: Operation[], io: Io, o: { showAgentRoutes?: boolean } = {}): void {
   for (const op of operations) {
-    const cmd = program.command(op.id).description(`${op.summary}${op.role ? ` (role: ${op.role})` : ''}\n${op.method} ${op.route}`);
-    for (const p of op.pathParams) cmd.argument(`<${p.name}>`, `${p.schema.type ?? 'string'}`);
+    // the agent's own routes (role agent) work but are no operator's business: out of --help unless asked for
+    const cmd = program
+      .command(op.id, { hidden: isAgentRoute(op) && !o.showAgentRoutes })
+      .helpGroup(isAgentRoute(op) ? 'Agent routes (what a node agent calls):' : 'API operations (by operationId):')
+      .description(`${op.summary}${op.role ? ` (role: ${op.role})` : ''}\n${op.method} ${op.route}`);
+    for (const p of op.pathParams)
+      cmd.argument(`<${p.name}>`, refKind(p.name) ? `${p.schema.type ?? 'string'}, or the ${refKind(p.name)}'s name` : `${p.schema.type ?? 'string'}`);
     const optionNames: string[] = [];
     for (const q of op.query) {
       cmd.addOption(new Option(`--${kebab(q.name)} ${hint(q.schema)}`, `query ${q.name}${q.required ? ' (required)' : ''}`));
@@ -29,28 +35,35 @@ export function addGeneratedCommands(program: Command, operations: Operation[], 
     cmd.action(async (...args: unknown[]) => {
       const self = args[args.length - 1] as Command;
       const values = self.opts() as Record<string, string | boolean | undefined>;
+      // a node's or a guest's name where its id is expected: looked up before the value is typed
+      const byName = (name: string, raw: string) => {
+        const kind = refKind(name);
+        return kind ? resolveRef(clientFor(self, io), kind, raw) : Promise.resolve(raw);
+      };
       let path = op.route.replace(/^\/api/, '');
-      op.pathParams.forEach((p, i) => {
-        const v = coerce(p.name, String(args[i]), p.schema);
+      for (const [i, p] of op.pathParams.entries()) {
+        const v = coerce(p.name, await byName(p.name, String(args[i])), p.schema);
         path = path.replace(`{${p.name}}`, encodeURIComponent(String(v)));
-      });
+      }
       const query: Record<string, string> = {};
       for (const q of op.query) {
         const raw = values[camel(kebab(q.name))];
-        if (raw !== undefined) query[q.name] = String(coerce(q.name, String(raw), q.schema));
+        if (raw !== undefined) query[q.name] = String(coerce(q.name, await byName(q.name, String(raw)), q.schema));
       }
       let body: Record<string, unknown> | undefined;
       if (op.body) {
         body = values.body ? (coerce('body', String(values.body), { type: 'object' }) as Record<string, unknown>) : {};
         for (const [name, schema] of Object.entries(props)) {
           const raw = values[camel(kebab(name))];
-          if (raw !== undefined) body[name] = coerce(name, raw === true ? '' : String(raw), schema);
+          if (raw !== undefined) body[name] = coerce(name, raw === true ? '' : await byName(name, String(raw)), schema);
         }
       }
       await perform(self, io, op.method, path, { query, body });
     });
   }
 }
+
+export const isAgentRoute = (op: Operation) => op.role === 'agent';
 
 /** commander's attribute name for an option: --target-node-uuid → targetNodeUuid */
 const camel = (k: string) => k.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());

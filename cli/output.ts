@@ -7,10 +7,27 @@ export interface Out {
   write(text: string): void;
 }
 
+/**
+ * Text from the API (a task's output, a name an agent reported, an error) made harmless for a terminal: C0 and
+ * C1 control characters (ESC starts the sequences that move the cursor, clear the screen, set the title or a
+ * hyperlink; CR overwrites a line; BEL rings) and the Unicode bidirectional overrides (they reorder what is
+ * shown) are printed as visible escapes (`\x1b`, `\u202e`). Newlines and tabs stay unless `oneLine`.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as above, with newline and tab
+const UNSAFE_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const visible = (c: string) => {
+  const code = c.charCodeAt(0);
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+};
+export const safe = (text: string, oneLine = false): string => text.replace(oneLine ? UNSAFE_LINE : UNSAFE, visible);
+
 const cell = (v: unknown): string => {
   if (v === null || v === undefined) return '';
-  if (typeof v === 'object') return JSON.stringify(v);
-  return String(v);
+  // JSON.stringify already writes control characters as \u escapes; the bidi overrides it leaves
+  if (typeof v === 'object') return safe(JSON.stringify(v));
+  return safe(String(v));
 };
 
 export function table(rows: Record<string, unknown>[], columns?: string[]): string {
@@ -37,7 +54,12 @@ export function human(data: unknown): string {
       return `${table(page.data as Record<string, unknown>[])}${typeof page.total === 'number' ? `(${page.data.length} of ${page.total})\n` : ''}`;
     return keyValues(data as Record<string, unknown>);
   }
-  return data === null || data === undefined ? '' : `${String(data)}\n`;
+  return data === null || data === undefined ? '' : `${safe(String(data))}\n`;
 }
 
-export const json = (data: unknown) => `${JSON.stringify(data, null, 2)}\n`;
+/**
+ * The data as JSON for scripts. JSON.stringify escapes C0 controls; DEL, the C1 controls and the bidi overrides
+ * (which can only stand inside strings) are escaped too, so the same data reaches a script and no terminal acts on it.
+ */
+export const json = (data: unknown) =>
+  `${JSON.stringify(data, null, 2).replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;

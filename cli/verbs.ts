@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { clientFor, flagsOf, perform, type Io } from './context.ts';
-import { findGuest, findNode, inventories, listNodes } from './cluster-lookup.ts';
+import { findNode, inventories, listNodes } from './cluster-lookup.ts';
 import { json, table } from './output.ts';
+import { resolveRef } from './resolve-refs.ts';
+import { CANCEL_TOO_LATE, cancelTask } from './task-cancel.ts';
 import { watchTask } from './watch.ts';
 
 /** The daily commands, by name rather than by route: nodes, jails, VMs, tasks, a migration, a device replacement … */
@@ -26,7 +28,9 @@ export function addVerbs(program: Command, io: Io): void {
       .description(`${verb === 'jails' ? 'jails' : 'VMs'} of every node, as their agents last reported them`)
       .addHelpText('after', `\nExample:\n  hostmgr ${verb}\n`)
       .action(async (_o, cmd: Command) => {
-        const rows: Record<string, unknown>[] = (await inventories(clientFor(cmd, io))).flatMap(({ node, inventory }) =>
+        // a pending node's report is not the cluster's (a jail being moved there would show twice)
+        const members = (await inventories(clientFor(cmd, io))).filter(({ node }) => node.status === 'member');
+        const rows: Record<string, unknown>[] = members.flatMap(({ node, inventory }) =>
           ((inventory[section] as Record<string, unknown>[] | undefined) ?? []).map((g) => ({ ...g, node: node.name })),
         );
         rows.sort((a, b) => Number(a[key]) - Number(b[key]));
@@ -69,7 +73,8 @@ export function addVerbs(program: Command, io: Io): void {
     .command('cancel <id>')
     .description('cancel a task: a queued one ends cancelled at once, a running one is stopped and undone by its agent')
     .addHelpText('after', '\nExample:\n  hostmgr task cancel 57\n')
-    .action(async (id: string, _o, cmd: Command) => perform(cmd, io, 'POST', `/tasks/${taskId(id)}/cancel`));
+    .addHelpText('after', `Exit code: 0 when the task ends cancelled, ${CANCEL_TOO_LATE} when it had already ended (or ended otherwise first).\n`)
+    .action(async (id: string, _o, cmd: Command) => cancelTask(cmd, io, taskId(id)));
 
   const jail = program.command('jail').description('jail actions: start, stop, restart, migrate');
   for (const [action, what] of [
@@ -82,18 +87,19 @@ export function addVerbs(program: Command, io: Io): void {
       .description(`${what}, and follow the task; the jail by ctid or name`)
       .addHelpText('after', `\nExample:\n  hostmgr jail ${action} web01\n`)
       .action(async (ref: string, _o, cmd: Command) => {
-        const ctid = await findGuest(clientFor(cmd, io), 'jails', ref);
+        const ctid = await resolveRef(clientFor(cmd, io), 'jail', ref);
         await perform(cmd, io, 'POST', `/jail/${ctid}/power`, { body: { action } });
       });
   }
   jail
-    .command('migrate <ctid>')
+    .command('migrate <jail>')
     .description('E20: move a jail to another node (default: the online member with the fewest guests) and follow the move')
     .option('--to <node>', 'the target node, by name or id')
     .addHelpText('after', '\nExample:\n  hostmgr jail migrate 101 --to lab-3\n')
     .action(async (ctid: string, o: { to?: string }, cmd: Command) => {
-      const body = o.to ? { targetNodeUuid: (await findNode(clientFor(cmd, io), o.to)).id } : {};
-      await perform(cmd, io, 'POST', `/jail/${guestId(ctid, 'ctid')}/migrations`, { body });
+      const client = clientFor(cmd, io);
+      const body = o.to ? { targetNodeUuid: (await findNode(client, o.to)).id } : {};
+      await perform(cmd, io, 'POST', `/jail/${guestId(await resolveRef(client, 'jail', ctid), 'ctid')}/migrations`, { body });
     });
 
   const vm = program.command('vm').description('VM actions: start, stop, restart, poweroff');
@@ -109,7 +115,7 @@ export function addVerbs(program: Command, io: Io): void {
       .addHelpText('after', `\nExample:\n  hostmgr vm ${action} 201${action === 'stop' ? ' --force' : ''}\n`);
     if (action === 'stop') c.option('--force', 'do not ask the guest: power it off at once (the same as poweroff)');
     c.action(async (ref: string, o: { force?: boolean }, cmd: Command) => {
-      const rid = await findGuest(clientFor(cmd, io), 'vms', ref);
+      const rid = await resolveRef(clientFor(cmd, io), 'vm', ref);
       await perform(cmd, io, 'POST', `/vm/${rid}/power`, { body: { action: action === 'stop' && o.force ? 'poweroff' : action } });
     });
   }

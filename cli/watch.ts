@@ -1,5 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import { ApiError, UnreachableError, type Client } from './client.ts';
+import { safe } from './output.ts';
 
 /** A task as GET /api/tasks/{id} answers it (the fields the watcher uses). */
 interface TaskView {
@@ -60,10 +61,11 @@ export async function watchTask(client: Client, id: number, o: WatchOptions): Pr
         await pause(Math.min(5000, pollMs * 2 ** missed));
         continue;
       }
-      const phase = task.phase || task.status;
+      // phase, kind and error are the API's text: made harmless before they reach the terminal
+      const phase = safe(task.phase || task.status, true);
       if (bar) bar.update(task.progress, { phase });
       else {
-        const line = `task ${id}: ${task.status}${task.phase ? ` — ${task.phase}` : ''} ${task.progress}%`;
+        const line = `task ${id}: ${safe(task.status, true)}${task.phase ? ` — ${phase}` : ''} ${task.progress}%`;
         if (line !== last) write(`${line}\n`);
         last = line;
       }
@@ -77,10 +79,11 @@ export async function watchTask(client: Client, id: number, o: WatchOptions): Pr
     write(`\ndetached: task ${id} goes on. Follow it: hostmgr task watch ${id}   Cancel it: hostmgr task cancel ${id}\n`);
     return 130;
   }
+  const kind = safe(task.kind, true);
   write(
     task.status === 'success'
-      ? `task ${id} (${task.kind}) ended: success\n`
-      : `task ${id} (${task.kind}) ended: ${task.status}${task.error ? ` — ${task.error}` : ''}\n`,
+      ? `task ${id} (${kind}) ended: success\n`
+      : `task ${id} (${kind}) ended: ${task.status}${task.error ? ` — ${safe(task.error)}` : ''}\n`,
   );
   return TASK_EXIT[task.status] ?? 1;
 }

@@ -13,7 +13,7 @@ export const schema = {
     required: ['templateKey'],
     additionalProperties: false,
   },
-  responses: { 201: 'notification_rule_created', 400: 'notification_template_unknown' },
+  responses: { 201: 'notification_rule_created', 400: 'notification_template_unknown | notification_node_unknown' },
   data: ruleSchema,
 } as const satisfies EndpointSchema;
 

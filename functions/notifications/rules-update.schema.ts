@@ -9,7 +9,7 @@ export const schema = {
   route: '/api/notifications/rules/{id}',
   path: pathId('id'),
   body: { type: 'object', properties: ruleFields, minProperties: 1, additionalProperties: false },
-  responses: { 200: 'notification_rule_updated', 404: 'notification_rule_not_found' },
+  responses: { 200: 'notification_rule_updated', 400: 'notification_node_unknown', 404: 'notification_rule_not_found' },
   data: ruleSchema,
 } as const satisfies EndpointSchema;
 

@@ -43,9 +43,24 @@ function parameters(where: 'path' | 'query', schema: EndpointSchema['path']) {
 /** The message codes of a `responses` entry (`'a | b'`, `'a / b'`). */
 export const codesOf = (message: string): string[] => message.split(/\s*[|/,]\s*/).filter(Boolean);
 
-/** The envelope whose `data` (and, when given, `message`) is narrowed. */
-const envelopeWith = (data: unknown, message?: unknown) => ({
-  allOf: [ENVELOPE, { type: 'object', properties: { ...(message ? { message } : {}), data } }],
+/**
+ * The envelope whose `status` is narrowed to what the HTTP status says (a 2xx is `success`, anything else
+ * `error`: an example drawn from the schema, as /api/docs shows, is then an error envelope), and whose `data`
+ * and (when given) `message` are narrowed.
+ */
+const envelopeWith = (httpStatus: number, data?: unknown, message?: unknown) => ({
+  allOf: [
+    ENVELOPE,
+    {
+      type: 'object',
+      properties: {
+        status: { const: httpStatus < 300 ? 'success' : 'error' },
+        ...(message ? { message } : {}),
+        ...(httpStatus < 300 ? {} : { error: { type: 'string', minLength: 1 } }),
+        ...(data === undefined ? {} : { data }),
+      },
+    },
+  ],
 });
 
 /**
@@ -72,14 +87,14 @@ function hoistTitled(schema: unknown, components: Record<string, unknown>): unkn
  * otherwise (an error's data is null unless named).
  */
 function responseSchema(s: EndpointSchema, status: number, message: string, components: Record<string, unknown>): unknown {
-  if (s.data === undefined) return ENVELOPE;
-  if (status < 300) return envelopeWith(hoistTitled(s.data, components));
+  if (s.data === undefined) return envelopeWith(status);
+  if (status < 300) return envelopeWith(status, hoistTitled(s.data, components));
   const named = codesOf(message).filter((c) => s.errorData?.[c] !== undefined);
-  if (!named.length) return envelopeWith({ type: 'null' });
+  if (!named.length) return envelopeWith(status, { type: 'null' });
   return {
     anyOf: [
-      ...named.map((c) => envelopeWith(hoistTitled(s.errorData![c], components), { const: c })),
-      envelopeWith({ type: 'null' }, { not: { enum: named } }),
+      ...named.map((c) => envelopeWith(status, hoistTitled(s.errorData![c], components), { const: c })),
+      envelopeWith(status, { type: 'null' }, { not: { enum: named } }),
     ],
   };
 }

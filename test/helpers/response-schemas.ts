@@ -25,9 +25,11 @@ interface Route {
 }
 
 const ENVELOPE_REF = '#/components/schemas/Envelope';
+/** The envelope with no `data` declared: plain, or with only its `status` (and an error's `error`) narrowed. */
 const isGenericEnvelope = (schema: unknown) => {
-  const s = schema as { $ref?: string } | undefined;
-  return s?.$ref === ENVELOPE_REF && Object.keys(s).length === 1;
+  const s = schema as { $ref?: string; allOf?: { $ref?: string; properties?: Record<string, unknown> }[] } | undefined;
+  if (s?.$ref === ENVELOPE_REF && Object.keys(s).length === 1) return true;
+  return s?.allOf?.length === 2 && s.allOf[0].$ref === ENVELOPE_REF && s.allOf[1].properties?.data === undefined;
 };
 
 export class ResponseChecker {

@@ -96,6 +96,11 @@ test('with a token it lists every operation of the OpenAPI document, with their 
   const statuses = await e25.locator('.responses-table tr.response').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-code')));
   expect(statuses).toEqual(expect.arrayContaining(['200', '401', '403', '500']));
   await expect(e25.locator('.responses-table').textContent()).resolves.toContain('unauthorized');
+  // each example is drawn from its response's schema: an error's is an error envelope, a success's a success
+  const example = (code: string) => e25.locator(`.responses-table tr.response[data-code="${code}"]`).textContent();
+  await expect(example('401')).resolves.toContain('"status": "error"');
+  await expect(example('401')).resolves.not.toContain('"status": "success"');
+  await expect(example('200')).resolves.toContain('"status": "success"');
 }, 90_000);
 
 test('"try it" of E25 answers 200 in the page, with the token entered', async () => {

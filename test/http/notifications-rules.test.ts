@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
+import { insertNode } from '../helpers/agent.ts';
 
 /** GET /api/notifications/rules and E23 POST /api/notifications/rules/bulk-delete, over real HTTP. */
 let operator: string;
@@ -242,5 +244,32 @@ describe('E23 POST /notifications/rules/bulk-delete', () => {
     expectEnvelope(await call('POST', '/notifications/rules/bulk-delete', { token: null, body: { ids } }), 401, 'unauthorized');
     expectEnvelope(await call('POST', '/notifications/rules/bulk-delete', { token: viewer, body: { ids } }), 403, 'forbidden');
     expect((await rulesOf(template))[0].deleted_at).toBeNull();
+  });
+});
+
+describe('a rule’s node filter', () => {
+  test('must name a cluster node: 400 naming body.nodeId on create and update, nothing stored; a real node and null are taken', async () => {
+    const before = await testDb().selectFrom('notification_rules').select('id').execute();
+    const typo = await call('POST', '/notifications/rules', { token: operator, body: { templateKey: 'task.failed', nodeId: 'fbsd-01-typo' } });
+    expectEnvelope(typo, 400, 'notification_node_unknown');
+    expect(typo.body.error).toMatch(/^body\.nodeId: no cluster node "fbsd-01-typo"/);
+    expect(await testDb().selectFrom('notification_rules').select('id').execute()).toHaveLength(before.length);
+
+    const nodeId = await insertNode(randomUUID(), { status: 'member' });
+    const made = await call('POST', '/notifications/rules', { token: operator, body: { templateKey: 'task.failed', nodeId } });
+    expectEnvelope(made, 201);
+    expect(made.body.data.nodeId).toBe(nodeId);
+
+    const gone = randomUUID();
+    const update = await call('PATCH', `/notifications/rules/${made.body.data.id}`, { token: operator, body: { nodeId: gone } });
+    expectEnvelope(update, 400, 'notification_node_unknown');
+    expect(update.body.error).toContain(`body.nodeId: no cluster node "${gone}"`);
+    expect(
+      (await testDb().selectFrom('notification_rules').select('match_node_id').where('id', '=', made.body.data.id).executeTakeFirstOrThrow()).match_node_id,
+    ).toBe(nodeId);
+
+    const cleared = await call('PATCH', `/notifications/rules/${made.body.data.id}`, { token: operator, body: { nodeId: null } });
+    expectEnvelope(cleared, 200);
+    expect(cleared.body.data.nodeId).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { openapi } from '#scripts/build/openapi';
 import type { EndpointSchema } from '#http/spec';
 import { taskViewSchema } from '#http/responses/task';
+import { readFileSync } from 'node:fs';
 import { ResponseChecker, type OpenApiDoc } from '../helpers/response-schemas.ts';
 
 /**
@@ -43,6 +44,8 @@ const doc = openapi(
   '0.0.0',
 ) as unknown as OpenApiDoc;
 const checker = new ResponseChecker(doc);
+/** the document the build wrote from every endpoint (the one GET /api/openapi.json and /api/docs serve) */
+const builtDoc = () => JSON.parse(readFileSync('.generated/openapi.json', 'utf8')) as OpenApiDoc;
 
 const task = {
   id: 7,
@@ -71,7 +74,24 @@ describe('the response check of the suite', () => {
   test('a titled shape is one named component of the document, referenced by the response', () => {
     expect(doc.components.schemas.TaskView).toMatchObject({ title: 'TaskView', required: expect.arrayContaining(['id', 'status']) });
     const ok200 = (doc.paths['/api/things/{id}'].get.responses['200'].content!['application/json'].schema as { allOf: unknown[] }).allOf[1];
-    expect(ok200).toEqual({ type: 'object', properties: { data: { $ref: '#/components/schemas/TaskView' } } });
+    expect(ok200).toEqual({ type: 'object', properties: { status: { const: 'success' }, data: { $ref: '#/components/schemas/TaskView' } } });
+  });
+
+  test('an error response is an error envelope: an example drawn from its schema (as /api/docs shows) says "error"', () => {
+    for (const d of [doc, builtDoc()])
+      for (const [route, ops] of Object.entries(d.paths))
+        for (const [method, op] of Object.entries(ops))
+          for (const [code, r] of Object.entries(op.responses)) {
+            const schema = r.content!['application/json'].schema as { allOf?: unknown[]; anyOf?: { allOf: unknown[] }[] };
+            const narrowed = (schema.anyOf ?? [schema]).map((s) => (s as { allOf: { properties?: { status?: unknown } }[] }).allOf[1].properties?.status);
+            expect({ at: `${method} ${route} ${code}`, narrowed }).toEqual({
+              at: `${method} ${route} ${code}`,
+              narrowed: narrowed.map(() => ({ const: Number(code) < 300 ? 'success' : 'error' })),
+            });
+          }
+    // a success answer does not pass as an error, nor an error as a success
+    expect(checker.problem('GET', '/api/things/7', 404, { ...ok(null), message: 'thing_not_found' })).toMatch(/\/status must be equal to constant/);
+    expect(checker.problem('GET', '/api/things/7', 200, { ...err('thing_found', task), error: '' })).toMatch(/\/status must be equal to constant/);
   });
 
   test('an answer matching its declaration passes', () => {

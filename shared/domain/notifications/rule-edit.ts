@@ -49,6 +49,14 @@ async function checkTarget(db: Db, templateKey: string, targetKey: string): Prom
   if (!g) throw invalid('notification_target_unknown', `body.targetKey: no ${t.target_type} target "${targetKey}"; use one of the template's targets or "*"`);
 }
 
+/** A rule's node filter names a cluster node (pending or member): a typo would make a rule that never fires. */
+async function checkNode(db: Db, nodeId: string | null | undefined): Promise<void> {
+  if (nodeId === undefined || nodeId === null) return;
+  const n = await db.selectFrom('nodes').select('id').where('id', '=', nodeId).executeTakeFirst();
+  if (!n)
+    throw invalid('notification_node_unknown', `body.nodeId: no cluster node "${nodeId}"; give a node id from GET /api/cluster/nodes, or null for any node`);
+}
+
 const checkConfig = (config: Record<string, unknown> | undefined, keepsUrl = false) => {
   if (config === undefined) return;
   checkNoControlCharacters('body.config', config);
@@ -73,6 +81,7 @@ export async function createRule(db: Kysely<Database>, input: RuleInput & { temp
     const targetKey = input.targetKey ?? '*';
     await ensureBuiltInTemplate(trx, input.templateKey);
     await checkTarget(trx, input.templateKey, targetKey);
+    await checkNode(trx, input.nodeId);
     const row = await trx
       .insertInto('notification_rules')
       .values({
@@ -102,6 +111,7 @@ export async function updateRule(db: Kysely<Database>, id: number, input: Omit<R
     if (!rule) throw notFound('notification_rule_not_found', `no notification rule ${id}`);
     const config = await keepStoredUrl(trx, id, input.config);
     if (input.targetKey !== undefined) await checkTarget(trx, rule.template_key, input.targetKey);
+    await checkNode(trx, input.nodeId);
     await trx
       .updateTable('notification_rules')
       .set({ ...columns({ ...input, config }), ...(input.targetKey !== undefined && { target_key: input.targetKey }), updated_at: new Date() })

@@ -19,7 +19,8 @@ const stack = await startStack({
   httpPort: await freePort(),
   lambdaPort: await freePort(),
   demoSeed: false,
-  logDir: resolve('.local/test-logs'),
+  // one directory per stack: the suite runs one stack per jest worker
+  logDir: resolve(process.env.HM_TEST_LOG_DIR || '.local/test-logs'),
   quiet: true,
   queuePort: 0,
   queuePrefix: `hm-test-${process.pid}`,

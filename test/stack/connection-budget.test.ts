@@ -115,3 +115,26 @@ test('a burst across many functions stays within max_connections, and idle pools
     await sampler.end();
   }
 }, 120_000);
+
+test('a server at max_connections answers 503 cluster_consensus_unavailable, never a 500', async () => {
+  // fill every slot the server has left, then ask through a function whose pool is closed (idle)
+  const fillers: pg.Client[] = [];
+  try {
+    for (;;) {
+      const c = new pg.Client({ connectionString: server.url });
+      try {
+        await c.connect();
+      } catch (err) {
+        expect((err as { code?: string }).code).toBe('53300');
+        break;
+      }
+      fillers.push(c);
+      expect(fillers.length).toBeLessThanOrEqual(MAX_CONNECTIONS);
+    }
+    const res = await fetch(`${state.apiUrl}/tasks`, { headers: { authorization: `Bearer ${state.adminToken}` } });
+    const body = (await res.json()) as { message: string };
+    expect({ status: res.status, message: body.message }).toEqual({ status: 503, message: 'cluster_consensus_unavailable' });
+  } finally {
+    await Promise.all(fillers.map((c) => c.end()));
+  }
+});

@@ -9,6 +9,7 @@ interface Started {
   databaseUrl: string;
   adminToken: string;
   storeKind: string;
+  logDir: string;
 }
 
 /** Starts one scripts/stack/test-stack.ts (store + migrations + serverless-offline) as a real process. */
@@ -30,7 +31,15 @@ async function startOne(index: number): Promise<Started> {
   }
   child.unref();
   const state = JSON.parse(readFileSync(stateFile, 'utf8'));
-  return { stateFile, pid: child.pid!, apiUrl: state.apiUrl, databaseUrl: state.databaseUrl, adminToken: state.adminToken, storeKind: state.storeKind };
+  return {
+    stateFile,
+    pid: child.pid!,
+    apiUrl: state.apiUrl,
+    databaseUrl: state.databaseUrl,
+    adminToken: state.adminToken,
+    storeKind: state.storeKind,
+    logDir: state.logDir,
+  };
 }
 
 /**

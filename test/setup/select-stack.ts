@@ -9,6 +9,7 @@ const stacks = JSON.parse(process.env.HM_TEST_STACKS || '[]') as Array<{
   databaseUrl: string;
   adminToken: string;
   storeKind: string;
+  logDir: string;
 }>;
 if (!stacks.length) throw new Error('no test stack: test/setup/global-setup.ts did not run');
 const mine = stacks[(Number(process.env.JEST_WORKER_ID || '1') - 1) % stacks.length];
@@ -17,3 +18,5 @@ process.env.HM_TEST_API = mine.apiUrl;
 process.env.HM_TEST_DATABASE_URL = mine.databaseUrl;
 process.env.HM_TEST_ADMIN_TOKEN = mine.adminToken;
 process.env.HM_TEST_STORE = mine.storeKind;
+// the stack's own logs (offline.log, sweeper.log …), for tests that read what was logged
+process.env.HM_TEST_LOG_DIR = mine.logDir;

@@ -7,7 +7,7 @@
  * Then the distinct test cases over all passes, the ten slowest files and the plain closing line CI reads,
  * "N passed, N failed". HM_TEST_WORKERS sets the workers (default: the machine's cores).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,10 +64,12 @@ for (const p of passes) {
   console.log(`\n=== tier ${p.label}${p.files ? ` (${p.files.length} profile-sensitive files)` : ''}`);
   const sampler = p.env.TEST_DATABASE_URL ? await sampleConnections(p.env.TEST_DATABASE_URL) : null;
   const started = Date.now();
-  const r = spawnSync('npx', ['jest', '--selectProjects', p.project, '-w', workers, ...extra, ...(p.files ?? [])], {
+  // spawned, not spawnSync: the sampler's timer must keep running while jest does
+  const child = spawn('npx', ['jest', '--selectProjects', p.project, '-w', workers, ...extra, ...(p.files ?? [])], {
     stdio: 'inherit',
     env: { ...p.env, HM_TEST_RESULTS: results },
   });
+  const r = await new Promise<{ status: number | null }>((resolve) => child.once('exit', (status) => resolve({ status })));
   const took = Math.round((Date.now() - started) / 1000);
   const conn = sampler ? await sampler.stop() : null;
   timings.push(`${p.label}: ${took} s${conn ? `; PostgreSQL peak ${conn.peak} client connections of max_connections ${conn.max}` : ''}`);

@@ -39,6 +39,14 @@ export const PEERS: Peer[] = [
     env: 'PEBBLE_CHALLTESTSRV',
     packages: { 'apt-get': 'pebble', brew: 'pebble' },
   },
+  // the connection-budget test runs its own server (test/helpers/private-postgres.ts) with a low max_connections;
+  // Debian's package brings the server binaries under /usr/lib/postgresql/<major>/bin with postgresql-common
+  {
+    what: 'PostgreSQL server (the store connection-budget test)',
+    binary: '/usr/bin/pg_ctlcluster',
+    env: 'POSTGRESQL',
+    packages: { 'apt-get': 'postgresql' },
+  },
   // playwright-core drives the system's browser (it downloads none)
   {
     what: 'Chromium (the browser test of the API reference page)',

@@ -12,6 +12,8 @@ import { freePort } from './ports.ts';
 import { PEBBLE_DIRECTORY_URL, pebbleCaFile } from './acme-test-server.ts';
 
 const out = process.argv[2];
+// one directory per stack: the suite runs one stack per jest worker
+const logDir = resolve(process.env.HM_TEST_LOG_DIR || '.local/test-logs');
 const dir = mkdtempSync(join(tmpdir(), 'hm-test-'));
 const stack = await startStack({
   dataDir: join(dir, 'pglite'),
@@ -19,7 +21,7 @@ const stack = await startStack({
   httpPort: await freePort(),
   lambdaPort: await freePort(),
   demoSeed: false,
-  logDir: resolve('.local/test-logs'),
+  logDir,
   quiet: true,
   queuePort: 0,
   queuePrefix: `hm-test-${process.pid}`,
@@ -66,6 +68,7 @@ writeFileSync(
     queueEndpoint: stack.queueEndpoint,
     queuePrefix: stack.queuePrefix,
     pid: process.pid,
+    logDir,
   }),
 );
 const shutdown = async () => {

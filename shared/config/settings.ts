@@ -43,6 +43,16 @@ export const SETTINGS = {
     defaultText: '`4`; serverless.yml: `2` per Lambda container',
     description: 'connections per process',
   },
+  HM_DB_IDLE_TIMEOUT_MS: {
+    type: 'int',
+    default: 30_000,
+    min: 100,
+    max: 3_600_000,
+    readers: ['functions', 'scripts'],
+    defaultText: '`30000`; the local stack: `200`',
+    description:
+      'a pooled connection unused this long is closed; the local stack closes them after 200 ms, so its server holds about one connection per request in flight rather than two per warm function',
+  },
   HM_DB_CONNECT_TIMEOUT_MS: {
     type: 'int',
     default: 5000,

@@ -33,7 +33,7 @@ export function createDb(url?: string, max = setting('HM_DB_POOL_MAX'), opts: { 
     const pool = new pg.Pool({
       connectionString: url ?? (await resolveDatabaseUrl()),
       max,
-      idleTimeoutMillis: 30_000,
+      idleTimeoutMillis: setting('HM_DB_IDLE_TIMEOUT_MS'),
       connectionTimeoutMillis: setting('HM_DB_CONNECT_TIMEOUT_MS'),
       query_timeout: opts.queryTimeoutMs ?? queryTimeoutMs(),
     });

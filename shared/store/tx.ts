@@ -4,9 +4,11 @@ import { conflict, DomainError, unavailable } from '#shared/errors/domain-errors
 import { auditCommitted, auditInTransaction, beginAuditAttempt } from '#store/audit-scope';
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
-// 57014: a server-side statement_timeout (or cancel) — like a client-side query timeout, the store did not answer in time
+// 57014: a server-side statement_timeout (or cancel) — like a client-side query timeout, the store did not answer in time;
+// 53300: the server is at max_connections ("sorry, too many clients already") — busy, so retry shortly, not a 500
 const CONNECTION_CODES = new Set([
   '57014',
+  '53300',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',

@@ -1,3 +1,4 @@
+// @tier e2e
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';

@@ -1,3 +1,4 @@
+// @tier fast
 import type { SimulatorExecutor } from '#simulator/executor';
 import { jailHost, simulatedHost } from '../helpers/simulated-host.ts';
 import type { JobContext } from '#agent/jobs/job';

@@ -1,3 +1,4 @@
+// @tier fast
 import type { ScenarioContext } from '#agent/check/runner';
 import { createFilePool } from '#agent/check/scenarios/scratch-pool';
 import type { Executor } from '#agent/executors/executor';

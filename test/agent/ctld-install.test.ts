@@ -1,3 +1,4 @@
+// @tier fast
 import { host, simulate } from '../unit/simulator/sim-helper.ts';
 import { installCtlConf } from '#agent/drivers/ctld';
 import type { Executor, RunResult } from '#agent/executors/executor';

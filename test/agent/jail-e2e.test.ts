@@ -1,3 +1,4 @@
+// @tier e2e
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

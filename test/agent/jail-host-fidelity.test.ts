@@ -1,3 +1,4 @@
+// @tier fast
 import type { SimHost } from '#shared/seed/host/schema';
 import { demoSeedHost, jailHost, simulatedHost } from '../helpers/simulated-host.ts';
 import { applyHooks, applyLimits, findJail, jailInventory, startJail, stopJail } from '#agent/drivers/jail';

@@ -1,3 +1,4 @@
+// @tier fast
 import type { SimHost } from '#shared/seed/host/schema';
 import { demoSeedHost, simulatedHost } from '../helpers/simulated-host.ts';
 import type { JobContext } from '#agent/jobs/job';

@@ -1,3 +1,4 @@
+// @tier fast
 import { PassThrough } from 'node:stream';
 import { ApiError, UnreachableError, type Client } from '../../cli/client.ts';
 import { watchTask } from '../../cli/watch.ts';

@@ -173,7 +173,7 @@ describe('E16 POST /api/cluster/join', () => {
     const forNode = audit.filter((r) => r.resource === `node:${node}`);
     expect(forNode.map((r) => r.status).sort()).toEqual([400, 403, 409, 409]);
     expect(forNode.every((r) => r.token_name !== '' && r.role === 'admin')).toBe(true);
-    const log = readFileSync('.local/test-logs/offline.log', 'utf8');
+    const log = readFileSync(`${process.env.HM_TEST_LOG_DIR}/offline.log`, 'utf8');
     expect(log).toContain('/api/cluster/join');
     expect(log).not.toContain(key);
     expect(log).not.toContain(wrong);

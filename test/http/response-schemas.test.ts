@@ -1,3 +1,4 @@
+// @tier fast
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EndpointSchema } from '#http/spec';

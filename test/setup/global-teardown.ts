@@ -1,27 +1,30 @@
 import { rmSync } from 'node:fs';
 
-export default async function globalTeardown() {
-  const pid = Number(process.env.HM_TEST_STACK_PID);
-  if (pid) {
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch {
-      /* already gone */
-    }
-    const until = Date.now() + 15_000;
-    while (Date.now() < until) {
-      try {
-        process.kill(pid, 0);
-      } catch {
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
+async function stopOne(pid: number, stateFile: string) {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    /* already gone */
   }
-  if (process.env.HM_TEST_STACK) rmSync(process.env.HM_TEST_STACK, { force: true });
+  const until = Date.now() + 15_000;
+  while (Date.now() < until) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    /* gone */
+  }
+  rmSync(stateFile, { force: true });
+}
+
+/** Stops every stack test/setup/global-setup.ts started. */
+export default async function globalTeardown() {
+  const stacks = JSON.parse(process.env.HM_TEST_STACKS || '[]') as Array<{ pid: number; stateFile: string }>;
+  await Promise.all(stacks.map((s) => stopOne(s.pid, s.stateFile)));
 }

@@ -1,3 +1,4 @@
+// @tier stack
 import { randomUUID } from 'node:crypto';
 import { testDb } from '../helpers/api.ts';
 import { insertNode, stackQueue } from '../helpers/agent.ts';

@@ -1,3 +1,4 @@
+// @tier stack
 import { testDb, uid } from '../helpers/api.ts';
 import { countedSource, pruneFailedAuth, recordFailedAuth } from '#shared/auth/failed-auth';
 import { FAILED_AUTH_DEFAULTS, failedAuthSettings, isExemptSource } from '#shared/auth/failed-auth-settings';

@@ -1,3 +1,4 @@
+// @tier stack
 import { randomUUID } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { testDb, uid } from '../helpers/api.ts';

@@ -1,3 +1,4 @@
+// @tier stack
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { testDb, uid } from '../helpers/api.ts';

@@ -1,3 +1,4 @@
+// @tier stack
 import { randomUUID } from 'node:crypto';
 import { testDb, uid } from '../helpers/api.ts';
 import { loadSeed, SeedError } from '#shared/seed/load';

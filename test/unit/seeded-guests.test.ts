@@ -1,3 +1,4 @@
+// @tier stack
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { testDb } from '../helpers/api.ts';

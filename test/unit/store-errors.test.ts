@@ -1,3 +1,4 @@
+// @tier stack
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { createDb, closeDb } from '#store/db';
 import { inTransaction } from '#store/tx';

@@ -1,3 +1,4 @@
+// @tier stack
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { closeDb } from '#store/db';
 import { tokenFor } from '../helpers/api.ts';

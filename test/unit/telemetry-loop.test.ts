@@ -1,3 +1,4 @@
+// @tier stack
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

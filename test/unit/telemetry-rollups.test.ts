@@ -1,3 +1,4 @@
+// @tier stack
 import { testDb } from '../helpers/api.ts';
 import { arcSample, createHost, poolSample, sample } from '../http/zfs-fixtures.ts';
 import { ingestTelemetry, arcRow } from '#domain/telemetry/ingest';

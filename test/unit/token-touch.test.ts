@@ -1,3 +1,4 @@
+// @tier stack
 import { sql } from 'kysely';
 import { testDb, uid } from '../helpers/api.ts';
 import { createToken, generateToken, verifyToken } from '#shared/auth/tokens';

@@ -1,3 +1,4 @@
+// @tier stack
 import { testDb, uid } from '../helpers/api.ts';
 import { createToken, generateToken, revokeToken, TokenRevokedError, verifyToken } from '#shared/auth/tokens';
 

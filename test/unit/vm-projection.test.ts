@@ -1,3 +1,4 @@
+// @tier stack
 import { sql } from 'kysely';
 import { testDb } from '../helpers/api.ts';
 import { applyVmInventory } from '#domain/vms/projection';

@@ -1,3 +1,4 @@
+// @tier stack
 import { fixture } from '../../helpers/fixtures.ts';
 import { simulatedHost } from '../../helpers/simulated-host.ts';
 import { testHost } from '../../helpers/agent.ts';

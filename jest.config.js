@@ -1,7 +1,7 @@
 /**
  * Jest in three tiers (test/setup/tiers.cjs decides each file's tier; docs/testing.md): `fast` needs no stack and
  * runs in parallel with no global setup; `stack` and `e2e` get one stack per worker from globalSetup (own ports,
- * own store), handed to each file by test/setup/select-stack.ts. `npm test` (test/setup/run-tiers.ts) runs the
+ * own store), handed to each file by test/setup/select-stack.ts; `real-zfs` boots one real-OpenZFS guest instead. `npm test` (test/setup/run-tiers.ts) runs the
  * tiers in order; `npx jest <files>` runs the named files in their own tiers.
  */
 import tiers from './test/setup/tiers.cjs';
@@ -9,7 +9,7 @@ import tiers from './test/setup/tiers.cjs';
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', importAttributes: true }, target: 'es2022', experimental: { keepImportAttributes: true } }, module: { type: 'commonjs' } }];
 const plan = tiers.plan(import.meta.dirname);
 
-const common = {
+export const common = {
   rootDir: import.meta.dirname,
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
@@ -31,6 +31,14 @@ export default {
     { ...common, displayName: 'fast', testMatch: files(plan.fast) },
     { ...common, ...withStacks, displayName: 'stack', testMatch: files(plan.stack) },
     { ...common, ...withStacks, displayName: 'e2e', testMatch: files(plan.e2e) },
+    // real OpenZFS in its QEMU guest: one guest per run (no API stack), one file at a time (`npm run test:real-zfs`)
+    {
+      ...common,
+      displayName: 'real-zfs',
+      testMatch: files(plan['real-zfs']),
+      globalSetup: '<rootDir>/test/real-zfs/global-setup.ts',
+      globalTeardown: '<rootDir>/test/real-zfs/global-teardown.ts',
+    },
   ],
   // one worker unless told (-w): a worker per stack, and a helper running a few files keeps one stack
   maxWorkers: 1,

@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { decide, type Machine } from './decide.ts';
 import { binaryOf, PEERS, type PackageManager } from './peers.ts';
+import { ensureImage } from './openzfs-guest.ts';
 
 const onPath = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
@@ -38,4 +39,12 @@ if (d.action === 'install') {
     process.exit(1);
   }
   console.log(`installed: ${d.packages.join(' ')}`);
+}
+
+// the real-OpenZFS peer: a QEMU guest image built once from Debian's packages and cached outside the clone. When it
+// cannot be had, the run goes on and the real-zfs tests fail with the reason (test/real-zfs/global-setup.ts).
+try {
+  await ensureImage((line) => console.log(`openzfs guest: ${line}`));
+} catch (e) {
+  console.error(`openzfs guest: not available — ${(e as Error).message}; the real-zfs tests will fail with this reason`);
 }

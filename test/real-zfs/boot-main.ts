@@ -1,6 +1,6 @@
 /**
  * Development: boots a guest and keeps it until SIGTERM/SIGINT, writing its state to the file given as the first
- * argument; `HM_REAL_ZFS_ATTACH=<that file> npx jest -c test/real-zfs/jest.config.js …` then runs suites against it
+ * argument; `HM_REAL_ZFS_ATTACH=<that file> npm run test:real-zfs …` then runs suites against it
  * without a boot per run. Every suite cleans up what it made, but the guest is not a clean boot for the next run.
  */
 import { writeFileSync } from 'node:fs';

@@ -4,6 +4,7 @@
  *   2. stack — one stack per jest worker — on PGlite, and again on PostgreSQL with FreeBSD 15.0 when
  *      TEST_DATABASE_URL names a server (CI)
  *   3. e2e — agents over SSH, Chromium, whole stacks — once
+ *   4. real-zfs — the real-OpenZFS guest — once
  * Then the distinct test cases over all passes, the ten slowest files and the plain closing line CI reads,
  * "N passed, N failed". HM_TEST_WORKERS sets the workers (default: the machine's cores).
  */
@@ -13,12 +14,15 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import tiers from './tiers.cjs';
+import { REAL_ZFS_ARGS } from '../real-zfs/jest-args.ts';
 
 interface Pass {
   label: string;
-  project: 'fast' | 'stack' | 'e2e';
+  project: 'fast' | 'stack' | 'e2e' | 'real-zfs';
   env: NodeJS.ProcessEnv;
   files?: string[];
+  /** jest arguments of this pass alone */
+  args?: string[];
 }
 
 const SECOND_PROFILE = 'freebsd-15.0';
@@ -34,6 +38,8 @@ if (postgresUrl && sensitive.length)
 passes.push({ label: 'stack on PGlite', project: 'stack', env: onPglite });
 if (postgresUrl) passes.push({ label: `stack on PostgreSQL, ${SECOND_PROFILE}`, project: 'stack', env: { ...process.env, HM_SIM_PROFILE: SECOND_PROFILE } });
 passes.push({ label: 'e2e', project: 'e2e', env: onPglite });
+// the real-OpenZFS guest (no store): its own closing line, as `npm run test:real-zfs` prints it
+passes.push({ label: 'real OpenZFS', project: 'real-zfs', env: onPglite, args: REAL_ZFS_ARGS });
 
 /** Samples the PostgreSQL server's client connections while a pass runs on it: the budget's measured peak. */
 async function sampleConnections(url: string) {
@@ -65,7 +71,8 @@ for (const p of passes) {
   const sampler = p.env.TEST_DATABASE_URL ? await sampleConnections(p.env.TEST_DATABASE_URL) : null;
   const started = Date.now();
   // spawned, not spawnSync: the sampler's timer must keep running while jest does
-  const child = spawn('npx', ['jest', '--selectProjects', p.project, '-w', workers, ...extra, ...(p.files ?? [])], {
+  const args = p.args ?? ['-w', workers];
+  const child = spawn('npx', ['jest', '--selectProjects', p.project, ...args, ...extra, ...(p.files ?? [])], {
     stdio: 'inherit',
     env: { ...p.env, HM_TEST_RESULTS: results },
   });

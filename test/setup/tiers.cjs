@@ -3,7 +3,8 @@
  * later needs no list to be edited:
  *   fast  (a) no stack, no store: test/unit/**, unless its docblock says `@tier stack` or `@tier e2e`
  *   stack (b) the store and the stack (one per jest worker): every other file — the safe default
- *   e2e   (c) agents over SSH, Chromium, a whole `npm start`, the real-ZFS peer: `@tier e2e`, and test/real-zfs/**
+ *   e2e   (c) agents over SSH, Chromium, a whole `npm start`: `@tier e2e`
+ *   real-zfs (c) the real-OpenZFS peer (a QEMU guest, no stack): test/real-zfs/**
  * A file may also say `@tier fast` outside test/unit. `@profile-sensitive` marks a fast or e2e file whose
  * behaviour differs by simulated host profile: it runs again on FreeBSD 15.0 (tier (b) always runs on both
  * stores, its PostgreSQL pass on FreeBSD 15.0). A tag that names no tier, or two tags, leave the file in no tier:
@@ -12,7 +13,7 @@
 const { readFileSync, readdirSync } = require('node:fs');
 const { join, relative, sep } = require('node:path');
 
-const TIERS = ['fast', 'stack', 'e2e'];
+const TIERS = ['fast', 'stack', 'e2e', 'real-zfs'];
 
 /** Every test file under test/, relative to the repository root with '/' separators, sorted. */
 function testFiles(root) {
@@ -38,7 +39,7 @@ function tiersOf(file, source) {
   const tags = tierTags(source);
   if (tags.length > 1 || tags.some((t) => !TIERS.includes(t))) return tags.filter((t) => TIERS.includes(t)).length > 1 ? tags : [];
   if (tags.length === 1) return tags;
-  if (file.startsWith('test/real-zfs/')) return ['e2e'];
+  if (file.startsWith('test/real-zfs/')) return ['real-zfs'];
   if (file.startsWith('test/unit/')) return ['fast'];
   return ['stack'];
 }
@@ -51,9 +52,9 @@ function tiersOf(file, source) {
 const profileSensitive = (source) =>
   /^\s*(?:\/\/|\/\*\*|\*)\s*@profile-sensitive\b/m.test(source) || /from '(?:#simulator\/|[./]*(?:simulator\/|helpers\/simulated-host))/.test(source);
 
-/** { fast: [...], stack: [...], e2e: [...], profileSensitive: [...], unplaced: [...] } for the repository at root. */
+/** { fast: [...], stack: [...], e2e: [...], 'real-zfs': [...], profileSensitive: [...], unplaced: [...] } for the repository at root. */
 function plan(root) {
-  const p = { fast: [], stack: [], e2e: [], profileSensitive: [], unplaced: [] };
+  const p = { fast: [], stack: [], e2e: [], 'real-zfs': [], profileSensitive: [], unplaced: [] };
   for (const file of testFiles(root)) {
     const source = readFileSync(join(root, file), 'utf8');
     const tiers = tiersOf(file, source);

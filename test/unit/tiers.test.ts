@@ -27,7 +27,7 @@ test("a file's tier comes from its folder, a docblock tag overrides it, and a ba
   expect(tiers.tiersOf('test/unit/a.test.ts', 'import x from "y";')).toEqual(['fast']);
   expect(tiers.tiersOf('test/http/a.test.ts', 'import x from "y";')).toEqual(['stack']);
   expect(tiers.tiersOf('test/whatever/new.test.ts', '')).toEqual(['stack']);
-  expect(tiers.tiersOf('test/real-zfs/pool.test.ts', '')).toEqual(['e2e']);
+  expect(tiers.tiersOf('test/real-zfs/pool.test.ts', '')).toEqual(['real-zfs']);
   expect(tiers.tiersOf('test/unit/a.test.ts', '/**\n * @tier stack\n */')).toEqual(['stack']);
   expect(tiers.tiersOf('test/agent/a.test.ts', '// @tier e2e\nimport x from "y";')).toEqual(['e2e']);
   expect(tiers.tiersOf('test/agent/a.test.ts', '// @tier slow\n')).toEqual([]);

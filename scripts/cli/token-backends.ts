@@ -33,16 +33,16 @@ export interface TokenBackend {
  */
 export async function openTokenBackend(flags: { url?: string; token?: string }): Promise<TokenBackend> {
   const env = process.env;
-  const url = flags.url ?? env.HOSTMGR_URL;
+  const url = flags.url || env.HOSTMGR_URL;
   if (url) {
-    const token = flags.token ?? env.HOSTMGR_TOKEN;
+    const token = flags.token || env.HOSTMGR_TOKEN;
     if (!token) throw new UsageError('an admin token is needed to manage tokens over the API: --token or HOSTMGR_TOKEN');
     return apiBackend(apiBase(url), token, `the API at ${apiBase(url)}`);
   }
   if (!setting('DATABASE_URL')) {
     const running = readRunningStack(localDir());
     if (running) {
-      const token = flags.token ?? env.HOSTMGR_TOKEN ?? env.HM_ADMIN_TOKEN ?? keptToken(running.adminTokenFile);
+      const token = flags.token || env.HOSTMGR_TOKEN || env.HM_ADMIN_TOKEN || keptToken(running.adminTokenFile);
       if (!token)
         throw new UsageError(
           `the local stack (pid ${running.pid}) runs with HM_ADMIN_TOKEN: give it as --token, HOSTMGR_TOKEN or HM_ADMIN_TOKEN so npm run token can use its API`,

@@ -117,6 +117,12 @@ interface KindDef<P, R> {
   configuration: boolean;
   resource: ResourceType;
   exclusive: boolean;
+  /**
+   * Its undo needs only the payload and the host, so a cancel requested while it ran survives an agent restart:
+   * the restarted agent undoes it (agent/jobs/undo-after-restart.ts) and reports it `cancelled`, instead of the
+   * task ending `interrupted` while the host work (a resilver) goes on to completion.
+   */
+  undoAfterRestart?: true;
 }
 
 const kind = <const P extends object, const R extends object>(d: KindDef<P, R>): KindDef<P, R> => d;
@@ -167,6 +173,8 @@ export const taskKinds = {
   'pool.replace-device': kind({
     ...plain,
     exclusive: true,
+    // the resilver runs in the kernel whether or not the agent does; `zpool detach <pool> <new>` stops it
+    undoAfterRestart: true,
     resource: 'pool',
     payload: exact({ pool: str, guid: str, old: str, new: str }),
     result: exact({ pool: str, old: str, new: str, poolState: str, scan: str }),
@@ -358,6 +366,9 @@ export type TaskPayloads = { [K in TaskKind]: TaskPayload<K> };
 export type TaskResults = { [K in TaskKind]: TaskResult<K> };
 
 export const TASK_KINDS = Object.keys(taskKinds) as TaskKind[];
+
+/** Whether a cancel requested while a task of this kind ran is carried out by its restarted agent. */
+export const undoesAfterRestart = (kind: string): boolean => isTaskKind(kind) && (taskKinds[kind] as { undoAfterRestart?: true }).undoAfterRestart === true;
 
 export const isTaskKind = (kind: string): kind is TaskKind => Object.hasOwn(taskKinds, kind);
 

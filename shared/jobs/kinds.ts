@@ -100,6 +100,8 @@ export const resourceKey = {
   certificate: (id: number) => `certificate:${id}`,
   /** a file of the host (`file:/boot/loader.conf`) */
   file: (path: string) => `file:${path}`,
+  /** a jail or VM (the same keys as `jail` and `vm`): its snapshots queue behind its other tasks */
+  guest: (type: 'jail' | 'vm', id: number) => `${type}:${id}`,
 };
 export type ResourceType = keyof typeof resourceKey;
 
@@ -341,6 +343,30 @@ export const taskKinds = {
       additionalProperties: false,
     },
     result: installedCertificate,
+  }),
+  /** Snapshots of a guest's datasets, taken together (`zfs snapshot ds1@name ds2@name` is atomic) */
+  'snapshot.create': kind({
+    ...plain,
+    resource: 'guest',
+    payload: exact({ datasets: strings, name: str }),
+    result: exact({ snapshots: strings }),
+  }),
+  /**
+   * `zfs rollback [-r] <ds@snap>`; `destroyNewer` (-r) destroys the newer snapshots — only those the request was
+   * told (`destroys`): a newer one taken since fails the task instead. The result names what was destroyed.
+   */
+  'snapshot.rollback': kind({
+    ...plain,
+    resource: 'guest',
+    payload: exact({ snapshot: str, destroyNewer: bool, destroys: strings }),
+    result: exact({ snapshot: str, destroyed: strings }),
+  }),
+  /** `zfs destroy <ds@snap>`: refused by zfs while a hold or a clone depends on it */
+  'snapshot.destroy': kind({
+    ...plain,
+    resource: 'guest',
+    payload: exact({ snapshot: str }),
+    result: exact({ snapshot: str }),
   }),
   /** A self-signed certificate: the agent makes an ECDSA P-256 key and a certificate for `domain` on the host and installs both */
   'certificate.self-sign': kind({

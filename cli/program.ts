@@ -6,6 +6,7 @@ import { addGeneratedCommands } from './generated-commands.ts';
 import type { Operation } from './operations.ts';
 import { addVerbs } from './verbs.ts';
 import { addTokenVerbs } from './token-verbs.ts';
+import { addSnapshotVerbs } from './snapshot-verbs.ts';
 
 /**
  * hostmgr: the control plane from a shell. Exit codes: 0 done; 1 the API refused or could not be reached (its
@@ -42,6 +43,7 @@ export async function run(argv: string[], operations: Operation[], io: Io): Prom
 
   addVerbs(program, io);
   addTokenVerbs(program, io);
+  addSnapshotVerbs(program, io);
   addGeneratedCommands(program, operations, io);
   // every subcommand answers like the program: errors through io, no process.exit
   for (const cmd of allCommands(program)) cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });

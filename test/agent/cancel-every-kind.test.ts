@@ -192,8 +192,18 @@ const cases: Record<TaskKind, KindCase> = {
   'snapshot.create': { runs: true, request: () => call('POST', `/guests/vm/${ids.vm}/snapshots`, { token: operator, body: { name: 'c3' } }) },
   'snapshot.rollback': {
     runs: true,
-    request: () =>
-      call('POST', `/guests/vm/${ids.vm}/snapshots/rollback`, { token: operator, body: { snapshot: `zroot/vms/${ids.vm}/disk0@c1`, destroyNewer: true } }),
+    // the store's view of the VM's snapshots must be the host's (snapshot.create may just have added one): a rollback
+    // destroys only the snapshots its answer named
+    request: async () => {
+      const onHost = async () => (await hostState()).datasets.filter((d) => d.name.startsWith(`zroot/vms/${ids.vm}/disk0@`)).map((d) => d.name);
+      const listed = async () =>
+        (await call('GET', `/guests/vm/${ids.vm}/snapshots`, { token: operator })).body.data.snapshots.map((x: { snapshot: string }) => x.snapshot);
+      await waitUntil('the VM’s snapshots in the store as on the host', async () => JSON.stringify(await listed()) === JSON.stringify(await onHost()) || null);
+      return call('POST', `/guests/vm/${ids.vm}/snapshots/rollback`, {
+        token: operator,
+        body: { snapshot: `zroot/vms/${ids.vm}/disk0@c1`, destroyNewer: true },
+      });
+    },
   },
   'snapshot.destroy': {
     runs: true,

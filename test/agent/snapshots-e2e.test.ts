@@ -136,3 +136,34 @@ test('rollback: to the newest at once; past newer ones only when asked, the answ
   expect((await snapsOnHost(agent)).at(-1)).toBe(`${ds}@b`);
   await listed(`${ds}@c`, false);
 });
+
+test('hostmgr snapshot create/list/destroy follow their tasks and show the host’s snapshots', async () => {
+  const { execFile } = await import('node:child_process');
+  const { apiUrl } = await import('../helpers/api.ts');
+  const hostmgr = (args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'cli/main.ts', ...args],
+        { env: { ...process.env, HOSTMGR_URL: apiUrl(), HOSTMGR_TOKEN: operator, XDG_CONFIG_HOME: '/nonexistent' }, timeout: 60_000 },
+        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+  const created = await hostmgr(['snapshot', 'create', 'jail', String(ctid), 'from-cli']);
+  expect(created.stderr).toBe('');
+  expect(created.code).toBe(0);
+  expect(created.stdout).toMatch(/snapshot_create_queued: task \d+/);
+  expect(await snapsOnHost(agent)).toContain(`${ds}@from-cli`);
+  await listed(`${ds}@from-cli`);
+  const shown = await hostmgr(['snapshot', 'list', 'jail', String(ctid)]);
+  expect(shown.code).toBe(0);
+  expect(shown.stdout).toMatch(new RegExp(`${ds}@held\\s.*\\bkeep\\b`));
+  expect(shown.stdout).toContain(`${ds}@from-cli`);
+  const refused = await hostmgr(['snapshot', 'destroy', 'jail', String(ctid), `${ds}@held`]);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain('snapshot_protected');
+  const rolled = await hostmgr(['snapshot', 'rollback', 'jail', String(ctid), `${ds}@b`, '--destroy-newer']);
+  expect(rolled.code).toBe(0);
+  expect(rolled.stdout).toContain(`destroys: ${ds}@from-cli`);
+  expect(await snapsOnHost(agent)).not.toContain(`${ds}@from-cli`);
+});

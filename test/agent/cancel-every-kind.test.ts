@@ -57,8 +57,8 @@ function host(ctid: number, vm: number, orphan: number): SimHost {
       { name: 'zroot/data', type: 'filesystem', usedBytes: 2 ** 20, mountpoint: '/zroot/data' },
       ...zvols.map((name) => ({ name, type: 'volume' as const, usedBytes: 2 ** 30, volsizeBytes: 2 ** 34 })),
       ...[vm, orphan].map((rid) => ({ name: `zroot/vms/${rid}/disk0`, type: 'volume' as const, usedBytes: 2 ** 30, volsizeBytes: 2 ** 34 })),
-      // the VM's snapshots, for the snapshot kinds
-      ...['c1', 'c2'].map((n, i) => ({ name: `zroot/vms/${vm}/disk0@${n}`, type: 'snapshot' as const, usedBytes: 0, creation: 1_700_000_000 + i })),
+      // the VM's snapshots, for the snapshot kinds (c0 outlives the rollback to c1, for the destroy)
+      ...['c0', 'c1', 'c2'].map((n, i) => ({ name: `zroot/vms/${vm}/disk0@${n}`, type: 'snapshot' as const, usedBytes: 0, creation: 1_700_000_000 + i })),
     ],
     sysctls: [...base.sysctls, { name: 'kern.maxfiles', type: 'integer', value: '32768', writable: true }],
     vms: [
@@ -207,7 +207,7 @@ const cases: Record<TaskKind, KindCase> = {
   },
   'snapshot.destroy': {
     runs: true,
-    request: () => call('POST', `/guests/vm/${ids.vm}/snapshots/destroy`, { token: operator, body: { snapshot: `zroot/vms/${ids.vm}/disk0@c2` } }),
+    request: () => call('POST', `/guests/vm/${ids.vm}/snapshots/destroy`, { token: operator, body: { snapshot: `zroot/vms/${ids.vm}/disk0@c0` } }),
   },
 };
 

@@ -21,7 +21,7 @@ import { zvolOpener } from './zvol-openers.ts';
 
 /**
  * Why a snapshot cannot be destroyed, or null: a user hold makes the kernel answer EBUSY, which libzfs words as
- * "it's being held" (the wording OpenZFS 2.3/2.4 hosts print — sanoid's logs show it; 2.2's was not confirmed
+ * "it's being held" (as OpenZFS 2.3.2 prints it: test/real-zfs/snapshots.test.ts; 2.2's wording was not confirmed
  * here); a clone (a dataset whose origin it is) makes zfs refuse without -R (zfs_main.c destroy_check_dependent:
  * "snapshot has dependent clones", then the clones).
  */

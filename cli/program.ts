@@ -7,6 +7,8 @@ import type { Operation } from './operations.ts';
 import { safe } from './output.ts';
 import { readSecret } from './secret-input.ts';
 import { addVerbs } from './verbs.ts';
+import { addTokenVerbs } from './token-verbs.ts';
+import { addSnapshotVerbs } from './snapshot-verbs.ts';
 
 /**
  * hostmgr: the control plane from a shell. Exit codes: 0 done; 1 the API refused or could not be reached (its
@@ -51,6 +53,8 @@ export async function run(argv: string[], operations: Operation[], io: Io): Prom
     });
 
   addVerbs(program, io);
+  addTokenVerbs(program, io);
+  addSnapshotVerbs(program, io);
   // the friendly verbs and login first, then every API operation; the agent's routes only with --all
   addGeneratedCommands(program, operations, io, { showAgentRoutes: argv.includes('--all') });
   // every subcommand answers like the program: errors through io, no process.exit

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call } from './api.ts';
 import { ActionForm } from './action-form.tsx';
 import { PowerButtons } from './power-buttons.tsx';
+import { GuestSnapshots } from './snapshots.tsx';
 import { ErrorLine, useLoad } from './load.tsx';
 import { memberNodes } from './nodes.ts';
 import { poll } from './state.ts';
@@ -151,6 +152,7 @@ export function JailPage({ ctid }: { ctid: number }) {
           </div>
         ))}
       </ActionForm>
+      <GuestSnapshots type="jail" id={ctid} />
     </div>
   );
 }
@@ -225,6 +227,7 @@ export function VmPage({ rid }: { rid: number }) {
           network-config <textarea name="networkConfig" rows={2} />
         </label>
       </ActionForm>
+      <GuestSnapshots type="vm" id={rid} />
       <ActionForm label="Purge registration" submit={(f) => send('DELETE', `/vm/${rid}/registration?deletemacs=${f.get('deletemacs') === 'on'}`)}>
         <label>
           <input type="checkbox" name="deletemacs" checked /> also delete unused MAC objects

@@ -146,7 +146,14 @@ export const DATASET_PROPS: Record<string, DatasetProp> = {
   },
   guid: { header: 'GUID', value: (_h, d) => d.guid ?? null, numeric: true, source: () => '-' },
   creation: { header: 'CREATION', value: (_h, d) => d.creation ?? null, numeric: true, source: () => '-' },
+  // snapshots only: the number of user holds, and the datasets cloned from it (their `origin`), comma-separated
+  userrefs: { header: 'USERREFS', value: (_h, d) => (d.type === 'snapshot' ? String(Object.keys(d.holds ?? {}).length) : null), source: () => '-' },
+  clones: { header: 'CLONES', value: (h, d) => (d.type === 'snapshot' ? clonesOf(h, d.name).join(',') : null), source: () => '-' },
 };
+
+/** The datasets whose `origin` is this snapshot. */
+export const clonesOf = (host: SimHost, snapshot: string): string[] =>
+  host.datasets.filter((x) => x.type !== 'snapshot' && x.properties?.origin === snapshot).map((x) => x.name);
 
 const ALIASES: Record<string, string> = {
   avail: 'available',

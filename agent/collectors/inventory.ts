@@ -2,6 +2,7 @@ import type { Executor } from '../executors/executor.ts';
 import type { HostInventory } from '#shared/agent-api/inventory';
 import { getSysctls, listTunables } from '../drivers/sysctl.ts';
 import { listDatasets } from '../drivers/zfs/datasets.ts';
+import { listSnapshotInventory } from '../drivers/zfs/snapshots.ts';
 import { collectPools, freeDisks } from './pools.ts';
 import { collectJails } from './jails.ts';
 import { collectVms } from './vms.ts';
@@ -48,6 +49,8 @@ export const SECTIONS = {
     return { pools, disks: freeDisks(core.kernDisks, devices) };
   },
   datasets: async (exec: Executor) => ({ datasets: await listDatasets(exec) }),
+  // at sweeps and after every task (a snapshot operation is one)
+  snapshots: async (exec: Executor) => ({ snapshots: await listSnapshotInventory(exec) }),
   tunables: async (exec: Executor) => ({ tunables: await listTunables(exec) }),
   jails: async (exec: Executor) => ({ jails: await collectJails(exec) }),
   vms: async (exec: Executor) => ({ vms: await collectVms(exec) }),

@@ -27,7 +27,7 @@ export const poolReplaceDevice: JobHandler<'pool.replace-device'> = async (ctx, 
 };
 
 /** The undo step of a cancelled replacement: detach the new device if it is still (being) attached. */
-async function undoReplacement(exec: Parameters<JobHandler>[0]['exec'], p: { pool: string; new: string }): Promise<string> {
+export async function undoReplacement(exec: Parameters<JobHandler>[0]['exec'], p: { pool: string; new: string }): Promise<string> {
   try {
     const status = await poolStatus(exec, p.pool);
     if (!named(status, p.new).length) return `undone: ${p.new} is not in pool ${p.pool}`;

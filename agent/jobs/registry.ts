@@ -31,6 +31,9 @@ export const jobHandlers: { [K in TaskKind]: () => Promise<JobHandler<K>> } = {
   'certificate.issue': () => import('./certificate-issue.ts').then((m) => m.certificateIssue),
   'certificate.install': () => import('./certificate-install.ts').then((m) => m.certificateInstall),
   'certificate.self-sign': () => import('./certificate-self-sign.ts').then((m) => m.certificateSelfSign),
+  'snapshot.create': () => import('./snapshots.ts').then((m) => m.snapshotCreate),
+  'snapshot.rollback': () => import('./snapshots.ts').then((m) => m.snapshotRollback),
+  'snapshot.destroy': () => import('./snapshots.ts').then((m) => m.snapshotDestroy),
 };
 
 export async function handlerFor(kind: string): Promise<JobHandler | undefined> {

@@ -1,7 +1,9 @@
 import type { Executor } from '../executors/executor.ts';
 import { runChecked } from '../executors/executor.ts';
 import { parseQueueMessage } from '#shared/jobs/protocol';
-import type { Registered } from '#shared/agent-api/contract';
+import type { PendingCancel, Registered } from '#shared/agent-api/contract';
+import { isTaskKind, type TaskKind } from '#shared/jobs/kinds';
+import { undoAfterRestart, type UndoAfterRestart } from '../jobs/undo-after-restart.ts';
 import { AgentApi, ApiError } from './api.ts';
 import { backoffMs, sleep } from './backoff.ts';
 import { AgentClient } from './client.ts';
@@ -93,6 +95,8 @@ export class Agent {
     try {
       const stale = await this.api.interruptStale({ attempts: Infinity, signal: stop });
       if (stale.interrupted.length) this.log('warn', 'tasks cut off by the previous run marked interrupted', { tasks: stale.interrupted });
+      // before any queued work: a cancel the previous run was asked for is carried out, not lost with it
+      for (const c of stale.cancelling) await this.carryOutCancel(c);
     } catch (err) {
       if (stop.aborted) return this.shutdown();
       throw err;
@@ -131,6 +135,23 @@ export class Agent {
     await this.consume();
     await this.drain();
     return this.shutdown();
+  }
+
+  /** Undoes a task the previous run was asked to cancel (its kind's undo step) and reports it `cancelled`. */
+  private async carryOutCancel(c: PendingCancel): Promise<void> {
+    const load = isTaskKind(c.kind) ? (undoAfterRestart[c.kind] as (() => Promise<UndoAfterRestart<TaskKind>>) | undefined) : undefined;
+    let detail: string;
+    try {
+      detail = load ? await (await load())(this.exec, c.payload as never) : `not undone: this agent has no undo step for ${c.kind}`;
+    } catch (err) {
+      detail = `not undone: ${(err as Error).message}`;
+    }
+    this.log('warn', 'cancel requested before the restart carried out', { taskId: c.id, detail });
+    await this.runner.finish(c.id, {
+      attempt: c.attempt,
+      status: 'cancelled',
+      error: `cancelled by ${c.requestedBy} (the agent restarted meanwhile); ${detail}`,
+    });
   }
 
   private async register(): Promise<Registered | null> {

@@ -3,11 +3,14 @@ import { endpoint } from '#http/endpoint';
 import { ok, type Reply } from '#http/envelope';
 import { inTransaction } from '#store/tx';
 import { boundNode } from '#domain/nodes/agent-binding';
-import { interruptStaleTasks } from '#domain/task-transitions';
+import { interruptStaleTasks, pendingCancels } from '#domain/task-transitions';
 import type { Input, Output } from './interrupt-stale.schema.ts';
 
 export const handler = endpoint<Input>(spec, async (_input, { db, principal }): Promise<Reply<Output>> => {
   const nodeId = boundNode(principal);
-  const interrupted = await inTransaction(db, (trx) => interruptStaleTasks(trx, nodeId));
-  return ok('stale_tasks_interrupted', { nodeId, interrupted });
+  const { interrupted, cancelling } = await inTransaction(db, async (trx) => ({
+    interrupted: await interruptStaleTasks(trx, nodeId),
+    cancelling: await pendingCancels(trx, nodeId),
+  }));
+  return ok('stale_tasks_interrupted', { nodeId, interrupted, cancelling });
 });

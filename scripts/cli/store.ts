@@ -1,20 +1,20 @@
 import { setting } from '#shared/config/read';
-import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import { createDb } from '#store/db';
 import { migrateToLatest } from '#store/migrate';
 import type { Database } from '#store/tables';
+import { readRunningStack } from '../stack/running-stack.ts';
 
 /** How the CLIs (token, seed, migrate) find the store; printed in their --help. */
 export const STORE_HELP = `Store:
   DATABASE_URL       the PostgreSQL database to use, e.g. postgres://user:pass@host:5432/hostmgr
   Without DATABASE_URL:
-    - if the local stack (npm start) is running, its embedded store on
-      127.0.0.1:\${HM_PGLITE_PORT:-5433} is used, i.e.
-      DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5433/postgres
-    - otherwise the embedded store's data directory .local/pglite is opened (and migrated) directly;
-      do not start npm start while the command runs.`;
+    - if the local stack (npm start) is running from \${HM_LOCAL_DIR:-.local}, its store is used through
+      the address it recorded in \${HM_LOCAL_DIR:-.local}/stack.json (whatever HM_PGLITE_PORT it was given)
+    - otherwise the embedded store's data directory \${HM_LOCAL_DIR:-.local}/pglite is opened (and
+      migrated) directly, holding its lock (pglite.lock) meanwhile; a store another process holds open is
+      refused, never opened twice (a second opener corrupts it).`;
 
 export interface CliStore {
   db: Kysely<Database>;
@@ -25,40 +25,42 @@ export interface CliStore {
   close(): Promise<void>;
 }
 
-const listening = (port: number, host = '127.0.0.1') =>
-  new Promise<boolean>((res) => {
-    const s = connect({ port, host });
-    s.once('connect', () => (s.destroy(), res(true)));
-    s.once('error', () => res(false));
-    s.setTimeout(500, () => (s.destroy(), res(false)));
-  });
+/** The local dir npm start uses (HM_LOCAL_DIR, default .local). */
+export const localDir = () => resolve(setting('HM_LOCAL_DIR'));
 
-/** DATABASE_URL, else the running local stack's store, else the embedded store's data dir, opened here. */
+/** DATABASE_URL, else the running local stack's store, else the embedded store's data dir, opened here under its lock. */
 export async function openCliStore(): Promise<CliStore> {
   const url = setting('DATABASE_URL');
   if (url) {
     const db = createDb(url, 1);
     return { db, where: `DATABASE_URL (${new URL(url).host}${new URL(url).pathname})`, applied: [], close: () => db.destroy() };
   }
-  const port = setting('HM_PGLITE_PORT');
-  if (await listening(port)) {
-    const db = createDb(`postgres://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`, 1);
-    return { db, where: `the local stack's store on 127.0.0.1:${port}`, applied: [], close: () => db.destroy() };
+  const running = readRunningStack(localDir());
+  if (running) {
+    const db = createDb(running.storeUrl, 1);
+    return { db, where: `the running stack's store (${new URL(running.storeUrl).host}, npm start pid ${running.pid})`, applied: [], close: () => db.destroy() };
   }
-  const dataDir = resolve('.local/pglite');
+  const dataDir = resolve(localDir(), 'pglite');
   // loaded only here: PGlite is heavy to import, and most runs talk to a server
   const { startEmbeddedStore } = await import('../stack/pglite.ts');
+  // refuses (StoreLockedError) when another process holds the data directory
   const store = await startEmbeddedStore({ dataDir, port: 0 });
   const db = createDb(store.url, 1);
-  return {
-    db,
-    where: `the embedded store in ${dataDir}`,
-    applied: await migrateToLatest(db),
-    close: async () => {
-      await db.destroy();
-      await store.close();
-    },
-  };
+  try {
+    return {
+      db,
+      where: `the embedded store in ${dataDir}`,
+      applied: await migrateToLatest(db),
+      close: async () => {
+        await db.destroy();
+        await store.close();
+      },
+    };
+  } catch (err) {
+    await db.destroy();
+    await store.close();
+    throw err;
+  }
 }
 
 /** Runs a CLI body: store errors and usage errors become one line on stderr and exit code 1 (2 for usage). */

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { lockStore } from './store-lock.ts';
 
 export interface EmbeddedStore {
   url: string;
@@ -61,17 +62,31 @@ function runStatementsWhole(server: PGLiteSocketServer): void {
 
 /** PGlite served over the PostgreSQL wire protocol, so every process reaches it with plain `pg`. */
 export async function startEmbeddedStore(opts: { dataDir: string; port?: number; host?: string }): Promise<EmbeddedStore> {
-  const db = await openPglite(opts.dataDir);
-  const server = new PGLiteSocketServer({ db, port: opts.port ?? 0, host: opts.host ?? '127.0.0.1', maxConnections: 200 });
-  runStatementsWhole(server);
-  await server.start();
-  const port = Number((server as unknown as { port: number }).port);
-  return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
-    port,
-    close: async () => {
-      await server.stop();
+  // one opener per data directory: a second one corrupts it (StoreLockedError names the holder)
+  const release = lockStore(resolve(opts.dataDir));
+  try {
+    const db = await openPglite(opts.dataDir);
+    const server = new PGLiteSocketServer({ db, port: opts.port ?? 0, host: opts.host ?? '127.0.0.1', maxConnections: 200 });
+    runStatementsWhole(server);
+    await server.start().catch(async (err) => {
       await db.close();
-    },
-  };
+      throw err;
+    });
+    const port = Number((server as unknown as { port: number }).port);
+    return {
+      url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
+      port,
+      close: async () => {
+        try {
+          await server.stop();
+          await db.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
 }

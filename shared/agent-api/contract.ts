@@ -81,6 +81,20 @@ export interface HeartbeatRecorded {
 export interface StaleTasksInterrupted {
   nodeId: string;
   interrupted: number[];
+  /**
+   * running tasks an operator asked to cancel before the restart, of kinds the agent can undo from the payload
+   * alone: still `running`; the agent undoes each and reports it `cancelled`
+   */
+  cancelling: PendingCancel[];
+}
+
+/** A cancel the previous run of the agent did not get to carry out. */
+export interface PendingCancel {
+  id: number;
+  kind: string;
+  attempt: number;
+  payload: unknown;
+  requestedBy: string;
 }
 
 export interface InventoryRecorded {

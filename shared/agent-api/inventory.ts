@@ -271,6 +271,25 @@ const routeTableSchema = {
   },
 } as const;
 
+/**
+ * A snapshot (`zfs list -t snapshot -o name,creation,used,userrefs,clones`, in zfs's order: per dataset oldest
+ * first), with the tags of its user holds (`zfs holds`) and the datasets cloned from it.
+ */
+const snapshotSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'createdAt', 'usedBytes', 'holds', 'clones'],
+  properties: {
+    /** dataset@snapshot */
+    name: str,
+    /** Unix seconds */
+    createdAt: int,
+    usedBytes: int,
+    holds: strings,
+    clones: strings,
+  },
+} as const;
+
 export const inventorySchema = {
   type: 'object',
   properties: {
@@ -281,6 +300,8 @@ export const inventorySchema = {
     pools: { type: 'array', items: poolSchema },
     /** filesystems and zvols (snapshots only when asked) */
     datasets: { type: 'array', items: datasetSchema },
+    /** every snapshot of the host, with holds and clones (what the snapshot operations check before they queue) */
+    snapshots: { type: 'array', items: snapshotSchema },
     tunables: { type: 'array', items: tunableSchema },
     /** free disks (not in any pool), for device replacement */
     disks: strings,
@@ -305,6 +326,7 @@ export type HostInventory = FromSchema<typeof inventorySchema>;
 export type PoolInventory = FromSchema<typeof poolSchema>;
 export type PoolVdev = FromSchema<typeof vdevSchema>;
 export type DatasetInventory = FromSchema<typeof datasetSchema>;
+export type SnapshotInventory = FromSchema<typeof snapshotSchema>;
 export type TunableInventory = FromSchema<typeof tunableSchema>;
 export type JailInventory = FromSchema<typeof jailSchema>;
 export type VmInventory = FromSchema<typeof vmSchema>;

@@ -477,7 +477,12 @@ export const SETTINGS = {
     defaultText: 'the demo seed into an empty store',
     description: 'load this seed file before serving',
   },
-  HM_LOCAL_DIR: { type: 'string', default: '.local', readers: ['npm start'], description: 'the embedded store, simulated hosts, agent state and logs' },
+  HM_LOCAL_DIR: {
+    type: 'string',
+    default: '.local',
+    readers: ['npm start', 'scripts'],
+    description: "the embedded store, simulated hosts, agent state, logs, the kept admin token and the running stack's address",
+  },
   HM_HTTP_PORT: { type: 'int', default: 3000, min: 1, max: 65_535, readers: ['npm start'], description: 'API port' },
   HM_LAMBDA_PORT: { type: 'int', default: 3002, min: 1, max: 65_535, readers: ['npm start'], description: "serverless-offline's Lambda invoke port" },
   HM_PGLITE_PORT: {

@@ -49,6 +49,10 @@ export const taskOutcomes: { [K in TaskKind]: KindOutcome<K> } = {
   'certificate.issue': applyCertificateTaskOutcome,
   'certificate.install': applyCertificateTaskOutcome,
   'certificate.self-sign': applyCertificateTaskOutcome,
+  // snapshots: the request persisted nothing but its task; the host's next inventory shows the result
+  'snapshot.create': nothing,
+  'snapshot.rollback': nothing,
+  'snapshot.destroy': nothing,
 };
 
 const ENDED = new Set(['success', 'failed', 'interrupted', 'cancelled']);

@@ -22,6 +22,9 @@ export const finishTask = (trx: Db, nodeId: string, taskId: number, report: Fini
 /** At agent start: the node's `running` tasks become `interrupted`. */
 export const interruptStaleTasks = (trx: Db, nodeId: string) => lifecycle.interruptStaleTasks(trx, nodeId, applyTaskOutcome);
 
+/** At agent start: the cancels its previous run did not carry out, for kinds it can undo after a restart. */
+export const pendingCancels = (db: Db, nodeId: string) => lifecycle.pendingCancels(db, nodeId);
+
 /** An operator's cancellation: a queued task ends at once, a running one is asked to stop. */
 export const cancelTask = (trx: Db, taskId: number, by: string) => cancel.cancelTask(trx, taskId, by, applyTaskOutcome);
 

@@ -100,6 +100,8 @@ export const resourceKey = {
   certificate: (id: number) => `certificate:${id}`,
   /** a file of the host (`file:/boot/loader.conf`) */
   file: (path: string) => `file:${path}`,
+  /** a jail or VM (the same keys as `jail` and `vm`): its snapshots queue behind its other tasks */
+  guest: (type: 'jail' | 'vm', id: number) => `${type}:${id}`,
 };
 export type ResourceType = keyof typeof resourceKey;
 
@@ -117,6 +119,12 @@ interface KindDef<P, R> {
   configuration: boolean;
   resource: ResourceType;
   exclusive: boolean;
+  /**
+   * Its undo needs only the payload and the host, so a cancel requested while it ran survives an agent restart:
+   * the restarted agent undoes it (agent/jobs/undo-after-restart.ts) and reports it `cancelled`, instead of the
+   * task ending `interrupted` while the host work (a resilver) goes on to completion.
+   */
+  undoAfterRestart?: true;
 }
 
 const kind = <const P extends object, const R extends object>(d: KindDef<P, R>): KindDef<P, R> => d;
@@ -178,6 +186,8 @@ export const taskKinds = {
   'pool.replace-device': kind({
     ...plain,
     exclusive: true,
+    // the resilver runs in the kernel whether or not the agent does; `zpool detach <pool> <new>` stops it
+    undoAfterRestart: true,
     resource: 'pool',
     payload: exact({ pool: str, guid: str, old: str, new: str }),
     result: exact({ pool: str, old: str, new: str, poolState: str, scan: str }),
@@ -363,6 +373,30 @@ export const taskKinds = {
     },
     result: installedCertificate,
   }),
+  /** Snapshots of a guest's datasets, taken together (`zfs snapshot ds1@name ds2@name` is atomic) */
+  'snapshot.create': kind({
+    ...plain,
+    resource: 'guest',
+    payload: exact({ datasets: strings, name: str }),
+    result: exact({ snapshots: strings }),
+  }),
+  /**
+   * `zfs rollback [-r] <ds@snap>`; `destroyNewer` (-r) destroys the newer snapshots — only those the request was
+   * told (`destroys`): a newer one taken since fails the task instead. The result names what was destroyed.
+   */
+  'snapshot.rollback': kind({
+    ...plain,
+    resource: 'guest',
+    payload: exact({ snapshot: str, destroyNewer: bool, destroys: strings }),
+    result: exact({ snapshot: str, destroyed: strings }),
+  }),
+  /** `zfs destroy <ds@snap>`: refused by zfs while a hold or a clone depends on it */
+  'snapshot.destroy': kind({
+    ...plain,
+    resource: 'guest',
+    payload: exact({ snapshot: str }),
+    result: exact({ snapshot: str }),
+  }),
   /** A self-signed certificate: the agent makes an ECDSA P-256 key and a certificate for `domain` on the host and installs both */
   'certificate.self-sign': kind({
     ...plain,
@@ -387,6 +421,9 @@ export type TaskPayloads = { [K in TaskKind]: TaskPayload<K> };
 export type TaskResults = { [K in TaskKind]: TaskResult<K> };
 
 export const TASK_KINDS = Object.keys(taskKinds) as TaskKind[];
+
+/** Whether a cancel requested while a task of this kind ran is carried out by its restarted agent. */
+export const undoesAfterRestart = (kind: string): boolean => isTaskKind(kind) && (taskKinds[kind] as { undoAfterRestart?: true }).undoAfterRestart === true;
 
 export const isTaskKind = (kind: string): kind is TaskKind => Object.hasOwn(taskKinds, kind);
 

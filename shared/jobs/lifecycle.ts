@@ -5,7 +5,8 @@ import { scrubTaskSecrets } from './secrets.ts';
 import { OUTPUT_TAIL_CHARS, type FinishReport, type ProgressReport } from '#shared/agent-api/reports';
 import { getTask } from './tasks.ts';
 import { resultProblem } from './result-check.ts';
-import type { TaskKind, TaskPayload, TaskResult } from './kinds.ts';
+import { undoesAfterRestart, type TaskKind, type TaskPayload, type TaskResult } from './kinds.ts';
+import type { PendingCancel } from '#shared/agent-api/contract';
 
 /**
  * The task transitions an agent reports, each idempotent so that retried reports are harmless:
@@ -126,13 +127,36 @@ export async function interruptTasks(trx: Db, ids: number[], reason: string, app
 /**
  * At agent start every `running` task of its node is stale: the agent has just started and runs nothing, so
  * whatever ran them is gone; they become `interrupted`, not re-run: host work cut off half-way needs a person.
+ * Except a task an operator asked to cancel whose kind the agent can undo after a restart (`undoAfterRestart`):
+ * the cancel is not lost with the process — it stays `running` with its request (pendingCancels) until the
+ * restarted agent has undone it and reports it `cancelled`.
  */
 export async function interruptStaleTasks(trx: Db, nodeId: string, applyOutcome: TaskOutcome): Promise<number[]> {
-  const stale = await trx.selectFrom('tasks').select('id').where('node_id', '=', nodeId).where('status', '=', 'running').execute();
+  const stale = await trx
+    .selectFrom('tasks')
+    .select(['id', 'kind', 'cancel_requested_at'])
+    .where('node_id', '=', nodeId)
+    .where('status', '=', 'running')
+    .execute();
   return interruptTasks(
     trx,
-    stale.map((r) => r.id),
+    stale.filter((r) => !(r.cancel_requested_at && undoesAfterRestart(r.kind))).map((r) => r.id),
     'interrupted: the agent restarted while the task was running',
     applyOutcome,
   );
+}
+
+/** The node's running tasks whose cancel its restarted agent is to carry out (see interruptStaleTasks). */
+export async function pendingCancels(db: Db, nodeId: string): Promise<PendingCancel[]> {
+  const rows = await db
+    .selectFrom('tasks')
+    .select(['id', 'kind', 'attempts', 'payload', 'cancel_requested_by'])
+    .where('node_id', '=', nodeId)
+    .where('status', '=', 'running')
+    .where('cancel_requested_at', 'is not', null)
+    .orderBy('id')
+    .execute();
+  return rows
+    .filter((r) => undoesAfterRestart(r.kind))
+    .map((r) => ({ id: r.id, kind: r.kind, attempt: r.attempts, payload: r.payload, requestedBy: r.cancel_requested_by ?? 'an operator' }));
 }

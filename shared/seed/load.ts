@@ -426,7 +426,8 @@ async function addEvents(trx: Trx, events: Item<'backupEvents'>[], times: EventT
     }
     const [created = now, startedGiven, completedGiven] = times[i];
     const started = startedGiven ?? (e.status === 'queued' ? null : created);
-    const completed = completedGiven ?? (e.status === 'success' || e.status === 'failed' || e.status === 'interrupted' ? started : null);
+    const completed =
+      completedGiven ?? (e.status === 'success' || e.status === 'failed' || e.status === 'interrupted' || e.status === 'cancelled' ? started : null);
     rows.push({
       job_id: job.id,
       node_id: job.node_id,

@@ -36,6 +36,15 @@ export function auditAsRoutine(routine: boolean): void {
   if (scope) scope.routine = routine;
 }
 
+/**
+ * Names what the request acts on in its audit row when the path does not (a token created or revoked:
+ * `token:<id>`); identifiers only, as the rest of the row.
+ */
+export function auditResource(resource: string): void {
+  const scope = storage.getStore();
+  if (scope) scope.entry.resource = resource;
+}
+
 /** At the start of each transaction attempt. */
 export function beginAuditAttempt(): void {
   const scope = storage.getStore();

@@ -33,6 +33,7 @@ import './zfs.ts';
 import './zfs-boot.ts';
 import './zfs-create.ts';
 import './zfs-destroy.ts';
+import './zfs-hold-rollback.ts';
 import './zfs-load-key.ts';
 import './zfs-mount.ts';
 import './zfs-rename.ts';

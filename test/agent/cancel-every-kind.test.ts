@@ -57,6 +57,8 @@ function host(ctid: number, vm: number, orphan: number): SimHost {
       { name: 'zroot/data', type: 'filesystem', usedBytes: 2 ** 20, mountpoint: '/zroot/data' },
       ...zvols.map((name) => ({ name, type: 'volume' as const, usedBytes: 2 ** 30, volsizeBytes: 2 ** 34 })),
       ...[vm, orphan].map((rid) => ({ name: `zroot/vms/${rid}/disk0`, type: 'volume' as const, usedBytes: 2 ** 30, volsizeBytes: 2 ** 34 })),
+      // the VM's snapshots, for the snapshot kinds (c0 outlives the rollback to c1, for the destroy)
+      ...['c0', 'c1', 'c2'].map((n, i) => ({ name: `zroot/vms/${vm}/disk0@${n}`, type: 'snapshot' as const, usedBytes: 0, creation: 1_700_000_000 + i })),
     ],
     sysctls: [...base.sysctls, { name: 'kern.maxfiles', type: 'integer', value: '32768', writable: true }],
     vms: [
@@ -189,6 +191,26 @@ const cases: Record<TaskKind, KindCase> = {
     runs: true,
     request: () =>
       call('POST', '/certificates', { token: operator, body: { name: 'self-c', domain: 'self-c.example.org', type: 'self-signed', nodeId: node() } }),
+  },
+  'snapshot.create': { runs: true, request: () => call('POST', `/guests/vm/${ids.vm}/snapshots`, { token: operator, body: { name: 'c3' } }) },
+  'snapshot.rollback': {
+    runs: true,
+    // the store's view of the VM's snapshots must be the host's (snapshot.create may just have added one): a rollback
+    // destroys only the snapshots its answer named
+    request: async () => {
+      const onHost = async () => (await hostState()).datasets.filter((d) => d.name.startsWith(`zroot/vms/${ids.vm}/disk0@`)).map((d) => d.name);
+      const listed = async () =>
+        (await call('GET', `/guests/vm/${ids.vm}/snapshots`, { token: operator })).body.data.snapshots.map((x: { snapshot: string }) => x.snapshot);
+      await waitUntil('the VM’s snapshots in the store as on the host', async () => JSON.stringify(await listed()) === JSON.stringify(await onHost()) || null);
+      return call('POST', `/guests/vm/${ids.vm}/snapshots/rollback`, {
+        token: operator,
+        body: { snapshot: `zroot/vms/${ids.vm}/disk0@c1`, destroyNewer: true },
+      });
+    },
+  },
+  'snapshot.destroy': {
+    runs: true,
+    request: () => call('POST', `/guests/vm/${ids.vm}/snapshots/destroy`, { token: operator, body: { snapshot: `zroot/vms/${ids.vm}/disk0@c0` } }),
   },
 };
 

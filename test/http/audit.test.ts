@@ -37,8 +37,11 @@ describe('audit log', () => {
     const { id, token } = await createToken(testDb(), { name: `audit walker ${uid()}`, role: 'admin' });
     const operations = await mutatingOperations();
     expect(operations.length).toBeGreaterThan(10);
+    // the token revoke route gets a token of its own to revoke: id 1 is the suite's admin token
+    const victim = await createToken(testDb(), { name: `audit victim ${uid()}`, role: 'viewer' });
+    const path = (route: string) => (route === '/api/tokens/{id}/revoke' ? `/tokens/${victim.id}/revoke` : concrete(route));
     for (const op of operations) {
-      const res = await call(op.method, concrete(op.route), {
+      const res = await call(op.method, path(op.route), {
         token,
         headers: { 'idempotency-key': `audit-${uid()}`, 'x-api-key': MARKER },
         body: { password: MARKER, userData: `#cloud-config\npassword: ${MARKER}`, key: MARKER, token: MARKER },

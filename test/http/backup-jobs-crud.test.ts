@@ -189,6 +189,30 @@ test('run now: 202 with a queued event tied to its task; the task moves it (runn
   expect(notes.map((n) => n.title)).toContain(`Backup job ${job.id} (run-${T}) failed`);
 });
 
+test('a running run cancelled by an operator ends cancelled, its event too, and notifies backup_cancelled — never "failed"', async () => {
+  const job = (await create(body({ name: `cancel-${T}` }))).body.data;
+  const run = await call('POST', `/cluster/backups/jobs/${job.id}/run`, { token: operator });
+  expectEnvelope(run, 202);
+  const { taskId, eventId } = run.body.data;
+  await inTransaction(testDb(), (trx) => startTask(trx, runner, taskId));
+  expectEnvelope(await call('POST', `/tasks/${taskId}/cancel`, { token: operator }), 202, 'task_cancel_requested');
+  // the agent stops the send and reports the cancellation (agent/runtime/runner.ts: a failure after the cancel is `cancelled`)
+  await inTransaction(testDb(), (trx) =>
+    finishTask(trx, runner, taskId, { attempt: 1, status: 'cancelled', error: 'cancelled: zfs send stopped', output: 'mode: full\n' }),
+  );
+  const event = await testDb().selectFrom('backup_events').selectAll().where('id', '=', eventId).executeTakeFirstOrThrow();
+  expect(event).toMatchObject({ status: 'cancelled', error: 'cancelled: zfs send stopped', mode: 'full' });
+  expect(event.completed_at).not.toBeNull();
+  const notes = await testDb().selectFrom('notifications').selectAll().where('node_id', '=', runner).execute();
+  expect(notes.filter((n) => n.title.startsWith(`Backup job ${job.id} `))).toEqual([
+    expect.objectContaining({ kind: 'backup_cancelled', title: `Backup job ${job.id} (cancel-${T}) cancelled`, severity: 'info' }),
+  ]);
+  // E12 lists it as it ended
+  const listed = await call('GET', `/cluster/backups/events/remote?jobId=${job.id}&size=100`, { token: operator });
+  expectEnvelope(listed, 200);
+  expect(listed.body.data.data.find((e: { id: number }) => e.id === eventId)?.status).toBe('cancelled');
+});
+
 test('a silent runner’s running run ends interrupted, and so does its event; run now then waits for the runner; 409 for a non-member', async () => {
   const quiet = await insertNode(randomUUID(), { status: 'member', heartbeatIntervalS: 1 });
   const job = (await create(body({ name: `silent-${T}`, nodeId: quiet }))).body.data;

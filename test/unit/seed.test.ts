@@ -103,7 +103,7 @@ describe('seed schema and files', () => {
     const problems = problemsOf(() => readSeedFile(writeJson('invalid.json', doc)));
     expect(problems).toEqual(
       expect.arrayContaining([
-        'backupEvents[1].status: must be one of "queued", "running", "success", "failed", "interrupted"',
+        'backupEvents[1].status: must be one of "queued", "running", "success", "failed", "interrupted", "cancelled"',
         'nodes[0].role: is not an accepted field',
         'notifications[0].createdAt: must be an ISO 8601 date-time, "now" or a relative time such as -2h',
         'backupJobs[0].sourceDataset: is required',

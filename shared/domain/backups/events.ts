@@ -2,7 +2,8 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { BackupEventsTable, Database } from '#store/tables';
 import { iso, lastPage, offsetOf, type Page, type PageRequest } from '#store/paging';
 
-export const BACKUP_EVENT_STATUSES = ['queued', 'running', 'success', 'failed', 'interrupted'] as const;
+/** E12's statuses, and `cancelled` beyond them: a run an operator cancelled (as its task ends). */
+export const BACKUP_EVENT_STATUSES = ['queued', 'running', 'success', 'failed', 'interrupted', 'cancelled'] as const;
 export type BackupEventStatus = (typeof BACKUP_EVENT_STATUSES)[number];
 
 /** The fields E12 may sort by (default `startedAt`, descending); the query schema refuses any other. */

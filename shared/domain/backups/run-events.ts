@@ -8,13 +8,13 @@ import { cancelledBeforeStart } from '#domain/task-undo';
 /** The replication output an event keeps: the tail, where zfs's last words are. */
 export const EVENT_OUTPUT_TAIL = 16 * 1024;
 
-/** A run's event follows its task: a cancelled run counts as failed (E12 knows no `cancelled`). */
+/** A run's event follows its task: a run an operator cancelled is `cancelled`, not a failure. */
 const EVENT_STATUS: Record<TaskStatus, BackupEventStatus> = {
   queued: 'queued',
   running: 'running',
   success: 'success',
   failed: 'failed',
-  cancelled: 'failed',
+  cancelled: 'cancelled',
   interrupted: 'interrupted',
 };
 
@@ -24,8 +24,8 @@ export const modeOf = (output: string): string => /^mode: (full|incremental)$/m.
 /**
  * A `backup.run` task's transition moves its event, in the same transaction (called by start, finish, the
  * interruption of stale tasks and the sweeper through the task outcome): status, times, the output tail, the
- * error. A run that ends `failed` raises a `backup_failed` notification. A run cancelled before it started
- * leaves no event.
+ * error. A run that ends `failed` raises a `backup_failed` notification, one cancelled while it ran a
+ * `backup_cancelled` one (information: someone chose it). A run cancelled before it started leaves no event.
  */
 export async function applyBackupRunOutcome(trx: Db, task: TaskRow): Promise<void> {
   if (task.kind !== 'backup.run') return;
@@ -51,16 +51,16 @@ export async function applyBackupRunOutcome(trx: Db, task: TaskRow): Promise<voi
     .where('task_id', '=', task.id)
     .returning(['id', 'job_id'])
     .executeTakeFirst();
-  if (!ev || status !== 'failed') return;
+  if (!ev || (status !== 'failed' && status !== 'cancelled')) return;
   const job = await trx.selectFrom('backup_jobs').select(['name']).where('id', '=', ev.job_id).executeTakeFirst();
   await raiseNotification(trx, {
-    kind: 'backup_failed',
-    title: `Backup job ${ev.job_id}${job ? ` (${job.name})` : ''} failed`,
+    kind: status === 'failed' ? 'backup_failed' : 'backup_cancelled',
+    title: `Backup job ${ev.job_id}${job ? ` (${job.name})` : ''} ${status}`,
     body: task.error,
-    severity: 'error',
+    severity: status === 'failed' ? 'error' : 'info',
     scope: 'global',
     nodeId: task.node_id,
-    subject: { type: 'backup_job', id: ev.job_id, kind: 'backup.run', status: 'failed' },
+    subject: { type: 'backup_job', id: ev.job_id, kind: 'backup.run', status },
   });
 }
 

@@ -147,6 +147,8 @@ const datasetSchema = {
     overlaidFiles: { type: 'object', additionalProperties: simFileSchema },
     /** Unix seconds */
     creation: { type: 'integer', minimum: 0 },
+    /** snapshots: user holds (`zfs hold <tag>`), tag → Unix seconds; `userrefs` counts them */
+    holds: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
     /** other ZFS properties by name, as `zfs get` prints them (compression, origin …) */
     properties: { type: 'object', additionalProperties: { type: 'string' } },
   },

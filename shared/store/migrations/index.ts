@@ -37,6 +37,8 @@ import * as m0110 from './0110_notification_delivery.ts';
 import * as m0111 from './0111_node_offline_notified.ts';
 // what a queued task's request changed, put back when it is cancelled
 import * as m0113 from './0113_task_undo.ts';
+// a cancelled backup run is recorded cancelled
+import * as m0121 from './0121_backup_event_cancelled.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -84,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   '0110_notification_delivery': m0110,
   '0111_node_offline_notified': m0111,
   '0113_task_undo': m0113,
+  '0121_backup_event_cancelled': m0121,
 };

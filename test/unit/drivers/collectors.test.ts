@@ -64,7 +64,8 @@ describe('inventory collector', () => {
     };
     const inv = await collectInventory(broken);
     expect(inv.datasets).toBeUndefined();
-    expect(inv.collectErrors).toEqual(['datasets: internal error: out of memory']);
+    expect(inv.snapshots).toBeUndefined();
+    expect(inv.collectErrors).toEqual(['datasets: internal error: out of memory', 'snapshots: internal error: out of memory']);
     expect(inv.pools).toHaveLength(2);
     expect(inv.tunables!.length).toBeGreaterThan(10);
   });

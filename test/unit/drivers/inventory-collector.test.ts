@@ -29,7 +29,7 @@ describe('inventory collector between full sweeps', () => {
     const { exec, calls } = counted(h);
     const c = new InventoryCollector(exec, { sweepIntervalMs: SWEEP_MS, now: h.now });
     const first = await c.collect();
-    expect(c.lastCollected).toEqual(['pools', 'datasets', 'tunables', 'jails', 'vms', 'pciDevices', 'users', 'groups', 'routes', 'capabilities']);
+    expect(c.lastCollected).toEqual(['pools', 'datasets', 'snapshots', 'tunables', 'jails', 'vms', 'pciDevices', 'users', 'groups', 'routes', 'capabilities']);
     // what a one-shot collection of every section reports
     expect(first).toEqual(await collectInventory(h.exec));
     const sweepCommands = calls.length;
@@ -79,13 +79,13 @@ describe('inventory collector between full sweeps', () => {
     // the safety net: the last sweep is now sweepIntervalMs old
     h.advance(1);
     const swept = await c.collect();
-    expect(c.lastCollected).toHaveLength(10);
+    expect(c.lastCollected).toHaveLength(11);
     expect(swept.groups!.map((g) => g.name)).toContain('by-hand');
     // after a task the agent asks for a full check, whatever the clock says
     await runChecked(h.exec, ['pw', 'groupadd', 'by-task']);
     h.advance(1_000);
     const full = await c.collect(true);
-    expect(c.lastCollected).toHaveLength(10);
+    expect(c.lastCollected).toHaveLength(11);
     expect(full.groups!.map((g) => g.name)).toContain('by-task');
   });
 

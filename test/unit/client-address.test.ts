@@ -9,7 +9,8 @@ import { countedSource } from '#shared/auth/failed-auth';
 /**
  * The client's address behind the console's CloudFront distribution: CloudFront-Viewer-Address is honoured only
  * beside the edge secret the distribution adds (X-Hm-Edge-Secret = HM_EDGE_SECRET), never on its own.
- * @tier stack: the failed-auth case counts rows in the store
+ * The failed-auth case counts rows in the store:
+ * @tier stack
  */
 const SECRET = `edge-${uid()}-${'s'.repeat(32)}`;
 const CLOUDFRONT = '130.176.1.2'; // the address API Gateway sees for a request CloudFront forwards

@@ -6,7 +6,7 @@ async function newerThan(exec: Parameters<JobHandler>[0]['exec'], snapshot: stri
   const [dataset] = snapshot.split('@');
   const names = (await runChecked(exec, ['zfs', 'list', '-H', '-t', 'snapshot', '-o', 'name', '-d', '1', dataset])).split('\n').filter(Boolean);
   const at = names.indexOf(snapshot);
-  if (at < 0) throw new Error(`cannot open '${snapshot}': dataset does not exist`);
+  if (at < 0) throw new Error(`snapshot ${snapshot} is no longer on the host`);
   return names.slice(at + 1);
 }
 

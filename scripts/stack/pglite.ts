@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -20,10 +20,20 @@ async function openPglite(dataDir: string): Promise<PGlite> {
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
     const template = resolve('.local/pglite-template');
     if (!existsSync(join(template, 'PG_VERSION'))) {
-      rmSync(template, { recursive: true, force: true });
-      mkdirSync(template, { recursive: true });
-      const t = await PGlite.create(template, { extensions });
+      // made aside and renamed into place: the suite starts a stack per jest worker at once, and two stacks
+      // initialising one template dir together abort PGlite; the loser of the rename uses the winner's
+      const building = `${template}.${process.pid}`;
+      rmSync(building, { recursive: true, force: true });
+      mkdirSync(building, { recursive: true });
+      const t = await PGlite.create(building, { extensions });
       await t.close();
+      if (!existsSync(join(template, 'PG_VERSION'))) rmSync(template, { recursive: true, force: true });
+      try {
+        renameSync(building, template);
+      } catch (e) {
+        if (!existsSync(join(template, 'PG_VERSION'))) throw e;
+        rmSync(building, { recursive: true, force: true });
+      }
     }
     mkdirSync(dataDir, { recursive: true });
     cpSync(template, dataDir, { recursive: true });

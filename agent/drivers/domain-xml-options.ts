@@ -1,16 +1,16 @@
 import { DEFAULT_VNC_BIND, DEFAULT_VNC_RESOLUTION } from '#domain/vms/types';
 import type { VncOptions } from '#shared/agent-api/inventory';
 import { type DomainXml, GUEST_AGENT_CHANNEL, attrsOf, childrenOf, el, find, findAll, is, removeAll, tagOf, type XNode } from './domain-xml.ts';
+import { readVncWait } from './vnc-wait.ts';
 
 /**
  * Reading and writing the VM options that live in the libvirt bhyve domain XML (E5/E17/E19):
  * - guest agent: a virtio-serial controller + `<channel type='unix'>` targeting `org.qemu.guest_agent.0`
  *   (libvirt's bhyve driver turns it into `-s N:0,virtio-console,org.qemu.guest_agent.0=<socket>`);
  * - VNC: `<graphics type='vnc'>` with a `<listen type='address'>` + a GOP `<video>` with its resolution
- *   (bhyve_command.c bhyveBuildGraphicsArgStr: `fbuf,tcp=<bind>:<port>[,password=],w=,h=`). libvirt has no
- *   attribute for bhyve's `wait` (the graphics parser ignores unknown attributes and the command builder never
- *   emits `,wait`), so a VM never waits for a VNC client; the port must lie in 5900–65535 and the domain must
- *   boot with a UEFI loader, or `virsh start` fails;
+ *   (bhyve_command.c bhyveBuildGraphicsArgStr: `fbuf,tcp=<bind>:<port>[,password=],w=,h=`); the port must lie in
+ *   5900–65535 and the domain must boot with a UEFI loader, or `virsh start` fails. bhyve's `wait` is in
+ *   vnc-wait.ts (libvirt has no graphics setting for it);
  * - cloud-init: the NoCloud seed ISO attached as a read-only SATA cdrom.
  */
 
@@ -52,8 +52,7 @@ export function readVnc(d: DomainXml): VncOptions {
     bind: (listen && attrsOf(listen).address) || a.listen || DEFAULT_VNC_BIND,
     port,
     resolution,
-    // libvirt keeps no such setting (see above)
-    wait: false,
+    wait: readVncWait(d),
     auth: a.passwd !== undefined && a.passwd !== '',
   };
 }
@@ -71,6 +70,9 @@ export function setVnc(d: DomainXml, vnc: VncSetting): void {
   const devices = d.devices;
   const old = find(devices, is('graphics', { type: 'vnc' }));
   const passwd = vnc.password === undefined ? (old ? attrsOf(old).passwd : undefined) : vnc.password;
+  // the video keeps the PCI slot libvirt gave it: the bhyve option that makes it wait names that slot
+  const oldVideo = find(devices, is('video'));
+  const address = oldVideo && find(oldVideo, is('address', { type: 'pci' }));
   removeAll(devices, is('graphics', { type: 'vnc' }));
   removeAll(devices, is('video'));
   if (!vnc.enabled) return;
@@ -79,7 +81,7 @@ export function setVnc(d: DomainXml, vnc: VncSetting): void {
   if (passwd) attrs.passwd = passwd;
   childrenOf(devices).push(
     el('graphics', attrs, [el('listen', { type: 'address', address: vnc.bind })]),
-    el('video', {}, [el('model', { type: 'gop', heads: '1', primary: 'yes' }, [el('resolution', { x, y })])]),
+    el('video', {}, [el('model', { type: 'gop', heads: '1', primary: 'yes' }, [el('resolution', { x, y })]), ...(address ? [address] : [])]),
   );
 }
 

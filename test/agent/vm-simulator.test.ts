@@ -265,6 +265,37 @@ describe('VM jobs against the simulated host', () => {
     expect((await sim.run(['virsh', 'define', '/tmp/valueless.xml'])).stderr).toMatch(/No bhyve command-line argument specified/);
   });
 
+  test('E17 on a VM whose disk is sda: the cdrom takes a drive unit no SATA disk holds (hda and sda are both unit 0)', async () => {
+    const { ctx, sim, xmlOf } = simulated([{ ...STOPPED, zvols: ['zroot/vms/102/disk0'] }]);
+    // the host defined its disk as sda, with no address: libvirt derives unit 0 from the name
+    const xml = (await sim.run(['virsh', 'dumpxml', '--security-info', '102'])).stdout
+      .replace("dev='hda'", "dev='sda'")
+      .replace(/\s*<address type='drive'[^>]*\/>/g, '');
+    await sim.run(['mkdir', '-p', '/tmp']);
+    await sim.run(['tee', '/tmp/sda.xml'], xml);
+    expect((await sim.run(['virsh', 'define', '/tmp/sda.xml'])).code).toBe(0);
+    // the simulated libvirt refuses what libvirt refuses: a cdrom hda beside the disk sda
+    const clash = xml.replace(
+      '</devices>',
+      "  <disk type='file' device='cdrom'>\n      <source file='/tmp/x.iso'/>\n      <target dev='hda' bus='sata'/>\n      <readonly/>\n    </disk>\n  </devices>",
+    );
+    await sim.run(['tee', '/tmp/clash.xml'], clash);
+    expect(await sim.run(['virsh', 'define', '/tmp/clash.xml'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "error: Failed to define domain from /tmp/clash.xml\nerror: unsupported configuration: Found duplicate drive address for disk with target name 'sda' controller='0' bus='0' target='0' unit='0'\n",
+    });
+    const res = await vmCloudInit(ctx('vm.cloud-init'), { rid: 102, domain: '102', data: '#cloud-config\n', metadata: 'instance-id: x\n', networkConfig: '' });
+    expect(res).toMatchObject({ cloudInit: true, attached: true });
+    const disks = childrenOf((await xmlOf(102)).devices).filter(is('disk'));
+    const units = disks.map((disk) => [attrsOf(find(disk, is('target'))!).dev, attrsOf(find(disk, is('address', { type: 'drive' }))!).unit]);
+    expect(units).toEqual([
+      ['sda', '0'],
+      ['hdb', '1'],
+    ]);
+  });
+
   test('E17: the seed ISO is built with makefs and attached as a cdrom; clearing detaches and removes it', async () => {
     const { ctx, xmlOf, sim } = simulated();
     const texts = { data: '#cloud-config\nhostname: db\n', metadata: 'instance-id: vm-102\n', networkConfig: 'version: 2\n' };

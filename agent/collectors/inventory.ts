@@ -3,6 +3,7 @@ import type { HostInventory } from '#shared/agent-api/inventory';
 import { getSysctls, listTunables } from '../drivers/sysctl.ts';
 import { listDatasets } from '../drivers/zfs/datasets.ts';
 import { collectPools, freeDisks } from './pools.ts';
+import { geomDisks } from '../drivers/geom.ts';
 import { collectJails } from './jails.ts';
 import { collectVms } from './vms.ts';
 import { listPciDevices } from '../drivers/pciconf.ts';
@@ -45,7 +46,7 @@ export async function readCore(exec: Executor): Promise<HostCore> {
 export const SECTIONS = {
   pools: async (exec: Executor, core: HostCore): Promise<Partial<HostInventory>> => {
     const { pools, devices } = await collectPools(exec);
-    return { pools, disks: freeDisks(core.kernDisks, devices) };
+    return { pools, disks: freeDisks(core.kernDisks, devices, await geomDisks(exec)) };
   },
   datasets: async (exec: Executor) => ({ datasets: await listDatasets(exec) }),
   tunables: async (exec: Executor) => ({ tunables: await listTunables(exec) }),

@@ -55,6 +55,13 @@ describe('inventory collector', () => {
       ['ada1p3', 'UNAVAIL'],
     ]);
     expect(freeDisks('ada3 ada2 ada1 ada0 cd0', ['ada0p3', 'ada1p3'])).toEqual(['ada2', 'ada3']);
+    // GELI and label providers resolve through the GEOM tree, not by their names
+    const geom = new Map([
+      ['ada0p3.eli', 'ada0'],
+      ['gpt/tank0', 'ada1'],
+    ]);
+    expect(freeDisks('ada2 ada1 ada0', ['ada0p3.eli', 'gpt/tank0'])).toEqual(['ada0', 'ada1', 'ada2']);
+    expect(freeDisks('ada2 ada1 ada0', ['ada0p3.eli', 'gpt/tank0'], geom)).toEqual(['ada2']);
     // a section whose command fails is left out (the control plane keeps what it had), the rest is reported
     const h = simulate(demoHost());
     const broken = {

@@ -1,3 +1,4 @@
+import { parseCpusetMask } from '../../drivers/cpuset.ts';
 import { runChecked, type Executor } from '../../executors/executor.ts';
 import { noHooks } from '#domain/jails/hooks';
 import { renderJailConf } from '../../drivers/jail-conf.ts';
@@ -99,8 +100,11 @@ export const jailScenario: Scenario = {
     if (inv.cpuSet.join(',') !== '0' || inv.memoryBytes !== memoryBytes)
       throw new Error(`limits read back: cpus ${inv.cpuSet.join(',')}, memory ${inv.memoryBytes} (wanted 0, ${memoryBytes})`);
     // the post-start limits script ran: the jail's threads are on CPU 0 (cpuset -g), its memory rule is loaded
-    const mask = (await runChecked(ctx.exec, ['cpuset', '-g', '-j', name])).trim();
-    if (!/mask: 0$/.test(mask)) throw new Error(`cpuset -g -j ${name}: ${mask}`);
+    const shown = (await runChecked(ctx.exec, ['cpuset', '-g', '-j', name])).trim();
+    // the CPU line, not the memory-domain line under it (which ends in `mask: 0` on any one-domain host)
+    const cpus = parseCpusetMask(shown);
+    if (cpus?.join(',') !== '0') throw new Error(`cpuset -g -j ${name}: ${shown}`);
+    const mask = shown.split('\n')[0];
     if (memoryBytes) {
       const rules = await runChecked(ctx.exec, ['rctl', `jail:${name}`]);
       if (!rules.includes(`jail:${name}:memoryuse:deny=`)) throw new Error(`rctl jail:${name} lists no memoryuse rule: ${rules.trim()}`);

@@ -1,4 +1,5 @@
 import { collectInventory } from '#agent/collectors/inventory';
+import { parseCpusetMask } from '#agent/drivers/cpuset';
 import { freeDisks, poolVdevs } from '#agent/collectors/pools';
 import { collectTelemetry } from '#agent/collectors/telemetry';
 import { parseZpoolStatus } from '#agent/drivers/zfs/pools';
@@ -104,5 +105,14 @@ describe('telemetry collector', () => {
     const s = await collectTelemetry(simulate(host()).exec);
     expect(s.pools).toEqual([]);
     expect(s.arc).toBeUndefined();
+  });
+});
+
+describe('cpuset -g', () => {
+  test("the CPU mask is printaffinity's first line, not the memory-domain line that also ends in 'mask: 0'", () => {
+    expect(parseCpusetMask('jail 3 mask: 0, 1\njail 3 domain policy: first-touch mask: 0\n')).toEqual([0, 1]);
+    expect(parseCpusetMask('jail 3 mask: 0\njail 3 domain policy: first-touch mask: 0\n')).toEqual([0]);
+    expect(parseCpusetMask('pid 12 cpuset mask: 2, 3\n')).toEqual([2, 3]);
+    expect(parseCpusetMask('jail 3 domain policy: first-touch mask: 0\n')).toBeNull();
   });
 });

@@ -96,6 +96,7 @@ export const PROGRAM_DIRS: Record<string, string> = {
   mkdir: '/bin',
   mv: '/bin',
   rm: '/bin',
+  rmdir: '/bin',
   sh: '/bin',
   test: '/bin',
   kldstat: '/sbin',

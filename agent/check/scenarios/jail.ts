@@ -60,18 +60,18 @@ export const jailScenario: Scenario = {
     const memoryBytes = ctx.caps.racct ? MEMORY_LIMIT : 0;
 
     // undone last first: the jail stops before its files and root go
-    await makeDirsUndone(ctx, `${root}/bin`);
-    await makeDirsUndone(ctx, `${root}/etc`);
-    await makeDirsUndone(ctx, `${root}/dev`);
+    await makeDirsUndone(ctx, `${root}/bin`, root);
+    await makeDirsUndone(ctx, `${root}/etc`, root);
+    await makeDirsUndone(ctx, `${root}/dev`, root);
     await runChecked(ctx.exec, ['cp', '/rescue/sh', `${root}/bin/sh`]);
     await writeText(ctx.exec, `${root}/etc/rc`, '#!/bin/sh\n:\n', '755');
     await writeText(ctx.exec, `${root}/etc/rc.shutdown`, '#!/bin/sh\n:\n', '755');
     // exec.clean and jexec -l look root up inside the jail and chdir to its home (command.c run_command)
-    await makeDirsUndone(ctx, `${root}/root`);
+    await makeDirsUndone(ctx, `${root}/root`, root);
     await writeText(ctx.exec, `${root}/etc/master.passwd`, 'root:*:0:0::0:0:Charlie &:/root:/bin/sh\n', '600');
     await writeText(ctx.exec, `${root}/etc/group`, 'wheel:*:0:root\n', '644');
     await runChecked(ctx.exec, ['pwd_mkdb', '-d', `${root}/etc`, `${root}/etc/master.passwd`]);
-    await makeDirsUndone(ctx, files.hooksDir);
+    await makeDirsUndone(ctx, files.hooksDir, files.dir);
     await makeDirsUndone(ctx, '/etc/jail.conf.d');
     removedAtCleanup(ctx, files.conf);
     removedAtCleanup(ctx, consoleLog);

@@ -67,7 +67,8 @@ export const vmScenario: Scenario = {
     const file = `${SCRATCH_DIR}/${title}-vm.xml`;
     const skipped: string[] = [];
 
-    await makeDirsUndone(ctx, vmPaths(rid).dir);
+    // the registration directory is named by the RID the kit picked as free; /var/db/hostmgr above it is the agent's
+    await makeDirsUndone(ctx, vmPaths(rid).dir, vmPaths(rid).dir);
     ctx.cleanup(`virsh undefine ${domain}`, async (exec) => {
       const uuid = await findDomain(exec, domain);
       if (uuid === null) return;

@@ -90,6 +90,7 @@ export const PROGRAM_DIRS: Record<string, string> = {
   chmod: '/bin',
   cp: '/bin',
   cpuset: '/bin',
+  df: '/bin',
   kenv: '/bin',
   ln: '/bin',
   ls: '/bin',

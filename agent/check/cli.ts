@@ -23,7 +23,8 @@ Usage: npm run host-check -- --ssh USER@HOST[:PORT] [options]
   --local                    this host, through the agent's local executor
   --scratch-pool NAME        the scratch pool's name (must start with hm-check-; default hm-check-<run id>)
   --only a,b                 run only these scenarios
-  --start-vm                 the vm scenario also starts its domain (bhyve runs it with no disk) and destroys it
+  --start-vm                 the vm scenario also starts its domain (bhyve runs it with no disk) and destroys it;
+                             skipped (with the reason) without vmm.ko or the UEFI firmware
   --iscsi                    also the iscsi scenario: a scratch target (zvol LUN on its own scratch pool) added
                              to /etc/ctl.conf through the iscsi.apply-config job, read back with ctladm, removed;
                              ctl.conf restored byte for byte, ctld reloaded, ctld_enable set back. Skipped without

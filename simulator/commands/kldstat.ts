@@ -35,20 +35,24 @@ type WithKmods = SimHost & { loadedKmods?: string[] };
  * libzfs_load_module() kldloads it (openzfs lib/libzfs/os/freebsd/libzfs_compat.c) — so running either is
  * not read-only on a host without ZFS.
  */
+/** zfs.ko loaded at boot: a host with ZFS (an ARC), or zfs_load="YES" from the loader */
+const zfsAtBoot = (state: SimHost) => Boolean(state.arc) || /^yes$/i.test(state.kenv?.zfs_load ?? '');
 const loadZfs = (state: SimHost) => {
   const s = state as WithKmods;
-  if (!(s.loadedKmods ?? []).includes('zfs')) s.loadedKmods = [...(s.loadedKmods ?? []), 'zfs'];
+  if (zfsAtBoot(state) || (s.loadedKmods ?? []).includes('zfs')) return;
+  s.loadedKmods = [...(s.loadedKmods ?? []), 'zfs'];
 };
 registerInvokeHook('zfs', loadZfs);
 registerInvokeHook('zpool', loadZfs);
 // a reboot unloads what was kldloaded since the last one
-registerBootHook('kmods', (state) => void delete (state as WithKmods).loadedKmods);
+registerBootHook('kmods', (state) => {
+  if ((state as WithKmods).loadedKmods) delete (state as WithKmods).loadedKmods;
+});
 
 export function loadedFiles(state: SimHost): Kld[] {
   const out: Kld[] = [{ file: 'kernel', size: 0x1f30590, modules: ['ctl', 'cam', 'racct', 'if_tap', 'if_epair'] }];
   // a host with ZFS (an ARC) loaded zfs.ko at boot; one without has it once zfs or zpool ran
-  if (state.arc || /^yes$/i.test(state.kenv?.zfs_load ?? '') || (state as WithKmods).loadedKmods?.includes('zfs'))
-    out.push({ file: 'zfs.ko', size: 0x5a8960, modules: ['zfsctrl', 'zfs'] });
+  if (zfsAtBoot(state) || (state as WithKmods).loadedKmods?.includes('zfs')) out.push({ file: 'zfs.ko', size: 0x5a8960, modules: ['zfsctrl', 'zfs'] });
   const kenv = state.kenv ?? {};
   for (const [key, value] of Object.entries(kenv)) {
     const m = /^(.+)_load$/.exec(key);

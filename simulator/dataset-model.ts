@@ -64,6 +64,11 @@ export interface DatasetProp {
  * `/<name>` (`default`). Null for volumes and snapshots.
  */
 export function mountpointProperty(host: SimHost, d: SimDataset): { value: string; source: string } | null {
+  const own = storedMountpoint(host, d);
+  return own && { value: underAltroot(host, d, own.value), source: own.source };
+}
+
+function storedMountpoint(host: SimHost, d: SimDataset): { value: string; source: string } | null {
   if (d.type !== 'filesystem') return null;
   if (d.mountpoint !== undefined) return { value: d.mountpoint, source: 'local' };
   for (let anc = parentOf(d.name); anc; anc = parentOf(anc)) {
@@ -73,6 +78,19 @@ export function mountpointProperty(host: SimHost, d: SimDataset): { value: strin
     return { value, source: `inherited from ${anc}` };
   }
   return { value: `/${d.name}`, source: 'default' };
+}
+
+/**
+ * A mountpoint path as zfs shows and mounts it on a pool with an altroot (openzfs lib/libzfs/libzfs_dataset.c
+ * zfs_prop_get, ZFS_PROP_MOUNTPOINT): the altroot in front, an altroot of `/` adding nothing, a mountpoint of
+ * `/` becoming the altroot itself. What `zfs set` stores stays without it.
+ */
+function underAltroot(host: SimHost, d: SimDataset, value: string): string {
+  const altroot = host.pools.find((p) => p.name === poolOf(d.name))?.properties?.altroot;
+  if (!altroot || altroot === '-' || !value.startsWith('/')) return value;
+  const root = altroot === '/' ? '' : altroot.replace(/\/+$/, '');
+  if (root === '') return value;
+  return value === '/' ? root : `${root}${value}`;
 }
 
 /** Where a filesystem mounts: its mountpoint path, or null (`none`, `legacy`, not a filesystem). */

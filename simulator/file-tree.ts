@@ -192,6 +192,17 @@ export function removeTree(state: SimHost, path: string): boolean {
   return any || s.dirs.length !== before;
 }
 
+/** Removes an empty directory (rmdir); 'missing', 'not-empty', 'not-dir' or 'ok'. */
+export function removeEmptyDir(state: SimHost, path: string): 'ok' | 'missing' | 'not-empty' | 'not-dir' {
+  const p = real(state, path, false);
+  if (isFile(state, p) || isLink(state, p)) return 'not-dir';
+  if (!isDir(state, p)) return 'missing';
+  if (listDir(state, p).length) return 'not-empty';
+  const s = state as WithFiles;
+  s.dirs = dirs(state).filter((d) => d !== p);
+  return 'ok';
+}
+
 /** Names directly inside a directory, sorted (ls -1). */
 export function listDir(state: SimHost, path: string): string[] {
   const p = real(state, path);

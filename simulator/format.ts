@@ -65,6 +65,8 @@ export interface ParsedOptions {
   flags: Set<string>;
   /** options that take an argument; repeated options keep the last value */
   values: Map<string, string>;
+  /** every value of each option that takes an argument, in order (`zpool create -o a=1 -o b=2`) */
+  all: Map<string, string[]>;
   operands: string[];
 }
 
@@ -87,7 +89,7 @@ export function getopt(args: string[], spec: string): ParsedOptions {
       i++;
     }
   }
-  const out: ParsedOptions = { flags: new Set(), values: new Map(), operands: [] };
+  const out: ParsedOptions = { flags: new Set(), values: new Map(), all: new Map(), operands: [] };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--') {
@@ -105,6 +107,7 @@ export function getopt(args: string[], spec: string): ParsedOptions {
         const v = j + 1 < a.length ? a.slice(j + 1) : args[++i];
         if (v === undefined) throw new UsageError(`missing argument for '${c}' option`);
         out.values.set(c, v);
+        out.all.set(c, [...(out.all.get(c) ?? []), v]);
         break;
       }
       out.flags.add(c);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SimHost, SimPool } from '#shared/seed/host/schema';
+import { diskOfProvider } from './geom-model.ts';
 
 /**
  * The pool model the zpool commands share: a uniform vdev node, derived states (as ZFS derives an interior
@@ -135,13 +136,16 @@ export function findLeaf(pool: SimPool, arg: string): Located | undefined {
   return undefined;
 }
 
-/** Pool and leaf holding a device, across all pools (partitions count for their whole disk). */
+/**
+ * Pool and leaf holding a device, across all pools: a partition, its GPT label or its GELI provider counts for
+ * the disk it lives on (the GEOM tree, geom-model.ts), else a partition name for its whole disk.
+ */
 export function deviceOwner(host: SimHost, name: string): { pool: SimPool; loc: Located; exact: boolean } | undefined {
   for (const pool of host.pools) {
     for (const loc of walk(pool)) {
       if (!isLeaf(loc.node) || !loc.node.name) continue;
       if (loc.node.name === name) return { pool, loc, exact: true };
-      if (baseDisk(loc.node.name) === name) return { pool, loc, exact: false };
+      if ((diskOfProvider(host, loc.node.name) ?? baseDisk(loc.node.name)) === name) return { pool, loc, exact: false };
     }
   }
   return undefined;

@@ -54,10 +54,18 @@ export function registerSubcommand(command: string, sub: string, handler: Comman
   if (!commands.has(command)) commands.set(command, dispatchSubcommands(command));
 }
 
+const invokeHooks = new Map<string, ((state: SimHost) => void)[]>();
+
+/** Runs before every subcommand of `command` (a program's start-up effect, such as libzfs_init loading zfs.ko). */
+export function registerInvokeHook(command: string, fn: (state: SimHost) => void): void {
+  invokeHooks.set(command, [...(invokeHooks.get(command) ?? []), fn]);
+}
+
 /** A handler that runs the registered subcommand named by the first argument. */
 export function dispatchSubcommands(command: string): CommandHandler {
   return (ctx) => {
     const [sub, ...rest] = ctx.args;
+    if (sub !== undefined) for (const hook of invokeHooks.get(command) ?? []) hook(ctx.state);
     const handler = sub === undefined ? undefined : subcommands.get(command)?.get(sub);
     if (!handler) {
       const what = sub === undefined ? 'missing command' : `unrecognized command '${sub}'`;

@@ -1,5 +1,6 @@
 import { setting } from '#shared/config/read';
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:os';
 import { parseArgs } from 'node:util';
 import { probeCapabilities } from '../drivers/host-capabilities.ts';
 import type { Executor } from '../executors/executor.ts';
@@ -22,7 +23,8 @@ Usage: npm run host-check -- --ssh USER@HOST[:PORT] [options]
   --local                    this host, through the agent's local executor
   --scratch-pool NAME        the scratch pool's name (must start with hm-check-; default hm-check-<run id>)
   --only a,b                 run only these scenarios
-  --start-vm                 the vm scenario also starts its domain (bhyve runs it with no disk) and destroys it
+  --start-vm                 the vm scenario also starts its domain (bhyve runs it with no disk) and destroys it;
+                             skipped (with the reason) without vmm.ko or the UEFI firmware
   --iscsi                    also the iscsi scenario: a scratch target (zvol LUN on its own scratch pool) added
                              to /etc/ctl.conf through the iscsi.apply-config job, read back with ctladm, removed;
                              ctl.conf restored byte for byte, ctld reloaded, ctld_enable set back. Skipped without
@@ -35,9 +37,15 @@ Usage: npm run host-check -- --ssh USER@HOST[:PORT] [options]
 Scenarios (each prints ok, fail or skipped with what the host lacks):
 ${SCENARIOS.map((s) => `  ${s.name.padEnd(13)} ${s.title}`).join('\n')}
 
-Everything it creates is named hm-check-<run id> and removed at the end of its scenario, also after a failure
-or Ctrl-C (a second Ctrl-C does not stop the cleanup). It never touches a pool, dataset, group or file it did not
-create — except, with --iscsi, /etc/ctl.conf and rc.conf's ctld_enable, which it puts back as they were. Exit 0 when no scenario failed, 1 when one did, 2 on bad options, 130 after Ctrl-C.`;
+Everything it creates is named hm-check-<run id> and removed at the end of its scenario, also after a failure,
+Ctrl-C, SIGTERM or SIGHUP (a second signal does not stop the cleanup). It never touches a pool, dataset, group or file it did not
+create — except, with --iscsi, /etc/ctl.conf and rc.conf's ctld_enable, which it puts back as they were. Exit 0 when no scenario failed, 1 when one did, 2 on bad options, 130 after Ctrl-C (143 SIGTERM, 129 SIGHUP).`;
+
+/** 128 + the signal's number, as a shell reports a process a signal ended: 130 SIGINT, 143 SIGTERM, 129 SIGHUP */
+function interruptedCode(signal: AbortSignal): number {
+  const n = typeof signal.reason === 'string' ? constants.signals[signal.reason as keyof typeof constants.signals] : undefined;
+  return 128 + (n ?? constants.signals.SIGINT);
+}
 
 /** `user@host[:port]` */
 function sshTarget(s: string): { user: string; host: string; port: number } | null {
@@ -48,7 +56,7 @@ function sshTarget(s: string): { user: string; host: string; port: number } | nu
 export interface HostCheckIo {
   out: (s: string) => void;
   err: (s: string) => void;
-  /** aborted on Ctrl-C (the process entry wires SIGINT to it) */
+  /** aborted on Ctrl-C, SIGTERM or SIGHUP (the process entry wires them to it, the signal's name as the reason) */
   signal: AbortSignal;
 }
 
@@ -149,11 +157,11 @@ export async function hostCheckCli(argv: string[], io: HostCheckIo): Promise<num
     const skipped = results.filter((r) => r.verdict === 'skipped').length;
     if (values.json) io.out(`${JSON.stringify({ id, target: values.ssh ?? 'local', capabilities: caps, interrupted: io.signal.aborted, results }, null, 2)}\n`);
     else io.out(`${failed} failed, ${skipped} skipped, ${results.length - failed - skipped} ok\n`);
-    if (io.signal.aborted) return 130;
+    if (io.signal.aborted) return interruptedCode(io.signal);
     return failed ? 1 : 0;
   } catch (e) {
     io.err(`host-check: ${(e as Error).message}\n`);
-    return io.signal.aborted ? 130 : 1;
+    return io.signal.aborted ? interruptedCode(io.signal) : 1;
   } finally {
     await exec.close?.();
   }

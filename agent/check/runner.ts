@@ -3,7 +3,7 @@ import type { Executor, RunOptions, RunResult, StartedCommand } from '../executo
 
 /**
  * The host conformance kit's runner: scenarios one after the other, each with its own cleanup steps, which run
- * (last registered first) whatever happened — success, a failure, a skip, Ctrl-C. A scenario registers the
+ * (last registered first) whatever happened — success, a failure, a skip, Ctrl-C, SIGTERM or SIGHUP. A scenario registers the
  * cleanup of a resource *before* it creates it, and each cleanup step checks that its resource is there, so a
  * step interrupted half way is still undone. After an interruption no new command is started on the host
  * (the one running is stopped), the cleanups run with the unwrapped executor, and the remaining scenarios are
@@ -25,7 +25,7 @@ export interface ScenarioContext {
   exec: Executor;
   options: CheckOptions;
   caps: HostCapabilities;
-  /** aborted on Ctrl-C */
+  /** aborted on Ctrl-C, SIGTERM or SIGHUP (the signal's name is the abort's reason) */
   signal: AbortSignal;
   /** registers an undo step, run after the scenario (last first) with the plain executor */
   cleanup(what: string, step: (exec: Executor) => Promise<void>): void;
@@ -64,9 +64,12 @@ export class SkipScenario extends Error {
   }
 }
 
+/** the signal that stopped the run (the abort's reason), SIGINT when it gave none */
+const signalOf = (signal: AbortSignal) => (typeof signal.reason === 'string' && signal.reason.startsWith('SIG') ? signal.reason : 'SIGINT');
+
 export class Interrupted extends Error {
-  constructor() {
-    super('interrupted (SIGINT): no further command was started');
+  constructor(signal: string = 'SIGINT') {
+    super(`interrupted (${signal}): no further command was started`);
     this.name = 'Interrupted';
   }
 }
@@ -76,15 +79,15 @@ export function interruptible(exec: Executor, signal: AbortSignal): Executor {
   return {
     kind: exec.kind,
     async run(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
-      if (signal.aborted) throw new Interrupted();
+      if (signal.aborted) throw new Interrupted(signalOf(signal));
       const both = opts.signal ? AbortSignal.any([opts.signal, signal]) : signal;
       const res = await exec.run(argv, { ...opts, signal: both });
-      if (signal.aborted) throw new Interrupted();
+      if (signal.aborted) throw new Interrupted(signalOf(signal));
       return res;
     },
     start: exec.start
       ? (argv: string[], opts?: { timeoutMs?: number }): StartedCommand => {
-          if (signal.aborted) throw new Interrupted();
+          if (signal.aborted) throw new Interrupted(signalOf(signal));
           const cmd = exec.start!(argv, opts);
           const kill = () => cmd.kill();
           signal.addEventListener('abort', kill, { once: true });
@@ -135,7 +138,12 @@ export async function runScenarios(exec: Executor, scenarios: Scenario[], o: Run
       } catch (e) {
         if (e instanceof SkipScenario) result = { name: s.name, verdict: 'skipped', detail: `missing: ${e.capability}`, cleanupErrors: [] };
         else
-          result = { name: s.name, verdict: 'fail', detail: o.signal.aborted ? new Interrupted().message : firstLine((e as Error).message), cleanupErrors: [] };
+          result = {
+            name: s.name,
+            verdict: 'fail',
+            detail: o.signal.aborted ? new Interrupted(signalOf(o.signal)).message : firstLine((e as Error).message),
+            cleanupErrors: [],
+          };
       }
       // cleanup with the plain executor: it must run after Ctrl-C too
       for (const { what, step } of steps.reverse()) {

@@ -19,8 +19,12 @@ type Probe = 'every check' | string[][];
 
 export const PROBES: Partial<Record<Section, Probe>> = {
   datasets: 'every check',
-  // the vdev trees and every vdev's state (zpool status of all pools); kern.disks is added (free disks)
-  pools: [['zpool', 'status']],
+  // the vdev trees and every vdev's state (zpool status of all pools) and the GEOM tree (which disk each pool
+  // device lives on); kern.disks is added (free disks)
+  pools: [
+    ['zpool', 'status'],
+    ['sysctl', '-n', 'kern.geom.conftxt'],
+  ],
   // running jails (jls) and configured ones (the agent's conf files)
   jails: [
     ['jls', '-v', '--libxo', 'json'],

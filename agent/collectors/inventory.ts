@@ -4,6 +4,7 @@ import { getSysctls, listTunables } from '../drivers/sysctl.ts';
 import { listDatasets } from '../drivers/zfs/datasets.ts';
 import { listSnapshotInventory } from '../drivers/zfs/snapshots.ts';
 import { collectPools, freeDisks } from './pools.ts';
+import { geomDisks } from '../drivers/geom.ts';
 import { collectJails } from './jails.ts';
 import { collectVms } from './vms.ts';
 import { listPciDevices } from '../drivers/pciconf.ts';
@@ -46,7 +47,7 @@ export async function readCore(exec: Executor): Promise<HostCore> {
 export const SECTIONS = {
   pools: async (exec: Executor, core: HostCore): Promise<Partial<HostInventory>> => {
     const { pools, devices } = await collectPools(exec);
-    return { pools, disks: freeDisks(core.kernDisks, devices) };
+    return { pools, disks: freeDisks(core.kernDisks, devices, await geomDisks(exec)) };
   },
   datasets: async (exec: Executor) => ({ datasets: await listDatasets(exec) }),
   // at sweeps and after every task (a snapshot operation is one)

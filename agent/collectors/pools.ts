@@ -65,11 +65,14 @@ export async function collectPools(exec: Executor): Promise<CollectedPools> {
 export const baseDisk = (name: string) => name.replace(/(p\d+|s\d+[a-h]?)$/, '');
 
 /**
- * Disks (`kern.disks`) that no pool uses, whole or through a partition. CD drives are left out. A disk
- * holding only UFS or swap partitions is not recognised as busy (zpool would refuse it at replace time).
+ * Disks (`kern.disks`) that no pool uses, whole or through anything GEOM stacks on them: each pool device is
+ * resolved to its disk through the GEOM tree (`geom`, from kern.geom.conftxt), so a GELI provider
+ * (`ada0p3.eli`), a GPT label (`gpt/…`, `gptid/…`) or a disk-ident label (`diskid/…`) makes its disk busy; a
+ * name GEOM does not know falls back to its partition/slice suffix. CD drives are left out. A disk holding only
+ * UFS or swap partitions is not recognised as busy (zpool would refuse it at replace time).
  */
-export function freeDisks(kernDisks: string, usedDevices: string[]): string[] {
-  const used = new Set(usedDevices.flatMap((d) => [d, baseDisk(d)]));
+export function freeDisks(kernDisks: string, usedDevices: string[], geom: Map<string, string> = new Map()): string[] {
+  const used = new Set(usedDevices.flatMap((d) => [d, geom.get(d) ?? baseDisk(d)]));
   return kernDisks
     .split(/\s+/)
     .filter((d) => d && !/^cd\d+$/.test(d) && !used.has(d))

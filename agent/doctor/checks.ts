@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { compareVersions, ctldFlagsUnmanaged, LIBVIRT_VIRTIO_CONSOLE_SINCE, missingCapability } from '#domain/capabilities';
 import { readCtldFlags } from '../drivers/ctld.ts';
 import type { Executor } from '../executors/executor.ts';
-import { collectInventory } from '../collectors/inventory.ts';
+import { assembleInventory, collectSection, readCore, SECTION_NAMES, type Section, type SectionResult } from '../collectors/inventory.ts';
 import { collectTelemetry } from '../collectors/telemetry.ts';
 import { parseVirshVersion, parseZfsVersion } from '../drivers/host-capabilities.ts';
 import { getSysctls } from '../drivers/sysctl.ts';
@@ -11,7 +11,9 @@ import { getSysctls } from '../drivers/sysctl.ts';
  * `hostmgr-agent doctor`: a read-only preflight of a host. Each check is one line, `ok`, `warn` (the agent
  * works, a feature does not) or `fail` (the agent or a core feature does not work), with what to do. Nothing on
  * the host is changed: only commands the agent itself runs to read the host, plus which(1), kldstat(8) and
- * sockstat(1).
+ * sockstat(1). zfs(8) and zpool(8) are not read-only on a host without zfs.ko — libzfs_init() loads it (openzfs
+ * lib/libzfs/os/freebsd/libzfs_compat.c libzfs_load_module) — so `kldstat -q -m zfs` comes first, and without
+ * the module nothing that runs them (zfs version, the pools/datasets/capabilities inventory, telemetry) is run.
  */
 export type Verdict = 'ok' | 'warn' | 'fail';
 export interface CheckLine {
@@ -88,7 +90,13 @@ async function release(exec: Executor): Promise<{ lines: CheckLine[]; racct: boo
   return { lines, racct };
 }
 
-async function zfs(exec: Executor): Promise<CheckLine> {
+/** what is left unread while zfs.ko is not loaded */
+const ZFS_NOT_LOADED = 'not read: zfs.ko is not loaded, and zfs/zpool would load it (the doctor changes nothing)';
+/** the inventory sections that run zfs or zpool */
+const ZFS_SECTIONS: readonly Section[] = ['pools', 'datasets', 'capabilities'];
+
+async function zfs(exec: Executor, loaded: boolean): Promise<CheckLine> {
+  if (!loaded) return line('fail', 'openzfs', 'zfs.ko is not loaded (kldstat -m zfs): sysrc zfs_enable=YES && service zfs start (the doctor does not load it)');
   const res = await exec.run(['zfs', 'version']);
   const v = res.code === 0 ? parseZfsVersion(res.stdout) : null;
   return v ? line('ok', 'openzfs', v) : line('fail', 'openzfs', `zfs version failed: ${firstLine(res.stderr) || `exit ${res.code}`}`);
@@ -180,15 +188,22 @@ function stateDir(dir: string): CheckLine {
 }
 
 /** The agent's own read-only collection, through its parsers: one line per inventory section, and telemetry. */
-async function collectors(exec: Executor): Promise<CheckLine[]> {
+async function collectors(exec: Executor, zfsLoaded: boolean): Promise<CheckLine[]> {
   const out: CheckLine[] = [];
   try {
-    const inv = await collectInventory(exec);
+    const core = await readCore(exec);
+    const results = new Map<Section, SectionResult>();
+    for (const section of SECTION_NAMES) if (zfsLoaded || !ZFS_SECTIONS.includes(section)) results.set(section, await collectSection(exec, core, section));
+    const inv = assembleInventory(core, results);
     const failed = new Map<string, string>(
       ((inv.collectErrors as string[] | undefined) ?? []).map((e) => [e.slice(0, e.indexOf(':')), e.slice(e.indexOf(':') + 1).trim()]),
     );
     out.push(line('ok', 'inventory host', `${inv.hostname}: ${inv.os}, ${inv.cpus} CPUs, ${inv.memoryBytes} bytes`));
     for (const section of ['pools', 'datasets', 'tunables', 'jails', 'vms', 'pciDevices', 'users', 'groups', 'routes', 'capabilities']) {
+      if (!results.has(section as Section)) {
+        out.push(line('warn', `inventory ${section}`, ZFS_NOT_LOADED));
+        continue;
+      }
       const why = failed.get(section);
       const v = inv[section];
       if (why !== undefined) out.push(line(section === 'vms' && why.includes('not found') ? 'warn' : 'fail', `inventory ${section}`, firstLine(why)));
@@ -201,28 +216,34 @@ async function collectors(exec: Executor): Promise<CheckLine[]> {
   } catch (e) {
     out.push(line('fail', 'inventory host', firstLine((e as Error).message)));
   }
+  out.push(await telemetry(exec, zfsLoaded));
+  return out;
+}
+
+async function telemetry(exec: Executor, zfsLoaded: boolean): Promise<CheckLine> {
+  if (!zfsLoaded) return line('warn', 'telemetry', ZFS_NOT_LOADED);
   try {
     const t = await collectTelemetry(exec, { iostatWindowSeconds: 0 });
-    out.push(line('ok', 'telemetry', `${t.pools.length} pool(s) sampled, ARC ${t.arc ? 'read' : 'not reported'}`));
+    return line('ok', 'telemetry', `${t.pools.length} pool(s) sampled, ARC ${t.arc ? 'read' : 'not reported'}`);
   } catch (e) {
-    out.push(line('fail', 'telemetry', firstLine((e as Error).message)));
+    return line('fail', 'telemetry', firstLine((e as Error).message));
   }
-  return out;
 }
 
 export async function runDoctor(exec: Executor, opts: DoctorOptions): Promise<CheckLine[]> {
   const rel = await release(exec);
+  const zfsLoaded = await kmod(exec, 'zfs');
   return [
     ...(await programs(exec, opts.path)),
     ...rel.lines,
-    await zfs(exec),
+    await zfs(exec, zfsLoaded),
     ...(await libvirt(exec)),
     ...(await kernelModules(exec)),
     await ctld(exec),
     await ctldConfig(exec),
     await acmePort(exec),
     stateDir(opts.stateDir),
-    ...(await collectors(exec)),
+    ...(await collectors(exec, zfsLoaded)),
   ];
 }
 

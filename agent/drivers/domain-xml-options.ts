@@ -1,16 +1,16 @@
 import { DEFAULT_VNC_BIND, DEFAULT_VNC_RESOLUTION } from '#domain/vms/types';
 import type { VncOptions } from '#shared/agent-api/inventory';
 import { type DomainXml, GUEST_AGENT_CHANNEL, attrsOf, childrenOf, el, find, findAll, is, removeAll, tagOf, type XNode } from './domain-xml.ts';
+import { readVncWait } from './vnc-wait.ts';
 
 /**
  * Reading and writing the VM options that live in the libvirt bhyve domain XML (E5/E17/E19):
  * - guest agent: a virtio-serial controller + `<channel type='unix'>` targeting `org.qemu.guest_agent.0`
  *   (libvirt's bhyve driver turns it into `-s N:0,virtio-console,org.qemu.guest_agent.0=<socket>`);
  * - VNC: `<graphics type='vnc'>` with a `<listen type='address'>` + a GOP `<video>` with its resolution
- *   (bhyve_command.c bhyveBuildGraphicsArgStr: `fbuf,tcp=<bind>:<port>[,password=],w=,h=`). libvirt has no
- *   attribute for bhyve's `wait` (the graphics parser ignores unknown attributes and the command builder never
- *   emits `,wait`), so a VM never waits for a VNC client; the port must lie in 5900–65535 and the domain must
- *   boot with a UEFI loader, or `virsh start` fails;
+ *   (bhyve_command.c bhyveBuildGraphicsArgStr: `fbuf,tcp=<bind>:<port>[,password=],w=,h=`); the port must lie in
+ *   5900–65535 and the domain must boot with a UEFI loader, or `virsh start` fails. bhyve's `wait` is in
+ *   vnc-wait.ts (libvirt has no graphics setting for it);
  * - cloud-init: the NoCloud seed ISO attached as a read-only SATA cdrom.
  */
 
@@ -52,8 +52,7 @@ export function readVnc(d: DomainXml): VncOptions {
     bind: (listen && attrsOf(listen).address) || a.listen || DEFAULT_VNC_BIND,
     port,
     resolution,
-    // libvirt keeps no such setting (see above)
-    wait: false,
+    wait: readVncWait(d),
     auth: a.passwd !== undefined && a.passwd !== '',
   };
 }
@@ -71,6 +70,9 @@ export function setVnc(d: DomainXml, vnc: VncSetting): void {
   const devices = d.devices;
   const old = find(devices, is('graphics', { type: 'vnc' }));
   const passwd = vnc.password === undefined ? (old ? attrsOf(old).passwd : undefined) : vnc.password;
+  // the video keeps the PCI slot libvirt gave it: the bhyve option that makes it wait names that slot
+  const oldVideo = find(devices, is('video'));
+  const address = oldVideo && find(oldVideo, is('address', { type: 'pci' }));
   removeAll(devices, is('graphics', { type: 'vnc' }));
   removeAll(devices, is('video'));
   if (!vnc.enabled) return;
@@ -79,7 +81,7 @@ export function setVnc(d: DomainXml, vnc: VncSetting): void {
   if (passwd) attrs.passwd = passwd;
   childrenOf(devices).push(
     el('graphics', attrs, [el('listen', { type: 'address', address: vnc.bind })]),
-    el('video', {}, [el('model', { type: 'gop', heads: '1', primary: 'yes' }, [el('resolution', { x, y })])]),
+    el('video', {}, [el('model', { type: 'gop', heads: '1', primary: 'yes' }, [el('resolution', { x, y })]), ...(address ? [address] : [])]),
   );
 }
 
@@ -96,13 +98,54 @@ export function hasCdrom(d: DomainXml, iso: string): boolean {
   return childrenOf(d.devices).some(isCdromAt(iso));
 }
 
-/** Attaches (iso) or detaches (null) the cloud-init seed ISO found at `iso`. */
+/**
+ * The index libvirt derives from a disk target name (util/virutil.c virDiskNameParse: the letters after the
+ * `hd`/`sd`/`vd`/… prefix in base 26, `a` = 0, `aa` = 26), or null for a name of another form.
+ */
+export function diskNameIndex(name: string): number | null {
+  const m = /^(?:fd|hd|vd|sd|xvd|ubd)([a-z]+)\d*$/.exec(name);
+  if (!m) return null;
+  let idx = 0;
+  for (const c of m[1]) idx = idx * 26 + (c.charCodeAt(0) - 96);
+  return idx - 1;
+}
+
+/**
+ * The SATA drive addresses (`controller:unit`) the domain's disks hold. A disk without an `<address>` gets
+ * one from its target name when defined (bhyve_domain.c bhyveDomainDiskDefAssignAddress, 32 units per AHCI
+ * controller), whatever its prefix: `hda` and `sda` are both 0:0.
+ */
+function sataAddressesInUse(devices: XNode): Set<string> {
+  const used = new Set<string>();
+  for (const disk of findAll(devices, is('disk'))) {
+    const target = find(disk, is('target'));
+    if (!target || attrsOf(target).bus !== 'sata') continue;
+    const addr = find(disk, is('address', { type: 'drive' }));
+    if (addr) {
+      used.add(`${attrsOf(addr).controller ?? '0'}:${attrsOf(addr).unit ?? '0'}`);
+      continue;
+    }
+    const idx = diskNameIndex(attrsOf(target).dev ?? '');
+    if (idx !== null) used.add(`${Math.floor(idx / 32)}:${idx % 32}`);
+  }
+  return used;
+}
+
+/**
+ * Attaches (iso) or detaches (null) the cloud-init seed ISO found at `iso`, as a read-only SATA cdrom whose
+ * target name maps to a drive address no other SATA disk holds: every define refuses two disks on one
+ * (conf/domain_validate.c virDomainDefDuplicateDriveAddressesValidate), so `hda` beside a disk `sda` fails.
+ */
 export function setCloudInitCdrom(d: DomainXml, iso: string, attach: boolean): void {
   const devices = d.devices;
   removeAll(devices, isCdromAt(iso));
   if (!attach) return;
-  const used = new Set(findAll(devices, is('disk')).flatMap((disk) => findAll(disk, is('target')).map((t) => attrsOf(t).dev)));
-  const dev = [...'abcdefghijklmnopqrstuvwxyz'].map((c) => `hd${c}`).find((name) => !used.has(name)) ?? 'hdz';
+  const names = new Set(findAll(devices, is('disk')).flatMap((disk) => findAll(disk, is('target')).map((t) => attrsOf(t).dev)));
+  const addresses = sataAddressesInUse(devices);
+  const dev = [...'abcdefghijklmnopqrstuvwxyz']
+    .map((c, i) => ({ name: `hd${c}`, address: `0:${i}` }))
+    .find((c) => !names.has(c.name) && !addresses.has(c.address))?.name;
+  if (!dev) throw new Error('cloud_init_no_sata_unit: every SATA unit hda-hdz of controller 0 is taken; nothing changed');
   childrenOf(devices).push(
     el('disk', { type: 'file', device: 'cdrom' }, [
       el('driver', { name: 'file', type: 'raw' }),

@@ -4,11 +4,12 @@ import { PassThrough, type Readable, type Writable } from 'node:stream';
 import type { NodeSSH } from 'node-ssh';
 import type { Executor, RunOptions, RunResult, StartedCommand } from './executor.ts';
 import { TIMEOUT_CODE } from './local.ts';
-import { shJoin } from './quote.ts';
+import { shCommandLine } from './quote.ts';
 
 /**
  * Runs commands on a host over SSH (node-ssh's connection, key authentication). The argv is quoted word by
- * word for the remote shell (./quote.ts), so arguments arrive exactly as given. One connection is kept and
+ * word and run through `/bin/sh -c` whatever the login shell (./quote.ts), so arguments arrive exactly as given
+ * on a host whose root shell is csh too. One connection is kept and
  * reopened when it drops; channels are limited to stay under sshd's MaxSessions (10 by default).
  *
  * Results follow the local executor: exit code; 124 after a timeout (the channel is closed); 128+N when the
@@ -149,10 +150,10 @@ export class SshExecutor implements Executor {
     };
   }
 
-  /** The command line the remote shell gets. */
+  /** The command line the remote (login) shell gets. */
   commandLine(argv: string[]): string {
     if (!argv.length) throw new Error('empty argv');
-    return shJoin([...(this.opts.prefix ?? []), ...argv]);
+    return shCommandLine([...(this.opts.prefix ?? []), ...argv]);
   }
 
   start(argv: string[], opts: { timeoutMs?: number } = {}): StartedCommand {

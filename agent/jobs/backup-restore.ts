@@ -1,3 +1,4 @@
+import { settableMountpoint } from '../drivers/zfs/altroot.ts';
 import type { Executor } from '../executors/executor.ts';
 import type { JobContext, JobHandler } from './job.ts';
 import { backupPeerId, type BackupRestorePayload } from '#shared/jobs/protocol';
@@ -7,13 +8,11 @@ import {
   datasetProps,
   inheritKey,
   loadKey,
-  poolAltroot,
   receiveSnapshot,
   renameDataset,
   setCanmount,
   setKeylocation,
   setMountpoint,
-  withoutAltroot,
 } from '../drivers/zfs/restore.ts';
 import { listSnapshots } from '../drivers/zfs/backup-snapshots.ts';
 import { guestPower, type GuestPower } from '../drivers/guest-power.ts';
@@ -106,10 +105,10 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
 
     const hasOriginal = await datasetExists(local, p.dataset);
     const original = hasOriginal ? await datasetProps(local, p.dataset, ['mountpoint', 'canmount', 'encryptionroot', 'keylocation']) : {};
-    // written back with zfs set, so without the altroot zfs get shows in front of it (the pool may be imported with -R)
+    // as `zfs set` takes it: `zfs get` shows it under the pool's altroot, if any (libzfs_dataset.c zfs_prop_get)
     const localMountpoint =
       original.mountpoint?.source === 'local' && original.mountpoint.value.startsWith('/')
-        ? withoutAltroot(original.mountpoint.value, await poolAltroot(local, p.dataset))
+        ? await settableMountpoint(local, p.dataset, original.mountpoint.value)
         : null;
     // the original's own canmount (noauto or off) carries over; the received copy has the default, on
     const localCanmount = original.canmount?.source === 'local' && original.canmount.value !== 'on' ? original.canmount.value : null;

@@ -41,6 +41,15 @@ export const isLoopback = (address: string): boolean => /^127\.\d{1,3}\.\d{1,3}\
 
 const sameKey = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
 
+/**
+ * The argv a command line comes to: the login shell splits it, and `/bin/sh -c '<line>'` (how the agent's SSH
+ * executor sends every command) has sh split the inner line the same way before it execs the one simple command.
+ */
+function loginShellWords(command: string): string[] {
+  const words = shSplit(command);
+  return words.length === 3 && words[0] === '/bin/sh' && words[1] === '-c' ? shSplit(words[2]) : words;
+}
+
 function serveExec(sim: HostSimulator, command: string, channel: ServerChannel): void {
   const chunks: Buffer[] = [];
   channel.on('data', (c: Buffer) => chunks.push(c));
@@ -48,7 +57,7 @@ function serveExec(sim: HostSimulator, command: string, channel: ServerChannel):
   channel.once('end', async () => {
     let res: { code: number; stdout: string; stderr: string };
     try {
-      res = await sim.run(shSplit(command), Buffer.concat(chunks));
+      res = await sim.run(loginShellWords(command), Buffer.concat(chunks));
     } catch (err) {
       res = { code: 2, stdout: '', stderr: `sh: ${(err as Error).message}\n` };
     }

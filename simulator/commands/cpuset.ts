@@ -9,7 +9,10 @@ import { runningJails } from './jail-model.ts';
  * cpuset(1) for jails (bin/cpuset/cpuset.c): `cpuset -l <list> -j <jid|name>` sets a running jail's CPU
  * affinity (`-j` goes through jail_getid(), so an unknown jail is libjail's `jail "x" not found`); a list
  * naming a CPU the host lacks fails in cpuset_setaffinity with EINVAL (`cpuset: setaffinity: Invalid
- * argument`); `cpuset -g -j` prints cpuset.c's `jail <jid> mask: 0, 1`. Only the jail forms are simulated.
+ * argument`); `cpuset -g -j` prints cpuset.c printaffinity's two lines, the CPU mask `jail <jid> mask: 0, 1` (every
+ * CPU when none was set) and the memory-domain policy `jail <jid> domain policy: first-touch mask: 0` (one
+ * memory domain; first-touch is the policy domainset_fill gives the sets processes and jails inherit, sys/kern/kern_cpuset.c domainset_zero). Only the jail forms
+ * are simulated.
  */
 function cpuset(state: SimHost, args: string[]): ShellResult {
   const fail = (stderr: string, code = 1): ShellResult => ({ code, stdout: '', stderr: `${stderr}\n` });
@@ -18,7 +21,10 @@ function cpuset(state: SimHost, args: string[]): ShellResult {
   if (which === undefined) return fail('cpuset: only the -j (jail) form is simulated', 64);
   const j = runningJails(state).find((x) => x.name === which || String(x.jid) === which);
   if (!j) return fail(`cpuset: jail "${which}" not found`);
-  if (o.flags.has('g')) return { code: 0, stdout: `jail ${j.jid} mask: ${(j.affinity ?? []).join(', ')}\n`, stderr: '' };
+  if (o.flags.has('g')) {
+    const cpus = j.affinity ?? Array.from({ length: state.cpus }, (_, i) => i);
+    return { code: 0, stdout: `jail ${j.jid} mask: ${cpus.join(', ')}\njail ${j.jid} domain policy: first-touch mask: 0\n`, stderr: '' };
+  }
   const list = o.values.get('l');
   if (list === undefined) return fail('usage: cpuset [-l cpu-list] [-j jail]', 64);
   let cpus: number[];

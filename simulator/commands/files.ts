@@ -11,6 +11,7 @@ import {
   move,
   readFile,
   readLink,
+  removeEmptyDir,
   removeFile,
   removeTree,
   symlink,
@@ -19,7 +20,7 @@ import {
 
 /**
  * The file commands drivers use to read and write host files through an executor, argv only (content on
- * stdin): cat, tee, mkdir, rm, ls, chmod, mv, ln -s, readlink, stat -f, with FreeBSD's messages. Like the real
+ * stdin): cat, tee, mkdir, rm, rmdir, ls, chmod, mv, ln -s, readlink, stat -f, with FreeBSD's messages. Like the real
  * ones, cat, tee, chmod, ls and mkdir follow symbolic links in every component; rm, ln, readlink and stat (lstat
  * unless -L) act on a final link itself. State: ../file-tree.ts.
  */
@@ -90,6 +91,21 @@ registerCommand(
     }
     return { code: err ? 1 : 0, stderr: err };
   }, '\trm [-f | -i] [-dIPRrvWx] file ...'),
+);
+
+// bin/rmdir/rmdir.c: each operand with rmdir(2); a failure is warn()ed (`rmdir: <path>: <strerror>`), exit 1
+registerCommand(
+  'rmdir',
+  withUsage((ctx) => {
+    const o = getopt(ctx.args, 'pv');
+    let err = '';
+    const reason = { missing: 'No such file or directory', 'not-empty': 'Directory not empty', 'not-dir': 'Not a directory' } as const;
+    for (const p of o.operands) {
+      const r = removeEmptyDir(ctx.state, p);
+      if (r !== 'ok') err += `rmdir: ${p}: ${reason[r]}\n`;
+    }
+    return { code: err ? 1 : 0, stderr: err };
+  }, '\trmdir [-pv] directory ...'),
 );
 
 registerCommand(

@@ -4,6 +4,7 @@
  * add one import line for it here. Keep the list sorted.
  */
 import './cpuset.ts';
+import './df.ts';
 import './env.ts';
 import './ctladm.ts';
 import './ctld.ts';

@@ -1,7 +1,7 @@
 import type { SimHost } from '#shared/seed/host/schema';
 import { rcEnabled } from '../boot.ts';
 import { getopt, type ParsedOptions, UsageError } from '../format.ts';
-import { registerCommand } from '../registry.ts';
+import { registerBootHook, registerCommand, registerInvokeHook } from '../registry.ts';
 
 /**
  * kldstat(8), after sbin/kldstat/kldstat.c main(): `-m modname` looks the module up (modfind); with `-q` it
@@ -9,7 +9,8 @@ import { registerCommand } from '../registry.ts';
  * or directory` (warn) and 1, a found one `Id  Refs Name` + `%3d %4d %s`. Without `-m`, the header and one line
  * per loaded file (`%2d %4d %p %-8zx %s`).
  *
- * What is loaded: the kernel, zfs.ko (a ZFS-root host loads it from loader.conf), and what the loader loaded at
+ * What is loaded: the kernel, zfs.ko (a host with ZFS — a seeded ARC — loads it at boot; on one without,
+ * running zfs or zpool loads it), and what the loader loaded at
  * the last boot (`<name>_load="YES"` in the kernel environment, e.g. vmm_load), plus pf.ko / ipfw.ko when
  * rc.conf enables the firewall (rc.d/pf and rc.d/ipfw kldload them at boot). kldload is not simulated.
  */
@@ -27,11 +28,31 @@ const KNOWN: Record<string, Kld> = {
   if_bridge: { file: 'if_bridge.ko', size: 0x7d88, modules: ['if_bridge'] },
 };
 
+type WithKmods = SimHost & { loadedKmods?: string[] };
+
+/**
+ * zfs(8) and zpool(8) load zfs.ko when it is not loaded: main() calls libzfs_init(), whose
+ * libzfs_load_module() kldloads it (openzfs lib/libzfs/os/freebsd/libzfs_compat.c) — so running either is
+ * not read-only on a host without ZFS.
+ */
+/** zfs.ko loaded at boot: a host with ZFS (an ARC), or zfs_load="YES" from the loader */
+const zfsAtBoot = (state: SimHost) => Boolean(state.arc) || /^yes$/i.test(state.kenv?.zfs_load ?? '');
+const loadZfs = (state: SimHost) => {
+  const s = state as WithKmods;
+  if (zfsAtBoot(state) || (s.loadedKmods ?? []).includes('zfs')) return;
+  s.loadedKmods = [...(s.loadedKmods ?? []), 'zfs'];
+};
+registerInvokeHook('zfs', loadZfs);
+registerInvokeHook('zpool', loadZfs);
+// a reboot unloads what was kldloaded since the last one
+registerBootHook('kmods', (state) => {
+  if ((state as WithKmods).loadedKmods) delete (state as WithKmods).loadedKmods;
+});
+
 export function loadedFiles(state: SimHost): Kld[] {
-  const out: Kld[] = [
-    { file: 'kernel', size: 0x1f30590, modules: ['ctl', 'cam', 'racct', 'if_tap', 'if_epair'] },
-    { file: 'zfs.ko', size: 0x5a8960, modules: ['zfsctrl', 'zfs'] },
-  ];
+  const out: Kld[] = [{ file: 'kernel', size: 0x1f30590, modules: ['ctl', 'cam', 'racct', 'if_tap', 'if_epair'] }];
+  // a host with ZFS (an ARC) loaded zfs.ko at boot; one without has it once zfs or zpool ran
+  if (zfsAtBoot(state) || (state as WithKmods).loadedKmods?.includes('zfs')) out.push({ file: 'zfs.ko', size: 0x5a8960, modules: ['zfsctrl', 'zfs'] });
   const kenv = state.kenv ?? {};
   for (const [key, value] of Object.entries(kenv)) {
     const m = /^(.+)_load$/.exec(key);

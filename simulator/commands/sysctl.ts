@@ -1,5 +1,6 @@
 import { getopt, UsageError } from '../format.ts';
 import { registerCommand, type CommandContext, type CommandOutput } from '../registry.ts';
+import { conftxt } from '../geom-model.ts';
 import { allOids, INTEGER_TYPES, parseInteger, registerSysctlProvider, type Oid } from '../sysctl-tree.ts';
 
 /**
@@ -28,6 +29,8 @@ registerSysctlProvider('host', (state) => [
     writable: false,
     description: 'names of available disks',
   },
+  // geom_kern.c sysctl_kern_geom_conftxt: the text g_conftxt builds (geom-model.ts), newline-ended lines
+  { name: 'kern.geom.conftxt', type: 'string', value: conftxt(state), writable: false, description: 'Dump the GEOM config in txt' },
   { name: 'hw.ncpu', type: 'integer', value: String(state.cpus), writable: false, description: 'Number of active CPUs' },
   { name: 'hw.physmem', type: 'unsigned long', value: String(state.memoryBytes), writable: false, description: 'Amount of physical memory (in bytes)' },
 ]);

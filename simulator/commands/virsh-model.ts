@@ -3,6 +3,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { XMLParser } from 'fast-xml-parser';
 import type { simVmSchema } from '#shared/seed/host/vm';
 import { compareVersions } from '#domain/capabilities';
+import { AddressError, assignAddresses } from './virsh-addresses.ts';
 
 export type SimVm = FromSchema<typeof simVmSchema>;
 type XNode = Record<string, unknown>;
@@ -95,7 +96,6 @@ export function seedDomainXml(vm: SimVm): string {
     const [x, y] = (vm.vnc.resolution ?? '1024x768').split('x');
     const g: Record<string, string> = { type: 'vnc', port: String(vm.vnc.port), autoport: 'no', listen: bind };
     if (vm.vnc.password) g.passwd = vm.vnc.password;
-    // a seed's `wait` is dropped, as libvirt's parser drops an attribute it does not know
     devices.push(el('graphics', g, [el('listen', { type: 'address', address: bind })]));
     devices.push(el('video', {}, [el('model', { type: 'gop', heads: '1', primary: 'yes' }, [el('resolution', { x, y })])]));
   }
@@ -124,7 +124,48 @@ export function seedDomainXml(vm: SimVm): string {
     txt('on_crash', 'destroy'),
     el('devices', {}, devices),
   ]);
+  const kids = domain.domain as XNode[];
+  assignAddresses(kids);
+  if (vm.vnc?.wait) {
+    // as the original system left it: bhyve's `wait` on the framebuffer's PCI slot, passed through
+    const video = devices.find((d) => tagOf(d) === 'video')!;
+    const addr = (video.video as XNode[]).find((k) => tagOf(k) === 'address')!;
+    const slot = Number.parseInt((addr[':@'] as Record<string, string>).slot, 16);
+    (domain[':@'] as Record<string, string>)['xmlns:bhyve'] = BHYVE_NS;
+    kids.push(el('bhyve:commandline', {}, [el('bhyve:arg', { value: '-o' }), el('bhyve:arg', { value: `pci.0.${slot}.0.wait=true` })]));
+  }
   return formatXml([domain]);
+}
+
+/** libvirt's bhyve XML namespace (bhyve_domain.c virBhyveDriverDomainXMLNamespace) */
+const BHYVE_NS = 'http://libvirt.org/schemas/domain/bhyve/1.0';
+
+/**
+ * The pass-through arguments as libvirt keeps them: bhyveDomainDefNamespaceParse reads
+ * `./bhyve:commandline/bhyve:arg` with the prefix bound to BHYVE_NS, so a `<bhyve:commandline>` whose prefix is
+ * not declared with that URI is not read and so not kept; an arg without `value` fails the define ("No bhyve
+ * command-line argument specified"). bhyveDomainDefNamespaceFormatXML prints the element last in the domain
+ * and the root declares the namespace only when there are arguments.
+ */
+function normalizePassThrough(domain: XNode): void {
+  const attrs = ((domain[':@'] as Record<string, string> | undefined) ??= {});
+  const kids = domain.domain as XNode[];
+  const declared = attrs['xmlns:bhyve'] === BHYVE_NS;
+  const lines = kids.filter((k) => tagOf(k) === 'bhyve:commandline');
+  const args = declared ? lines.flatMap((c) => (c['bhyve:commandline'] as XNode[]).filter((a) => tagOf(a) === 'bhyve:arg')) : [];
+  for (const a of args)
+    if ((a[':@'] as Record<string, string> | undefined)?.value === undefined) throw new DefineError('internal error: No bhyve command-line argument specified');
+  kids.splice(0, kids.length, ...kids.filter((k) => tagOf(k) !== 'bhyve:commandline'));
+  delete attrs['xmlns:bhyve'];
+  if (!args.length) return;
+  attrs['xmlns:bhyve'] = BHYVE_NS;
+  kids.push(
+    el(
+      'bhyve:commandline',
+      {},
+      args.map((a) => el('bhyve:arg', { value: (a[':@'] as Record<string, string>).value })),
+    ),
+  );
 }
 
 export class DefineError extends Error {}
@@ -162,6 +203,13 @@ export function normalizeDefinition(xml: string, others: SimVm[]): { name: strin
   if (sameName && sameName.uuid && sameName.uuid !== uuid)
     throw new DefineError(`operation failed: domain '${name}' already exists with uuid ${sameName.uuid}`);
   dropUnknownGraphicsAttributes(kids);
+  normalizePassThrough(domain);
+  try {
+    assignAddresses(kids);
+  } catch (e) {
+    if (e instanceof AddressError) throw new DefineError(e.message);
+    throw e;
+  }
   const sameUuid = others.find((o) => o.state !== 'orphaned' && o.uuid === uuid && String(o.rid) !== name);
   if (sameUuid) throw new DefineError(`operation failed: domain '${sameUuid.rid}' is already defined with uuid ${uuid}`);
   return { name, uuid, xml: formatXml(doc) };
@@ -205,8 +253,8 @@ const VIRTIO_CONSOLE_SINCE = '12.4.0';
 /**
  * Why `virsh start` fails for this definition, as libvirt words it, or null: the checks of bhyve_command.c
  * virBhyveProcessBuildBhyveCmd, in its order (controllers, then graphics), each reported as
- * VIR_ERR_CONFIG_UNSUPPORTED ("unsupported configuration: …"). bhyve_command.c has no check for duplicate
- * SATA targets; bhyve itself would fail on them, which the simulator does not model.
+ * VIR_ERR_CONFIG_UNSUPPORTED ("unsupported configuration: …"). Two disks on one drive address never get here:
+ * `define` refuses them (virsh-addresses.ts).
  */
 export function startRefusal(xml: string, libvirtVersion: string): string | null {
   const doc = parser.parse(xml) as XNode[];

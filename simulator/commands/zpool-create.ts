@@ -54,7 +54,16 @@ function create(ctx: CommandContext): CommandOutput {
   if (leaves.some((l) => l.type === 'file' && (l.sizeBytes ?? 0) < SPA_MINDEVSIZE))
     return fail(`cannot create '${name}': one or more devices is less than the minimum size (64M)`);
   if (o.flags.has('n')) return { stdout: `would create '${name}' with the following layout:\n\n\t${name}\n${devs.map((d) => `\t  ${d}\n`).join('')}` };
-  const pool = { name, vdevs: leaves, allocatedBytes: NEW_POOL_ALLOC } as SimHost['pools'][number];
+  // -o prop=value: the pool properties zpool get then shows as local (zpool_main.c add_prop_list)
+  const properties: Record<string, string> = {};
+  for (const kv of o.all.get('o') ?? []) {
+    const eq = kv.indexOf('=');
+    if (eq < 1) return fail(`missing '=' for -o option`, 2);
+    // values are not checked here (zpool_valid_proplist is not simulated)
+    const [prop, value] = [kv.slice(0, eq), kv.slice(eq + 1)];
+    properties[prop] = value;
+  }
+  const pool = { name, vdevs: leaves, allocatedBytes: NEW_POOL_ALLOC, ...(Object.keys(properties).length ? { properties } : {}) } as SimHost['pools'][number];
   assignPoolGuids(pool);
   host.pools.push(pool);
   const mp = o.values.get('m');

@@ -52,7 +52,8 @@ export const POOL_PROPS: Record<string, PoolProp> = {
     numeric: true,
   },
   health: { header: 'HEALTH', raw: (_h, p) => poolState(p), source: none },
-  altroot: { header: 'ALTROOT', raw: none, source: () => 'default' },
+  // set only by `zpool import -R`/`zpool create -R` (seeded as properties.altroot): `-` otherwise
+  altroot: userProp('altroot', '-'),
   // zpool get shows the pool GUID's source as `default` (see test/fixtures/freebsd/zpool-get-all-partial-freebsd.txt)
   guid: { header: 'GUID', raw: (_h, p) => p.guid ?? '', source: () => 'default', numeric: true },
   readonly: { header: 'RDONLY', raw: fixed('off'), source: none },

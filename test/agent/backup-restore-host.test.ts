@@ -294,3 +294,19 @@ describe('canmount', () => {
     expect(await read(a, DATA)).toBe('v1');
   });
 });
+
+test("on a pool imported with an altroot, the original's mountpoint is written back without the altroot zfs get shows", async () => {
+  // a rescue session: zroot imported with -R /mnt; zfs get shows /mnt in front of every mountpoint path
+  const seed = jailHost();
+  seed.pools[0].properties = { ...seed.pools[0].properties, altroot: '/mnt' };
+  seed.datasets.push({ name: DS, type: 'filesystem', usedBytes: 2 ** 20, mountpoint: '/srv/web' });
+  const a = simulatedHost(seed);
+  const b = simulatedHost(targetHost());
+  expect((await a.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint', DS])).stdout).toBe('/mnt/srv/web\tlocal\n');
+  for (const n of [1, 2]) await backupRun(a, b, n, `v${n}`, '/mnt/srv/web/data.txt');
+  await restoreBackup(ctx(a, b, []), payload({ guest: null, snapshot: snap(1) }));
+  // stored as it was (openzfs libzfs_dataset.c zfs_prop_get adds the altroot only when showing it)
+  expect(await a.simulator.state((s) => s.datasets.find((d) => d.name === DS)!.mountpoint)).toBe('/srv/web');
+  expect((await a.run(['zfs', 'get', '-H', '-o', 'value,source', 'mountpoint', DS])).stdout).toBe('/mnt/srv/web\tlocal\n');
+  expect(await read(a, '/mnt/srv/web/data.txt')).toBe('v1');
+});

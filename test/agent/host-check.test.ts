@@ -293,28 +293,36 @@ describe('host-check cleanup', () => {
     expectUnchanged(t);
   }, 120_000);
 
-  it('cleans up after Ctrl-C (SIGINT to the CLI process) and exits 130', async () => {
-    const t = await target('freebsd-15.0', 'sigint');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'agent/check/main.ts', ...t.args, '--only', 'group,scratch-pool'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let interrupted = false;
-    child.stderr.on('data', (c) => (out += c));
-    child.stdout.on('data', (c) => {
-      out += c;
-      // interrupted while the scratch pool exists (its file vdevs and the pool made, nothing undone yet)
-      if (!interrupted && /created pool hm-check-/.test(out)) {
-        interrupted = true;
-        child.kill('SIGINT');
-      }
-    });
-    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    expect(interrupted).toBe(true);
-    expect(code).toBe(130);
-    expect(out).toMatch(/cleanup: zpool destroy hm-check-/);
-    expect(out).toMatch(/fail +scratch-pool: interrupted/);
-    expectUnchanged(t);
-  }, 120_000);
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)(
+    'cleans up after %s to the CLI process and exits %i',
+    async (sig, exitCode) => {
+      const t = await target('freebsd-15.0', `signal-${sig}`);
+      const child = spawn(process.execPath, ['--import', 'tsx', 'agent/check/main.ts', ...t.args, '--only', 'group,scratch-pool'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let interrupted = false;
+      child.stderr.on('data', (c) => (out += c));
+      child.stdout.on('data', (c) => {
+        out += c;
+        // interrupted while the scratch pool exists (its file vdevs and the pool made, nothing undone yet)
+        if (!interrupted && /created pool hm-check-/.test(out)) {
+          interrupted = true;
+          child.kill(sig);
+        }
+      });
+      const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+      expect(interrupted).toBe(true);
+      expect(code).toBe(exitCode);
+      expect(out).toMatch(/cleanup: zpool destroy hm-check-/);
+      expect(out).toMatch(new RegExp(`fail +scratch-pool: interrupted \\(${sig}\\)`));
+      expectUnchanged(t);
+    },
+    120_000,
+  );
 });

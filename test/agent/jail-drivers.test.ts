@@ -141,6 +141,9 @@ describe('jail drivers against the simulated host', () => {
     await startJail(exec, 'db', (await findJail(exec, 102)).files.conf);
     expect(await sim.state((s) => findSimJail(s, 'db')!.affinity)).toEqual([0]);
     expect((await listRunningJails(exec)).map((r) => r.name).sort()).toEqual(['db', 'web']);
+    // cpuset.c printaffinity: the CPU mask, then the memory-domain policy line
+    const jid = await sim.state((s) => findSimJail(s, 'web')!.jid);
+    expect((await sim.run(['cpuset', '-g', '-j', 'web'])).stdout).toBe(`jail ${jid} mask: 2, 3\njail ${jid} domain policy: first-touch mask: 0\n`);
   });
 
   test('commands fail in FreeBSD`s words', async () => {

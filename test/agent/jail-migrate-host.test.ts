@@ -5,7 +5,7 @@ import type { JobContext } from '#agent/jobs/job';
 import { migrateJail, rollBack, finishCommitted } from '#agent/jobs/jail-migrate';
 import { listJournals, writeJournal, type MigrationJournal } from '#agent/jobs/jail-migration-journal';
 import { findJail, isRunning, jailInventory, stopJail } from '#agent/drivers/jail';
-import { sendTo, snapshot } from '#agent/drivers/zfs/replication';
+import { mountpointPath, sendTo, snapshot } from '#agent/drivers/zfs/replication';
 import { findSimJail } from '#simulator/commands/jail-model';
 import { SIM_KEY_PROPERTY } from '#simulator/commands/zfs-load-key';
 import { writeFile } from '#simulator/file-tree';
@@ -219,4 +219,17 @@ describe('the copy on the target is where the jail expects it', () => {
     );
     expect(await isRunning(b, 'web')).toBe(true);
   });
+});
+
+test("the migrated copy's mountpoint is the source's without its pool's altroot (zfs get shows it under the altroot)", async () => {
+  const seed = jailHost();
+  seed.pools[0].properties = { ...seed.pools[0].properties, altroot: '/mnt' };
+  seed.datasets.push({ name: 'zroot/jails/web', type: 'filesystem', usedBytes: 2 ** 20, mountpoint: '/jails/web' });
+  const a = simulatedHost(seed);
+  expect((await a.run(['zfs', 'get', '-H', '-o', 'value', 'mountpoint', 'zroot/jails/web'])).stdout).toBe('/mnt/jails/web\n');
+  // what the migration sets on the target (replication.ts mountpointPath)
+  expect(await mountpointPath(a, 'zroot/jails/web', '/fallback')).toBe('/jails/web');
+  expect(await mountpointPath(a, 'zroot/jails', '/fallback')).toBe('/zroot/jails');
+  const b = simulatedHost(jailHost());
+  expect(await mountpointPath(b, 'zroot/jails', '/fallback')).toBe('/zroot/jails');
 });

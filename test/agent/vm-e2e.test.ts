@@ -104,6 +104,22 @@ test('E19: VNC graphics + GOP video with the password land in the host XML, not 
   expect(JSON.stringify(await config(stopped))).not.toContain('hunter2');
 });
 
+test('E19 with vncWait: 200, and the definition read back waits (bhyve -o on the video slot, passed through)', async () => {
+  const res = await put(stopped, 'hardware/vnc', { vncEnabled: true, vncResolution: '1280x720', vncWait: true, vncPort: 5905, vncBind: '0.0.0.0' });
+  expectEnvelope(res, 200, 'vm_vnc_updated');
+  expect(res.body.data).toMatchObject({ vncWait: true, vncPort: 5905, vncAuth: true });
+  const task = await waitForTask(res.body.data.taskId, ['success', 'failed']);
+  expect(task.status).toBe('success');
+  const xml = await hostXml(stopped);
+  // the other fields and the password are as they were
+  expect(readVnc(xml)).toEqual({ enabled: true, bind: '0.0.0.0', port: 5905, resolution: '1280x720', wait: true, auth: true });
+  expect(attrsOf(find(xml.devices, is('graphics'))!).passwd).toBe('hunter2');
+  await waitUntil('the store to show the wait', async () => (await config(stopped))?.options.vnc.wait === true);
+  // the port-conflict rule still holds with wait asked for
+  const clash = await put(spare, 'hardware/vnc', { vncEnabled: true, vncResolution: '800x600', vncWait: true, vncPort: 5905 });
+  expectEnvelope(clash, 409, 'vnc_port_in_use');
+});
+
 test('E17: the cloud-init seed ISO is built with makefs and attached; clearing detaches it', async () => {
   const texts = { data: '#cloud-config\nhostname: db\n', metadata: `instance-id: vm-${stopped}\n`, networkConfig: 'version: 2\n' };
   let res = await put(stopped, 'options/cloud-init', texts);

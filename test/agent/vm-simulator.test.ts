@@ -7,7 +7,7 @@ import { guestPower } from '#agent/drivers/guest-power';
 import { simulatedVms } from '#simulator/commands/virsh';
 import { collectVms } from '#agent/collectors/vms';
 import { parseDomState, parseListAll } from '#agent/drivers/virsh';
-import { DomainXml, attrsOf, childrenOf, find, is } from '#agent/drivers/domain-xml';
+import { DomainXml, attrsOf, childrenOf, find, findAll, is } from '#agent/drivers/domain-xml';
 import { readGuestAgent, readMacs, readVnc, readZvols, hasCdrom } from '#agent/drivers/domain-xml-options';
 import { vmGuestAgent } from '#agent/jobs/vm-guest-agent';
 import { vmVnc } from '#agent/jobs/vm-vnc';
@@ -217,6 +217,86 @@ describe('VM jobs against the simulated host', () => {
     expect(find((await xmlOf(102)).devices, is('graphics'))).toBeUndefined();
   });
 
+  test("E19 wait: bhyve's -o on the video's PCI slot through <bhyve:commandline>; the host's own pass-through args stay", async () => {
+    const { ctx, xmlOf, sim } = simulated();
+    // the host already passes an argument of its own through libvirt
+    const own = (await sim.run(['virsh', 'dumpxml', '--security-info', '102'])).stdout
+      .replace("<domain type='bhyve'>", "<domain type='bhyve' xmlns:bhyve='http://libvirt.org/schemas/domain/bhyve/1.0'>")
+      .replace('</domain>', "  <bhyve:commandline>\n    <bhyve:arg value='-w'/>\n  </bhyve:commandline>\n</domain>");
+    await sim.run(['mkdir', '-p', '/tmp']);
+    await sim.run(['tee', '/tmp/own.xml'], own);
+    expect((await sim.run(['virsh', 'define', '/tmp/own.xml'])).code).toBe(0);
+    const vnc = { rid: 102, domain: '102', enabled: true, bind: '127.0.0.1', port: 5911, resolution: '1024x768', password: 'pw' };
+    const res = await vmVnc(ctx('vm.vnc'), { ...vnc, wait: true });
+    expect(res.vnc).toMatchObject({ enabled: true, port: 5911, wait: true, auth: true });
+    const d = await xmlOf(102);
+    const slot = Number.parseInt(attrsOf(find(find(d.devices, is('video'))!, is('address'))!).slot, 16);
+    expect(slot).toBeGreaterThan(1);
+    const args = () => xmlOf(102).then((x) => findAll(find(x.root, is('bhyve:commandline'))!, is('bhyve:arg')).map((a) => attrsOf(a).value));
+    expect(await args()).toEqual(['-w', '-o', `pci.0.${slot}.0.wait=true`]);
+    expect(attrsOf(d.root)['xmlns:bhyve']).toBe('http://libvirt.org/schemas/domain/bhyve/1.0');
+    // the password stays secure info: not in the pass-through, not in a dump without --security-info
+    expect((await sim.run(['virsh', 'dumpxml', '102'])).stdout).not.toContain('pw');
+    // again with wait: one pair, not two; then off: the pair goes, the host's own argument stays
+    await vmVnc(ctx('vm.vnc'), { ...vnc, wait: true });
+    expect(await args()).toEqual(['-w', '-o', `pci.0.${slot}.0.wait=true`]);
+    const off = await vmVnc(ctx('vm.vnc'), { ...vnc, wait: false });
+    expect(off.vnc.wait).toBe(false);
+    expect(await args()).toEqual(['-w']);
+    // a VM whose VNC goes away cannot wait
+    await vmVnc(ctx('vm.vnc'), { ...vnc, enabled: false, wait: true });
+    expect(readVnc(await xmlOf(102)).wait).toBe(false);
+    expect(await args()).toEqual(['-w']);
+  });
+
+  test('simulated define keeps <bhyve:commandline> only in its namespace, as bhyveDomainDefNamespaceParse reads it', async () => {
+    const { sim, xmlOf } = simulated();
+    const xml = (await sim.run(['virsh', 'dumpxml', '--security-info', '102'])).stdout.replace(
+      '</domain>',
+      "  <bhyve:commandline>\n    <bhyve:arg value='-w'/>\n  </bhyve:commandline>\n</domain>",
+    );
+    await sim.run(['mkdir', '-p', '/tmp']);
+    await sim.run(['tee', '/tmp/nons.xml'], xml);
+    expect((await sim.run(['virsh', 'define', '/tmp/nons.xml'])).code).toBe(0);
+    expect(find((await xmlOf(102)).root, is('bhyve:commandline'))).toBeUndefined();
+    const valueless = xml
+      .replace("<domain type='bhyve'>", "<domain type='bhyve' xmlns:bhyve='http://libvirt.org/schemas/domain/bhyve/1.0'>")
+      .replace("<bhyve:arg value='-w'/>", '<bhyve:arg/>');
+    await sim.run(['tee', '/tmp/valueless.xml'], valueless);
+    expect((await sim.run(['virsh', 'define', '/tmp/valueless.xml'])).stderr).toMatch(/No bhyve command-line argument specified/);
+  });
+
+  test('E17 on a VM whose disk is sda: the cdrom takes a drive unit no SATA disk holds (hda and sda are both unit 0)', async () => {
+    const { ctx, sim, xmlOf } = simulated([{ ...STOPPED, zvols: ['zroot/vms/102/disk0'] }]);
+    // the host defined its disk as sda, with no address: libvirt derives unit 0 from the name
+    const xml = (await sim.run(['virsh', 'dumpxml', '--security-info', '102'])).stdout
+      .replace("dev='hda'", "dev='sda'")
+      .replace(/\s*<address type='drive'[^>]*\/>/g, '');
+    await sim.run(['mkdir', '-p', '/tmp']);
+    await sim.run(['tee', '/tmp/sda.xml'], xml);
+    expect((await sim.run(['virsh', 'define', '/tmp/sda.xml'])).code).toBe(0);
+    // the simulated libvirt refuses what libvirt refuses: a cdrom hda beside the disk sda
+    const clash = xml.replace(
+      '</devices>',
+      "  <disk type='file' device='cdrom'>\n      <source file='/tmp/x.iso'/>\n      <target dev='hda' bus='sata'/>\n      <readonly/>\n    </disk>\n  </devices>",
+    );
+    await sim.run(['tee', '/tmp/clash.xml'], clash);
+    expect(await sim.run(['virsh', 'define', '/tmp/clash.xml'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "error: Failed to define domain from /tmp/clash.xml\nerror: unsupported configuration: Found duplicate drive address for disk with target name 'sda' controller='0' bus='0' target='0' unit='0'\n",
+    });
+    const res = await vmCloudInit(ctx('vm.cloud-init'), { rid: 102, domain: '102', data: '#cloud-config\n', metadata: 'instance-id: x\n', networkConfig: '' });
+    expect(res).toMatchObject({ cloudInit: true, attached: true });
+    const disks = childrenOf((await xmlOf(102)).devices).filter(is('disk'));
+    const units = disks.map((disk) => [attrsOf(find(disk, is('target'))!).dev, attrsOf(find(disk, is('address', { type: 'drive' }))!).unit]);
+    expect(units).toEqual([
+      ['sda', '0'],
+      ['hdb', '1'],
+    ]);
+  });
+
   test('E17: the seed ISO is built with makefs and attached as a cdrom; clearing detaches and removes it', async () => {
     const { ctx, xmlOf, sim } = simulated();
     const texts = { data: '#cloud-config\nhostname: db\n', metadata: 'instance-id: vm-102\n', networkConfig: 'version: 2\n' };
@@ -424,10 +504,9 @@ describe('libvirt as a real host has it: domains by UUID, one connection, secure
     expect((await sim.run(['virsh', 'dumpxml', '101'])).stdout).not.toContain('wait');
   });
 
-  test('E19: wait is refused (libvirt has no such setting), and so is a domain without a UEFI loader', async () => {
+  test('E19: a port below 5900 is refused, and so is a domain without a UEFI loader', async () => {
     const { ctx, sim, xmlOf } = simulated();
     const vnc = { rid: 102, domain: '102', enabled: true, bind: '127.0.0.1', port: 5912, resolution: '800x600', wait: true };
-    await expect(vmVnc(ctx('vm.vnc'), vnc)).rejects.toThrow(/^vnc_wait_unsupported: libvirt's bhyve driver cannot make a VM wait/);
     await expect(vmVnc(ctx('vm.vnc'), { ...vnc, wait: false, port: 5899 })).rejects.toThrow(/^vnc_port_out_of_range: vnc port must be in range \[5900,65535\]/);
     const xml = (await sim.run(['virsh', 'dumpxml', '--security-info', '102'])).stdout.replace(/\s*<loader[^\n]*\n/, '\n');
     await sim.run(['mkdir', '-p', '/tmp']);

@@ -83,6 +83,22 @@ test('a host without libvirt: virsh not on PATH, VMs warn with pkg install libvi
   expect(d.has('guest agent channel')).toBe(false);
 });
 
+test('a host without zfs.ko: the doctor says so and runs neither zfs nor zpool, which would load it (libzfs_init)', async () => {
+  // no ARC: ZFS was not loaded at boot
+  const exec = host('freebsd-15.0', { arc: undefined, pools: [], datasets: [] });
+  const loaded = async () => (await exec.run(['kldstat', '-q', '-m', 'zfs'])).code === 0;
+  expect(await loaded()).toBe(false);
+  const d = await doctor(exec);
+  expect(d.get('openzfs')).toBe('fail openzfs: zfs.ko is not loaded (kldstat -m zfs): sysrc zfs_enable=YES && service zfs start (the doctor does not load it)');
+  for (const check of ['inventory pools', 'inventory datasets', 'inventory capabilities', 'telemetry'])
+    expect(d.get(check)).toMatch(/^warn .*zfs\.ko is not loaded/);
+  expect(d.get('inventory jails')).toMatch(/^ok /);
+  // the doctor changed nothing: zfs.ko is still not loaded — while running zfs once loads it
+  expect(await loaded()).toBe(false);
+  await exec.run(['zfs', 'version']);
+  expect(await loaded()).toBe(true);
+});
+
 test('port 80 taken by another server is named', async () => {
   const d = await doctor(host('freebsd-14.3', { listeningSockets: [{ command: 'nginx', user: 'www', pid: 812, port: 80, proto: 'tcp4' }] }));
   expect(d.get('port 80')).toBe(

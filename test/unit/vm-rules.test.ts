@@ -66,9 +66,9 @@ describe('E19 VNC rules', () => {
     expect(fieldsOf(() => checkVnc({ ...base, vncPassword: 'a,b' }))).toEqual(['body.vncPassword']);
     expect(fieldsOf(() => checkVnc({ ...base, vncPassword: '' }))).toEqual([]);
   });
-  test("wait is refused: libvirt has no setting for bhyve's wait-for-client", () => {
-    expect(fieldsOf(() => checkVnc({ ...base, vncWait: true }))).toEqual(['body.vncWait']);
-    expect(fieldsOf(() => checkVnc({ ...base, vncEnabled: false, vncWait: true }))).toEqual(['body.vncWait']);
+  test('wait is a setting like the others (bhyve fbuf `wait`, passed through by the agent)', () => {
+    expect(fieldsOf(() => checkVnc({ ...base, vncWait: true }))).toEqual([]);
+    expect(fieldsOf(() => checkVnc({ ...base, vncEnabled: false, vncWait: true }))).toEqual([]);
   });
   test("the port bounds are libvirt's bhyve driver's: 5900–65535", () => {
     expect(VNC_PORT).toEqual({ min: 5900, max: 65535 });

@@ -29,7 +29,24 @@ const ZVOL_SIZE = '16M';
 /** 200 ms apart: 10 s for the zvol's device node */
 const DEV_WAIT_TRIES = 50;
 
+/** 200 ms apart: 10 s for ctld to apply a reload */
+const RELOAD_WAIT_TRIES = 50;
+
 const ok = async (exec: Executor, argv: string[]) => (await exec.run(argv)).code === 0;
+
+/**
+ * Waits until ctld no longer serves `target` (ctladm portlist/devlist). `service ctld reload` only sends SIGHUP:
+ * ctld's main loop notices the signal later and applies the new ctl.conf then (usr.sbin/ctld/ctld.c
+ * main_loop → conf_apply), so right after the reload the kernel may still have the old ports and LUNs — and a
+ * zvol still open as a LUN must not be destroyed. True once it is gone, false after the tries.
+ */
+async function untilNotServed(exec: Executor, target: string): Promise<boolean> {
+  for (let n = 0; ; n++) {
+    if (!(await servedLuns(exec)).has(target)) return true;
+    if (n === RELOAD_WAIT_TRIES) return false;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 const ctldRunning = (exec: Executor) => ok(exec, ['service', 'ctld', 'onestatus']);
 
 /** Target → LUN number → path, as `name:n=path` lines (for a readable comparison) */
@@ -129,7 +146,11 @@ export const iscsiScenario: Scenario = {
     await createFilePool(ctx, { pool, dir, vdevs: [`${dir}/vdev0`], mountpoint: `${dir}/mnt` });
     if (conf !== null) await runChecked(ctx.exec, ['cp', CTL_CONF, backup]);
     ctx.cleanup(`zfs destroy ${zvol}`, async (exec) => {
-      if (await ok(exec, ['zfs', 'list', '-H', '-o', 'name', zvol])) await runChecked(exec, ['zfs', 'destroy', zvol]);
+      if (!(await ok(exec, ['zfs', 'list', '-H', '-o', 'name', zvol]))) return;
+      // after the restore's reload: not while ctld may still hold the zvol open as the scratch LUN
+      if ((await ctldRunning(exec)) && !(await untilNotServed(exec, target)))
+        throw new Error(`not destroying ${zvol}: ctld still serves ${target} from it; reload ctld, then zfs destroy ${zvol}`);
+      await runChecked(exec, ['zfs', 'destroy', zvol]);
     });
     ctx.cleanup('ctld_enable restored', (exec) => restoreEnable(exec, before));
     ctx.cleanup(`${CTL_CONF} restored, ctld ${before.running ? 'reloaded' : 'stopped'}`, (exec) => restoreCtl(exec, before, backup, tmp, target));
@@ -166,8 +187,9 @@ export const iscsiScenario: Scenario = {
     const after = await readOrNull(ctx.exec, CTL_CONF);
     if (after !== conf) throw new Error(`${CTL_CONF} differs from the original after restoring it`);
     if (before.running) {
+      // the reload is applied by ctld's main loop a moment later
+      if (!(await untilNotServed(ctx.exec, target))) throw new Error(`ctld still serves ${target} 10 s after the reload`);
       const back = await servedLuns(ctx.exec);
-      if (back.has(target)) throw new Error(`ctld still serves ${target} after the reload`);
       if (lunLines(back, target).join(' ') !== servedBefore.join(' ')) throw new Error(`after the reload ctld serves ${lunLines(back, target).join(', ')}`);
     }
     await restoreEnable(ctx.exec, before);

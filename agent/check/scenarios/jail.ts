@@ -1,3 +1,4 @@
+import { parseCpusetMask } from '../../drivers/cpuset.ts';
 import { runChecked, type Executor } from '../../executors/executor.ts';
 import { noHooks } from '#domain/jails/hooks';
 import { renderJailConf } from '../../drivers/jail-conf.ts';
@@ -59,18 +60,18 @@ export const jailScenario: Scenario = {
     const memoryBytes = ctx.caps.racct ? MEMORY_LIMIT : 0;
 
     // undone last first: the jail stops before its files and root go
-    await makeDirsUndone(ctx, `${root}/bin`);
-    await makeDirsUndone(ctx, `${root}/etc`);
-    await makeDirsUndone(ctx, `${root}/dev`);
+    await makeDirsUndone(ctx, `${root}/bin`, root);
+    await makeDirsUndone(ctx, `${root}/etc`, root);
+    await makeDirsUndone(ctx, `${root}/dev`, root);
     await runChecked(ctx.exec, ['cp', '/rescue/sh', `${root}/bin/sh`]);
     await writeText(ctx.exec, `${root}/etc/rc`, '#!/bin/sh\n:\n', '755');
     await writeText(ctx.exec, `${root}/etc/rc.shutdown`, '#!/bin/sh\n:\n', '755');
     // exec.clean and jexec -l look root up inside the jail and chdir to its home (command.c run_command)
-    await makeDirsUndone(ctx, `${root}/root`);
+    await makeDirsUndone(ctx, `${root}/root`, root);
     await writeText(ctx.exec, `${root}/etc/master.passwd`, 'root:*:0:0::0:0:Charlie &:/root:/bin/sh\n', '600');
     await writeText(ctx.exec, `${root}/etc/group`, 'wheel:*:0:root\n', '644');
     await runChecked(ctx.exec, ['pwd_mkdb', '-d', `${root}/etc`, `${root}/etc/master.passwd`]);
-    await makeDirsUndone(ctx, files.hooksDir);
+    await makeDirsUndone(ctx, files.hooksDir, files.dir);
     await makeDirsUndone(ctx, '/etc/jail.conf.d');
     removedAtCleanup(ctx, files.conf);
     removedAtCleanup(ctx, consoleLog);
@@ -99,8 +100,11 @@ export const jailScenario: Scenario = {
     if (inv.cpuSet.join(',') !== '0' || inv.memoryBytes !== memoryBytes)
       throw new Error(`limits read back: cpus ${inv.cpuSet.join(',')}, memory ${inv.memoryBytes} (wanted 0, ${memoryBytes})`);
     // the post-start limits script ran: the jail's threads are on CPU 0 (cpuset -g), its memory rule is loaded
-    const mask = (await runChecked(ctx.exec, ['cpuset', '-g', '-j', name])).trim();
-    if (!/mask: 0$/.test(mask)) throw new Error(`cpuset -g -j ${name}: ${mask}`);
+    const shown = (await runChecked(ctx.exec, ['cpuset', '-g', '-j', name])).trim();
+    // the CPU line, not the memory-domain line under it (which ends in `mask: 0` on any one-domain host)
+    const cpus = parseCpusetMask(shown);
+    if (cpus?.join(',') !== '0') throw new Error(`cpuset -g -j ${name}: ${shown}`);
+    const mask = shown.split('\n')[0];
     if (memoryBytes) {
       const rules = await runChecked(ctx.exec, ['rctl', `jail:${name}`]);
       if (!rules.includes(`jail:${name}:memoryuse:deny=`)) throw new Error(`rctl jail:${name} lists no memoryuse rule: ${rules.trim()}`);

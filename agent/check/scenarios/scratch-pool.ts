@@ -7,7 +7,8 @@ import { renameDataset, setCanmount } from '../../drivers/zfs/restore.ts';
 import { mount, mountStates } from '../../drivers/zfs/mount.ts';
 import { readOrNull, writeText } from '../../drivers/host-files.ts';
 import { runJob } from '../jobs.ts';
-import type { Scenario, ScenarioContext } from '../runner.ts';
+import { availableBytes } from '../../drivers/df.ts';
+import { SkipScenario, type Scenario, type ScenarioContext } from '../runner.ts';
 
 /**
  * A file-backed scratch pool: two sparse files (truncate -s 128M) in /var/tmp/hm-check-<id>/, a pool on the
@@ -17,6 +18,9 @@ import type { Scenario, ScenarioContext } from '../runner.ts';
  * resilver's progress. Cleanup: `zpool destroy` (only of the pool this run created) and the directory removed.
  */
 const MIB128 = '128M';
+const VDEV_BYTES = 128 * 2 ** 20;
+/** room beyond the vdev files themselves (the copy of ctl.conf, the mountpoint's directory) */
+const MARGIN_BYTES = 64 * 2 ** 20;
 export const SCRATCH_DIR = '/var/tmp';
 
 /**
@@ -24,11 +28,21 @@ export const SCRATCH_DIR = '/var/tmp';
  * registered first: `rm -rf dir` (not while the pool lives on its files) and `zpool destroy` (only of this pool,
  * only when it is there, and not while a zvol is left in it). Refuses a pool or directory that exists already.
  * The iscsi scenario makes its own the same way.
+ *
+ * Sparse files take space only as the pool writes, so the filesystem under them can fill up mid-run: the
+ * scenario is skipped unless `df` shows room for every file in full. The pool is made with `failmode=continue`
+ * (zpoolprops(7): a pool that loses its devices returns EIO to new writes instead of `wait`, which blocks every
+ * I/O — and so the cleanup's zpool destroy — until the devices come back) and `cachefile=none` (it is not written
+ * into /etc/zfs/zpool.cache, so a host that reboots mid-run does not import it at boot).
  */
 export async function createFilePool(ctx: ScenarioContext, o: { pool: string; dir: string; vdevs: string[]; mountpoint: string }): Promise<void> {
   const { pool, dir } = o;
   if ((await listPools(ctx.exec)).some((p) => p.name === pool)) throw new Error(`pool ${pool} exists already; not touching it`);
   if ((await ctx.exec.run(['ls', dir])).code === 0) throw new Error(`${dir} exists already; not touching it`);
+  const need = o.vdevs.length * VDEV_BYTES + MARGIN_BYTES;
+  const free = await availableBytes(ctx.exec, SCRATCH_DIR);
+  const mib = (n: number) => Math.floor(n / 2 ** 20);
+  if (free < need) throw new SkipScenario(`${mib(need)} MiB free in ${SCRATCH_DIR} for the scratch pool's files (it has ${mib(free)} MiB)`);
   ctx.cleanup(`rm -rf ${dir}`, async (exec) => {
     // the pool's devices are files in dir: while the pool is there, they stay
     if ((await listPools(exec)).some((p) => p.name === pool)) throw new Error(`not removing ${dir}: pool ${pool} is still imported on its files`);
@@ -48,7 +62,7 @@ export async function createFilePool(ctx: ScenarioContext, o: { pool: string; di
       );
     await runChecked(exec, ['zpool', 'destroy', pool]);
   });
-  await runChecked(ctx.exec, ['zpool', 'create', '-m', o.mountpoint, pool, o.vdevs[0]]);
+  await runChecked(ctx.exec, ['zpool', 'create', '-o', 'failmode=continue', '-o', 'cachefile=none', '-m', o.mountpoint, pool, o.vdevs[0]]);
 }
 
 export const scratchPoolScenario: Scenario = {

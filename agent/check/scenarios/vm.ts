@@ -40,6 +40,17 @@ function domainXml(rid: number, title: string): string {
   ].join('\n');
 }
 
+/**
+ * Why bhyve cannot run the scratch domain here, or null: vmm.ko not loaded (bhyve's vm_create fails without
+ * /dev/vmm) or the UEFI firmware the domain boots from missing (pkg install bhyve-firmware). `--start-vm` then skips
+ * the start with that reason; what it cannot do on this host is not the product failing.
+ */
+async function whyNoStart(exec: Executor): Promise<string | null> {
+  if ((await exec.run(['kldstat', '-q', '-m', 'vmm'])).code !== 0) return 'vmm.ko is not loaded (kldload vmm, or vmm_load="YES" in /boot/loader.conf)';
+  if ((await exec.run(['ls', UEFI])).code !== 0) return `no UEFI firmware at ${UEFI} (pkg install bhyve-firmware)`;
+  return null;
+}
+
 async function definedNames(exec: Executor): Promise<Set<string>> {
   const names = new Set<string>();
   for (const uuid of await listUuids(exec)) {
@@ -67,7 +78,8 @@ export const vmScenario: Scenario = {
     const file = `${SCRATCH_DIR}/${title}-vm.xml`;
     const skipped: string[] = [];
 
-    await makeDirsUndone(ctx, vmPaths(rid).dir);
+    // the registration directory is named by the RID the kit picked as free; /var/db/hostmgr above it is the agent's
+    await makeDirsUndone(ctx, vmPaths(rid).dir, vmPaths(rid).dir);
     ctx.cleanup(`virsh undefine ${domain}`, async (exec) => {
       const uuid = await findDomain(exec, domain);
       if (uuid === null) return;
@@ -93,7 +105,9 @@ export const vmScenario: Scenario = {
     if (!hasCdrom(d, vmPaths(rid).cloudInitIso)) throw new Error(`the cloud-init seed ${vmPaths(rid).cloudInitIso} is not attached`);
     if (!qgaMissing && !readGuestAgent(d)) throw new Error('the guest agent channel is not in the definition');
 
-    if (ctx.options.startVm) {
+    const cannotStart = ctx.options.startVm ? await whyNoStart(ctx.exec) : null;
+    if (cannotStart) skipped.push(`start skipped: ${cannotStart}`);
+    if (ctx.options.startVm && !cannotStart) {
       await startDomain(ctx.exec, uuid);
       const state = await domState(ctx.exec, uuid);
       if (state !== 'running') throw new Error(`after virsh start the domain is ${state}`);
@@ -106,7 +120,7 @@ export const vmScenario: Scenario = {
     await runJob(ctx, 'vm.purge-registration', { rid, domain });
     return [
       `domain ${domain} (${title}): VNC :${vnc.port}, cloud-init seed attached${qgaMissing ? '' : ', QGA channel'}`,
-      ctx.options.startVm ? 'started, destroyed' : 'not started',
+      ctx.options.startVm && !cannotStart ? 'started, destroyed' : 'not started',
       'undefined, registration purged',
       ...skipped,
     ].join('; ');

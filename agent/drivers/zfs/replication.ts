@@ -1,3 +1,4 @@
+import { settableMountpoint } from './altroot.ts';
 import { CommandError, runChecked, type Executor } from '../../executors/executor.ts';
 import { sendInto } from './send-receive.ts';
 import { streamFlags } from './stream-flags.ts';
@@ -102,8 +103,11 @@ export async function setMountpointTo(exec: Executor, dataset: string, path: str
   await runChecked(exec, ['zfs', 'set', `mountpoint=${path}`, dataset]);
 }
 
-/** A filesystem's effective mountpoint when it is a path; `fallback` when it is `none` or `legacy`. */
+/**
+ * A filesystem's effective mountpoint when it is a path, as `zfs set` takes it (the pool's altroot taken off,
+ * altroot.ts); `fallback` when it is `none` or `legacy`.
+ */
 export async function mountpointPath(exec: Executor, dataset: string, fallback: string): Promise<string> {
   const value = (await runChecked(exec, ['zfs', 'get', '-H', '-o', 'value', 'mountpoint', dataset])).trim();
-  return value.startsWith('/') ? value : fallback;
+  return value.startsWith('/') ? settableMountpoint(exec, dataset, value) : fallback;
 }

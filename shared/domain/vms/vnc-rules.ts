@@ -2,14 +2,6 @@ import ipaddr from 'ipaddr.js';
 import { type FieldError, ValidationError } from '#shared/errors/domain-errors';
 import { VNC_HEIGHT, VNC_WIDTH } from './rules.ts';
 
-/**
- * Why `vncWait: true` is refused: bhyve's framebuffer can hold the boot until a VNC client connects (`fbuf,…,wait`),
- * but libvirt has no setting for it (its graphics parser ignores a `wait` attribute and bhyve_command.c never emits
- * `,wait`). Passing it through `<bhyve:commandline>` would bypass libvirt's graphics checks and publish the VNC
- * password in the definition every read-only libvirt client can dump, so the product does not offer it.
- */
-export const VNC_WAIT_UNSUPPORTED = "libvirt's bhyve driver cannot make a VM wait for its first VNC client (libvirt has no such setting), so it must be false";
-
 const RESOLUTION = /^(\d{1,5})x(\d{1,5})$/;
 
 /** `1920x1080` → {width, height}; null when not of the form `WxH`. */
@@ -47,7 +39,6 @@ export function checkVnc(body: VncRequest): { bind: string } {
       errors.push({ field: 'body.vncResolution', problem: `height must be within ${VNC_HEIGHT.min}–${VNC_HEIGHT.max}, got ${res.height}` });
     }
   }
-  if (body.vncWait) errors.push({ field: 'body.vncWait', problem: VNC_WAIT_UNSUPPORTED });
   // bhyve's fbuf options are comma separated: a comma would end the password early
   if (body.vncPassword?.includes(',')) errors.push({ field: 'body.vncPassword', problem: 'must not contain commas' });
   if (errors.length) throw new ValidationError(errors);

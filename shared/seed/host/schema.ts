@@ -285,6 +285,24 @@ export const hostSchema = {
           name: { type: 'string', minLength: 1, maxLength: 24, pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
           sizeBytes: bytes,
           description: { type: 'string' },
+          /** the disk's GEOM label `diskid/DISK-<ident>` (kern.geom.label.disk_ident.enable) */
+          ident: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_-]+$' },
+          /** GPT partitions (`<disk>p<index>`), each with its GEOM providers: `gpt/<label>`, `<partition>.eli` (GELI) */
+          partitions: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['index', 'type', 'sizeBytes'],
+              properties: {
+                index: { type: 'integer', minimum: 1, maximum: 128 },
+                type: { enum: ['efi', 'freebsd-boot', 'freebsd-swap', 'freebsd-zfs', 'freebsd-ufs'] },
+                sizeBytes: bytes,
+                label: { type: 'string', minLength: 1, maxLength: 36, pattern: '^[A-Za-z0-9_.-]+$' },
+                eli: { type: 'boolean' },
+              },
+            },
+          },
         },
       },
     },

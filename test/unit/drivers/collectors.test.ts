@@ -1,4 +1,5 @@
 import { collectInventory } from '#agent/collectors/inventory';
+import { parseCpusetMask } from '#agent/drivers/cpuset';
 import { freeDisks, poolVdevs } from '#agent/collectors/pools';
 import { collectTelemetry } from '#agent/collectors/telemetry';
 import { parseZpoolStatus } from '#agent/drivers/zfs/pools';
@@ -55,6 +56,13 @@ describe('inventory collector', () => {
       ['ada1p3', 'UNAVAIL'],
     ]);
     expect(freeDisks('ada3 ada2 ada1 ada0 cd0', ['ada0p3', 'ada1p3'])).toEqual(['ada2', 'ada3']);
+    // GELI and label providers resolve through the GEOM tree, not by their names
+    const geom = new Map([
+      ['ada0p3.eli', 'ada0'],
+      ['gpt/tank0', 'ada1'],
+    ]);
+    expect(freeDisks('ada2 ada1 ada0', ['ada0p3.eli', 'gpt/tank0'])).toEqual(['ada0', 'ada1', 'ada2']);
+    expect(freeDisks('ada2 ada1 ada0', ['ada0p3.eli', 'gpt/tank0'], geom)).toEqual(['ada2']);
     // a section whose command fails is left out (the control plane keeps what it had), the rest is reported
     const h = simulate(demoHost());
     const broken = {
@@ -98,5 +106,14 @@ describe('telemetry collector', () => {
     const s = await collectTelemetry(simulate(host()).exec);
     expect(s.pools).toEqual([]);
     expect(s.arc).toBeUndefined();
+  });
+});
+
+describe('cpuset -g', () => {
+  test("the CPU mask is printaffinity's first line, not the memory-domain line that also ends in 'mask: 0'", () => {
+    expect(parseCpusetMask('jail 3 mask: 0, 1\njail 3 domain policy: first-touch mask: 0\n')).toEqual([0, 1]);
+    expect(parseCpusetMask('jail 3 mask: 0\njail 3 domain policy: first-touch mask: 0\n')).toEqual([0]);
+    expect(parseCpusetMask('pid 12 cpuset mask: 2, 3\n')).toEqual([2, 3]);
+    expect(parseCpusetMask('jail 3 domain policy: first-touch mask: 0\n')).toBeNull();
   });
 });

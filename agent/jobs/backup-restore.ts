@@ -4,16 +4,7 @@ import type { JobContext, JobHandler } from './job.ts';
 import { backupPeerId, type BackupRestorePayload } from '#shared/jobs/protocol';
 import { jobSnapshotsOldestFirst } from '#domain/backups/snapshot-names';
 import { datasetExists, destroyIfExists } from '../drivers/zfs/replication.ts';
-import {
-  datasetProps,
-  inheritKey,
-  loadKey,
-  receiveSnapshot,
-  renameDataset,
-  setCanmount,
-  setKeylocation,
-  setMountpoint,
-} from '../drivers/zfs/restore.ts';
+import { datasetProps, inheritKey, loadKey, receiveSnapshot, renameDataset, setCanmount, setKeylocation, setMountpoint } from '../drivers/zfs/restore.ts';
 import { listSnapshots } from '../drivers/zfs/backup-snapshots.ts';
 import { guestPower, type GuestPower } from '../drivers/guest-power.ts';
 import { mountedRelative, mountTree, remountRelative } from '../drivers/zfs/mount.ts';

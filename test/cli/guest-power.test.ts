@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiUrl, call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
-import { startTestAgent, testJailHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
+import { startTestAgent, testJailHost, waitForTask, waitUntil, type TestAgent, admitAsMember } from '../helpers/agent.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { simulatedVms } from '#simulator/commands/virsh';
 import { findSimJail } from '#simulator/commands/jail-model';
@@ -72,6 +72,8 @@ beforeAll(async () => {
     },
   });
   await agent.ready();
+  // hostmgr resolves guest names among the cluster's members (a pending node's guests are not cluster guests)
+  await admitAsMember(agent);
   sim = new HostSimulator({ statePath: agent.statePath });
   await waitUntil(
     'the guests in the store',
@@ -148,7 +150,7 @@ test('hostmgr jail stop / start by name: the hooks fire on the host', async () =
 test('an unknown name and a failing task: exit codes say so', async () => {
   const unknown = await hostmgr(['jail', 'start', `nosuch-${suffix}`]);
   expect(unknown.code).toBe(1);
-  expect(unknown.stderr).toContain(`no jail named "nosuch-${suffix}"`);
+  expect(unknown.stderr).toContain(`no jail "nosuch-${suffix}"`);
   // a prestart hook that fails: the task fails, hostmgr exits 3 with jail(8)'s words
   await sim.state((s) => {
     const files = (s as { files?: Record<string, { content: string }> }).files!;

@@ -141,6 +141,17 @@ const intrinsic = (d: SimDataset) =>
     Object.entries(d.properties ?? {}).filter(([k]) => ['encryption', 'keyformat', 'pbkdf2iters', 'pbkdf2salt', SIM_KEY_PROPERTY].includes(k)),
   );
 
+/**
+ * A dataset's properties with the key of its encryption root: the wrapping key a raw stream's blocks need, which a
+ * dataset under another encryption root does not carry itself in the simulator.
+ */
+function withKey(state: SimHost, d: SimDataset): Record<string, string> | undefined {
+  const p = d.properties;
+  if (!p?.encryptionroot || p[SIM_KEY_PROPERTY] !== undefined) return p;
+  const key = findDataset(state, p.encryptionroot)?.properties?.[SIM_KEY_PROPERTY];
+  return key === undefined ? p : { ...p, [SIM_KEY_PROPERTY]: key };
+}
+
 const encryptedProps = (d: SimDataset) => Boolean(d.properties?.encryption && d.properties.encryption !== 'off');
 
 function send(ctx: CommandContext): CommandOutput {
@@ -160,7 +171,7 @@ function send(ctx: CommandContext): CommandOutput {
   const locked = (o.flags.has('R') || o.flags.has('p')) && !o.flags.has('w') ? members.find(encryptedProps) : undefined;
   if (locked)
     return fail(
-      `cannot send ${fs}@${snap}: encrypted dataset ${locked.name} may not be sent with properties without the raw flag\nwarning: cannot send '${fs}': backup failed`,
+      `cannot send ${fs}@${snap}: encrypted dataset ${locked.name} may not be sent with properties without the raw flag\nwarning: cannot send '${fs}@${snap}': backup failed`,
     );
   const carried = (d: SimDataset) => streamSnapshots(snapshotsOf(ctx.state, d.name), snap, from, o.flags.has('R'), o.values.has('I'));
   const content = contentOf(ctx.state, root);
@@ -175,7 +186,11 @@ function send(ctx: CommandContext): CommandOutput {
       usedBytes: d.usedBytes,
       referencedBytes: d.referencedBytes,
       // properties travel with -R or -p only; a raw stream carries the encryption it is made of
-      ...(withProps ? { mountpoint: d.mountpoint, properties: d.properties } : o.flags.has('w') ? { properties: intrinsic(d) } : {}),
+      ...(withProps
+        ? { mountpoint: d.mountpoint, properties: withKey(ctx.state, d) }
+        : o.flags.has('w')
+          ? { properties: intrinsic({ ...d, properties: withKey(ctx.state, d) }) }
+          : {}),
       snapshots: carried(d).map((s) => ({
         name: s.name.split('@')[1],
         guid: s.guid ?? newGuid(),
@@ -322,7 +337,15 @@ function recv(ctx: CommandContext): CommandOutput {
     if (encryptedProps(d)) {
       // an encrypted dataset arrives locked (a loaded key stays loaded); a raw one's keylocation is prompt unless -o sets it
       d.properties = { ...d.properties, keystatus: isNew ? 'unavailable' : (keystatus ?? 'unavailable') };
-      if (isNew && h.raw && sd.rel === '') d.properties.keylocation = cmdProps.set.get('keylocation') ?? 'prompt';
+      // a raw receive makes the stream's top dataset an encryption root of its own (dsl_crypto_recv_raw_key_sync:
+      // the wrapping key travels with it), whatever root it had on the sender; below it, roots map into the copy
+      if (isNew && h.raw && sd.rel === '') d.properties = { ...d.properties, keylocation: cmdProps.set.get('keylocation') ?? 'prompt', encryptionroot: name };
+      else if (isNew && h.raw) {
+        const root = sd.properties?.encryptionroot;
+        const src = h.source ?? '';
+        d.properties.encryptionroot = root && root.startsWith(`${src}/`) ? `${fs}${root.slice(src.length)}` : fs;
+        if (d.properties.encryptionroot !== name) d.properties.keylocation = 'none';
+      }
     }
     for (const s of sd.snapshots) {
       if (!findDataset(ctx.state, `${name}@${s.name}`))

@@ -14,7 +14,7 @@ export const POOL_SEQUENCES: Sequence[] = [
     steps: [
       files(1),
       pool('tank', 0),
-      { run: ['zpool', 'list', '-Hp', '-o', POOL_COLUMNS] },
+      { run: ['zpool', 'list', '-Hp', '-o', POOL_COLUMNS], numbers: true },
       { run: ['zpool', 'get', '-H', '-o', 'value', 'guid', 'tank'] },
       { run: ['zpool', 'status', 'tank'] },
       { run: ['zpool', 'status', '-g', 'tank'] },
@@ -28,7 +28,7 @@ export const POOL_SEQUENCES: Sequence[] = [
       files(2),
       pool('tank', 0),
       pool('bk', 1),
-      { run: ['zpool', 'list', '-Hp', '-o', POOL_COLUMNS] },
+      { run: ['zpool', 'list', '-Hp', '-o', POOL_COLUMNS], numbers: true },
       { run: ['zpool', 'status'] },
       { run: ['zfs', 'list', '-Hp', '-o', 'name,type,used,avail,refer,volsize', '-t', 'filesystem,volume'] },
     ],
@@ -44,7 +44,7 @@ export const POOL_SEQUENCES: Sequence[] = [
       { run: ['zfs', 'snapshot', 'scratch@hm-check-1'] },
       { run: ['zfs', 'list', '-H', '-o', 'name', '-t', 'volume', '-r', 'scratch'] },
       { run: ['zpool', 'destroy', 'scratch'] },
-      { run: ['zpool', 'list', '-Hp', '-o', POOL_COLUMNS] },
+      { run: ['zpool', 'list', '-Hp', '-o', POOL_COLUMNS], numbers: true },
     ],
   },
   {
@@ -76,7 +76,7 @@ export const POOL_SEQUENCES: Sequence[] = [
   {
     id: 'pool-none',
     title: 'no pools at all: zpool list -Hp and zpool status',
-    steps: [{ run: ['zpool', 'list', '-Hp', '-o', POOL_COLUMNS] }, { run: ['zpool', 'status'] }, { run: ['zpool', 'iostat', '-Hpl'] }],
+    steps: [{ run: ['zpool', 'list', '-Hp', '-o', POOL_COLUMNS], numbers: true }, { run: ['zpool', 'status'] }, { run: ['zpool', 'iostat', '-Hpl'] }],
   },
   {
     id: 'pool-replace-resilver',
@@ -87,7 +87,7 @@ export const POOL_SEQUENCES: Sequence[] = [
       { run: ['zpool', 'replace', 'tank', vdev(0), vdev(1)] },
       { until: ['zpool', 'status', 'tank'], match: /resilvered/ },
       { run: ['zpool', 'status', '-g', 'tank'] },
-      { run: ['zpool', 'list', '-Hp', '-o', POOL_COLUMNS] },
+      { run: ['zpool', 'list', '-Hp', '-o', POOL_COLUMNS], numbers: true },
     ],
   },
   {

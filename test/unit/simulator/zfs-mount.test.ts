@@ -36,7 +36,7 @@ test('seeded filesystems are mounted, with inherited mountpoints; `mounted` is y
   );
   expect((await zfs(e, 'get', '-H', '-o', 'value,source', 'mounted', `${APP}@s1`)).stdout).toBe('-\t-\n');
   expect((await zfs(e, 'get', '-H', 'mounted', 'zroot/jails/copy')).stdout).toBe('zroot/jails/copy\tmounted\tno\t-\n');
-  expect(await zfs(e, 'set', 'mounted=yes', APP)).toMatchObject({ code: 1, stderr: `cannot set property for '${APP}': 'mounted' is readonly\n` });
+  expect(await zfs(e, 'set', 'mounted=yes', APP)).toMatchObject({ code: 255, stderr: `cannot set property for '${APP}': 'mounted' is readonly\n` });
 });
 
 test('recv -u: the received files are not visible until zfs mount; mount refuses in libzfs words', async () => {

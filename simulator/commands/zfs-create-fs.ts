@@ -50,6 +50,8 @@ export function createFilesystem(ctx: CommandContext, o: ParsedOptions): Command
   if (!name) return fail('missing filesystem argument', 2);
   if (extra.length) return fail('too many arguments', 2);
   const host = ctx.state;
+  // zfs_create (libzfs_dataset.c): a pool's name alone has no dataset to create
+  if (!name.includes('/')) return fail(`cannot create '${name}': missing dataset name`);
   if (!host.pools.some((p) => p.name === poolOf(name))) return fail(`cannot create '${name}': no such pool '${poolOf(name)}'`);
   if (findDataset(host, name)) return fail(`cannot create '${name}': dataset already exists`);
   const parsed = parseRecvProps(ctx.args);
@@ -81,7 +83,8 @@ export function createFilesystem(ctx: CommandContext, o: ParsedOptions): Command
     guid: newGuid(),
     creation: now,
     ...(mountpoint !== undefined ? { mountpoint } : {}),
-    ...(o.flags.has('u') ? { mounted: false } : {}),
+    // zfs_mount_and_share mounts only a canmount=on filesystem
+    ...(o.flags.has('u') || (props.canmount ?? 'on') !== 'on' ? { mounted: false } : {}),
   };
   const all = { ...rest, ...crypt };
   if (Object.keys(all).length) d.properties = all;

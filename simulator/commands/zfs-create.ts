@@ -49,7 +49,11 @@ function create(ctx: CommandContext): CommandOutput {
   if (!name) throw new UsageError('missing volume argument');
   if (extra.length) throw new UsageError('too many arguments');
   let volsize = nicestrtonum(sizeArg);
-  if (volsize === null) return fail(`bad volume size '${sizeArg}': bad numeric value '${sizeArg}'`);
+  if (volsize === null) {
+    // libzfs_util.c zfs_nicestrtonum: a number with an unknown suffix, else not a number at all
+    const suffix = /^\d+(?:\.\d+)?(.+)$/.exec(sizeArg)?.[1];
+    return fail(`bad volume size '${sizeArg}': ${suffix ? `invalid numeric suffix '${suffix}'` : `bad numeric value '${sizeArg}'`}`);
+  }
   const host = ctx.state;
   const pool = host.pools.find((p) => p.name === poolOf(name));
   if (!pool) return fail(`cannot open '${poolOf(name)}': no such pool`);

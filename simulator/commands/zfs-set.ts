@@ -51,7 +51,10 @@ function set(ctx: CommandContext): CommandOutput {
           remount(ctx.state, was, mountpointOf(ctx.state, d));
         } else {
           d.mountpoint = value;
-          if (!was) mountFs(ctx.state, d);
+          // libzfs_changelist.c changelist_postfix: after a mountpoint change, a filesystem that is not mounted is
+          // mounted when canmount=on and its key is loaded (zfs_mount), not only one whose old value was none
+          const locked = d.properties?.keystatus === 'unavailable';
+          if (!locked && (d.properties?.canmount ?? 'on') === 'on') mountFs(ctx.state, d);
         }
       } else d.properties = { ...d.properties, [prop]: value };
     }

@@ -181,7 +181,7 @@ describe('zfs create -V (cmd/zfs/zfs_main.c zfs_do_create, libzfs_dataset.c zfs_
     expect(await h.run(['zfs', 'create', '-V', '12Q', 'scratch/bad'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: "bad volume size '12Q': bad numeric value '12Q'\n",
+      stderr: "bad volume size '12Q': invalid numeric suffix 'Q'\n",
     });
     expect(await h.run(['zfs', 'create', '-V', '0', 'scratch/zero'])).toEqual({
       code: 1,

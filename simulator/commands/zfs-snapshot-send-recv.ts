@@ -264,6 +264,27 @@ export function modifiedSinceSnapshot(state: SimHost, d: SimDataset): boolean {
 }
 
 /**
+ * What `zfs recv -v` prints (libzfs_sendrecv.c zfs_receive_one): for each dataset of the stream, parents first, each
+ * snapshot it carries — the first of a full stream full, the others incremental — as `receiving … stream of
+ * <src>@<snap> into <dst>@<snap>`, then `received <size> stream in <t> seconds (<rate>/sec)`; a snapshot the
+ * destination already has is `snap <dst>@<snap> already exists; ignoring` instead (recv_incremental_replication).
+ */
+function verboseReceive(h: StreamHeader, fs: string, existing: Set<string>): string {
+  let out = '';
+  const src = h.source ?? fs;
+  for (const sd of h.datasets) {
+    for (const [i, s] of sd.snapshots.entries()) {
+      const kind = h.kind === 'full' && i === 0 ? 'full' : 'incremental';
+      const dst = `${fs}${sd.rel}@${s.name}`;
+      out += `receiving ${kind} stream of ${src}${sd.rel}@${s.name} into ${dst}\n`;
+      const size = Math.max(312, kind === 'full' ? (s.referencedBytes ?? s.usedBytes) : Math.floor((s.referencedBytes ?? s.usedBytes) / 100));
+      out += existing.has(dst) ? `snap ${dst} already exists; ignoring\n` : `received ${nicenum(size)} stream in 0.01 seconds (${nicenum(size * 100)}/sec)\n`;
+    }
+  }
+  return out;
+}
+
+/**
  * zfs receive: refusals in libzfs's words (libzfs_sendrecv.c zfs_receive_one, and the kernel's checks it reports,
  * dmu_recv.c recv_begin_check_existing_impl) — a full stream onto an existing dataset without -F, or into a
  * parent that does not exist; an incremental whose source is not the destination's newest snapshot, or onto a
@@ -312,6 +333,7 @@ function recv(ctx: CommandContext): CommandOutput {
   const refusal = rawStreamRefusal(cmdProps, h.raw === true);
   if (refusal) return fail(`${errbuf}: ${refusal}`);
   if (o.flags.has('n')) return {};
+  const existingSnaps = new Set(ctx.state.datasets.filter((d) => d.type === 'snapshot').map((d) => d.name));
   for (const sd of h.datasets) {
     const name = `${fs}${sd.rel}`;
     let d = findDataset(ctx.state, name);
@@ -365,7 +387,7 @@ function recv(ctx: CommandContext): CommandOutput {
     const snaps = Object.entries(h.snapshotFiles ?? { [h.snapshot]: h.files }).map(([n, files]) => under(snapDir(n), files));
     setContent(ctx.state, root, Object.assign(kept, h.files, ...snaps));
   }
-  return { stdout: o.flags.has('v') ? `receiving ${h.kind} stream of ${h.source ?? fs}@${h.snapshot} into ${fs}@${h.snapshot}\n` : '' };
+  return { stdout: o.flags.has('v') ? verboseReceive(h, fs, existingSnaps) : '' };
 }
 
 registerSubcommand('zfs', 'snapshot', withUsage(snapshot, '\tsnapshot [-r] [-o property=value] ... <filesystem|volume>@<snap> ...'));

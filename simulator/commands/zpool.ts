@@ -68,6 +68,9 @@ function get(ctx: CommandContext): CommandOutput {
   const props = propSpec === 'all' ? Object.keys(POOL_PROPS).filter((p) => p !== 'name') : propList(propSpec, []);
   const fields = (o.values.get('o') ?? 'name,property,value,source').split(',');
   for (const f of fields) if (!['name', 'property', 'value', 'source'].includes(f)) return fail(`invalid field '${f}'`, 2);
+  // zpool_do_get: a first operand that is not a pool (nor a vdev list of one) ends the command
+  if (poolNames.length && !ctx.state.pools.some((p) => p.name === poolNames[0]))
+    return fail(`Cannot get properties of ${poolNames[0]}: no such pool available.`);
   const { pools, errors } = selectPools(ctx.state, poolNames);
   const parsable = o.flags.has('p');
   const rows: string[][] = [];

@@ -277,7 +277,7 @@ function verboseReceive(h: StreamHeader, fs: string, existing: Set<string>): str
       const kind = h.kind === 'full' && i === 0 ? 'full' : 'incremental';
       const dst = `${fs}${sd.rel}@${s.name}`;
       out += `receiving ${kind} stream of ${src}${sd.rel}@${s.name} into ${dst}\n`;
-      const size = Math.max(312, kind === 'full' ? (s.referencedBytes ?? s.usedBytes) : Math.floor((s.referencedBytes ?? s.usedBytes) / 100));
+      const size = Math.max(1024, kind === 'full' ? (s.referencedBytes ?? s.usedBytes) : Math.floor((s.referencedBytes ?? s.usedBytes) / 100));
       out += existing.has(dst) ? `snap ${dst} already exists; ignoring\n` : `received ${nicenum(size)} stream in 0.01 seconds (${nicenum(size * 100)}/sec)\n`;
     }
   }

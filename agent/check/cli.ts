@@ -124,6 +124,14 @@ export async function hostCheckCli(argv: string[], io: HostCheckIo): Promise<num
   const progress = values.json ? io.err : io.out;
   try {
     const caps = await probeCapabilities(exec);
+    // on a host that is not FreeBSD (a Linux host with OpenZFS) only the scenarios that need nothing but ZFS run;
+    // kern.osreldate is FreeBSD's own sysctl
+    const system = caps.osreldate > 0 ? 'FreeBSD' : (await exec.run(['uname', '-s']).catch(() => null))?.stdout.trim() || 'a system without kern.osreldate';
+    const skip =
+      system === 'FreeBSD'
+        ? undefined
+        : (s: { portable?: boolean }) => (s.portable ? undefined : `not run: this host runs ${system}, not FreeBSD (the scenario needs FreeBSD's own tools)`);
+    if (skip) progress(`host-check: this host runs ${system}, not FreeBSD: only the ZFS scenarios run\n`);
     progress(
       `host-check ${id} on ${values.ssh ?? 'this host'}: ${caps.osrelease || '?'} (${caps.osreldate}), ${caps.zfsVersion ?? 'no zfs'}, libvirt ${caps.libvirtVersion ?? 'absent'}, racct ${caps.racct ? 'on' : 'off'}\n`,
     );
@@ -132,6 +140,7 @@ export async function hostCheckCli(argv: string[], io: HostCheckIo): Promise<num
       caps,
       signal: io.signal,
       note: (l) => progress(`  · ${l}\n`),
+      skip,
       onResult: (r) => {
         if (!values.json) io.out(`${formatResult(r)}\n`);
       },

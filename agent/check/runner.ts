@@ -39,6 +39,11 @@ export interface Scenario {
   title: string;
   /** run only when this option is given (the CLI leaves the scenario out otherwise) */
   optIn?: 'iscsi';
+  /**
+   * uses only zpool/zfs and POSIX tools, so it also runs on a host that is not FreeBSD but has OpenZFS (the same
+   * cmd/zpool and cmd/zfs code); every other scenario is skipped there
+   */
+  portable?: boolean;
   /** resolves with a one-line detail; throws SkipScenario when the host lacks what it needs */
   run(ctx: ScenarioContext): Promise<string>;
 }
@@ -100,6 +105,8 @@ export interface RunCheckOptions {
   note?: (line: string) => void;
   /** called as each scenario ends (the CLI prints its line then) */
   onResult?: (r: ScenarioResult) => void;
+  /** why a scenario is not run on this host (e.g. it is not FreeBSD); undefined: it runs */
+  skip?: (s: Scenario) => string | undefined;
 }
 
 export async function runScenarios(exec: Executor, scenarios: Scenario[], o: RunCheckOptions): Promise<ScenarioResult[]> {
@@ -107,8 +114,11 @@ export async function runScenarios(exec: Executor, scenarios: Scenario[], o: Run
   const guarded = interruptible(exec, o.signal);
   for (const s of scenarios) {
     let result: ScenarioResult;
+    const skipped = o.skip?.(s);
     if (o.signal.aborted) {
       result = { name: s.name, verdict: 'skipped', detail: 'not run: interrupted', cleanupErrors: [] };
+    } else if (skipped) {
+      result = { name: s.name, verdict: 'skipped', detail: skipped, cleanupErrors: [] };
     } else {
       const steps: { what: string; step: (exec: Executor) => Promise<void> }[] = [];
       const note = (line: string) => o.note?.(`${s.name}: ${line}`);

@@ -19,7 +19,8 @@ export function parseZfsVersion(stdout: string): string | null {
 }
 
 export async function probeCapabilities(exec: Executor): Promise<HostCapabilities> {
-  const sysctls = await getSysctls(exec, ['kern.osrelease', 'kern.osreldate', 'kern.racct.enable']);
+  // a host without these OIDs (not FreeBSD: Linux's sysctl knows none of them and exits 255) has none of them
+  const sysctls = await getSysctls(exec, ['kern.osrelease', 'kern.osreldate', 'kern.racct.enable']).catch(() => new Map<string, string>());
   const zfs = await exec.run(['zfs', 'version']).catch(() => null);
   const virsh = await exec.run(['virsh', '-c', 'bhyve:///system', 'version']).catch(() => null);
   return {

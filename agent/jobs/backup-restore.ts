@@ -3,7 +3,18 @@ import type { JobContext, JobHandler } from './job.ts';
 import { backupPeerId, type BackupRestorePayload } from '#shared/jobs/protocol';
 import { jobSnapshotsOldestFirst } from '#domain/backups/snapshot-names';
 import { datasetExists, destroyIfExists } from '../drivers/zfs/replication.ts';
-import { datasetProps, loadKey, receiveSnapshot, renameDataset, setCanmount, setMountpoint } from '../drivers/zfs/restore.ts';
+import {
+  datasetProps,
+  inheritKey,
+  loadKey,
+  poolAltroot,
+  receiveSnapshot,
+  renameDataset,
+  setCanmount,
+  setKeylocation,
+  setMountpoint,
+  withoutAltroot,
+} from '../drivers/zfs/restore.ts';
 import { listSnapshots } from '../drivers/zfs/backup-snapshots.ts';
 import { guestPower, type GuestPower } from '../drivers/guest-power.ts';
 import { mountedRelative, mountTree, remountRelative } from '../drivers/zfs/mount.ts';
@@ -94,8 +105,12 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
     await unlock(local, restoring, p, warnings);
 
     const hasOriginal = await datasetExists(local, p.dataset);
-    const original = hasOriginal ? await datasetProps(local, p.dataset, ['mountpoint', 'canmount']) : {};
-    const localMountpoint = original.mountpoint?.source === 'local' && original.mountpoint.value.startsWith('/') ? original.mountpoint.value : null;
+    const original = hasOriginal ? await datasetProps(local, p.dataset, ['mountpoint', 'canmount', 'encryptionroot', 'keylocation']) : {};
+    // written back with zfs set, so without the altroot zfs get shows in front of it (the pool may be imported with -R)
+    const localMountpoint =
+      original.mountpoint?.source === 'local' && original.mountpoint.value.startsWith('/')
+        ? withoutAltroot(original.mountpoint.value, await poolAltroot(local, p.dataset))
+        : null;
     // the original's own canmount (noauto or off) carries over; the received copy has the default, on
     const localCanmount = original.canmount?.source === 'local' && original.canmount.value !== 'on' ? original.canmount.value : null;
 
@@ -122,6 +137,7 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
     done.restoredIn = true;
     if (localMountpoint) await setMountpoint(local, p.dataset, localMountpoint);
     if (localCanmount) await setCanmount(local, p.dataset, localCanmount);
+    await restoreEncryptionRoot(local, p.dataset, original);
     await ctx.progress('mounting the restored dataset', 85);
     await mountTree(local, p.dataset);
     // what was mounted before is mounted again, a canmount=noauto root too (zfs mount names it; mount -a would not)
@@ -158,6 +174,28 @@ export const restoreBackup: JobHandler<'backup.restore'> = async (ctx, p) => {
     await remote.close?.().catch(() => undefined);
   }
 };
+
+/**
+ * A raw stream (`zfs send -w`) arrives as its own encryption root with keylocation=prompt, whatever the original
+ * was (seen on OpenZFS 2.3.2, test/real-zfs/backup-encrypted.test.ts: the kernel gives a raw-received dataset its
+ * own key object with keylocation=prompt, module/zfs/dsl_crypt.c dsl_crypto_recv_raw_key_sync). Left so, nothing loads its key at the next boot. So the restored
+ * dataset gets the original's arrangement back: a dataset that inherited its key from an encryption root above
+ * it inherits it again (`zfs change-key -i`: both keys are loaded now), one that was its own encryption root gets
+ * its original keylocation back.
+ */
+async function restoreEncryptionRoot(exec: Executor, dataset: string, original: Record<string, { value: string; source: string }>): Promise<void> {
+  const root = original.encryptionroot?.value;
+  if (!root || root === '-' || root === '') return;
+  const now = await datasetProps(exec, dataset, ['encryptionroot', 'keylocation']);
+  if (now.encryptionroot?.value !== dataset) return;
+  if (root !== dataset) {
+    // the original's encryption root was above it: the parent's tree, still in place
+    await inheritKey(exec, dataset);
+    return;
+  }
+  const keylocation = original.keylocation?.value;
+  if (keylocation && keylocation !== '-' && keylocation !== now.keylocation?.value) await setKeylocation(exec, dataset, keylocation);
+}
 
 /** What a restore has done so far, for the undo. */
 interface Done {

@@ -3,7 +3,8 @@ import type { JobHandler } from './job.ts';
 import { backupPeerId } from '#shared/jobs/protocol';
 import { backupSnapshotName } from '#domain/backups/snapshot-names';
 import { snapshot } from '../drivers/zfs/replication.ts';
-import { beyondRetention, destroySnapshots, listSnapshots, newestCommon } from '../drivers/zfs/backup-snapshots.ts';
+import { beyondRetention, destroySnapshots, listSnapshots, newerThan, newestCommon, rollbackCopy } from '../drivers/zfs/backup-snapshots.ts';
+import { isJobSnapshot } from '#domain/backups/snapshot-names';
 import { estimateStream, progressTicker, streamBackup } from '../drivers/zfs/backup-stream.ts';
 import { isEncrypted } from '../drivers/zfs/stream-flags.ts';
 
@@ -32,6 +33,19 @@ export const backupRun: JobHandler<'backup.run'> = async (ctx, p) => {
     const [here, there] = await Promise.all([listSnapshots(source, p.source), listSnapshots(target, p.target.dataset)]);
     const from = newestCommon(p.jobId, here, there);
     const mode = from ? 'incremental' : 'full';
+    // after a restore of an older snapshot the copy has snapshots after the common one that the source no longer
+    // has: the copy goes back to the common one (its later snapshots are of the replaced history), or the receive
+    // refuses it and so does every later run; an operator's snapshot among them is never destroyed: the run fails
+    const stale = from ? newerThan(there, from) : [];
+    if (from && stale.length) {
+      const foreign = stale.filter((s) => !isJobSnapshot(p.jobId, s));
+      if (foreign.length)
+        throw new Error(
+          `${p.target.dataset} has snapshots after ${from} that are not this job's (${foreign.join(', ')}): the restored history cannot be sent onto it; remove them or give the job a new target dataset`,
+        );
+      await ctx.progress('snapshot', 3, `discarded on the target, newer than ${from}: ${stale.join(', ')} (the history a restore replaced)`);
+      await rollbackCopy(target, p.target.dataset, from);
+    }
     // an encrypted source is sent raw: libzfs refuses `-R` of an encrypted dataset without `-w`
     const encrypted = await isEncrypted(source, p.source);
     const estimate = await estimateStream(source, p.source, snap, from, encrypted);

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bootGuest, type GuestState } from './guest.ts';
 import { RESULTS_ENV } from './results.ts';
@@ -15,6 +15,13 @@ export default async function globalSetup() {
   const stateFile = join(dir, 'guest.json');
   process.env.HM_REAL_ZFS_GUEST = stateFile;
   let state: GuestState;
+  // development: HM_REAL_ZFS_ATTACH names the state file of a guest booted beforehand (e.g. by
+  // `npx tsx test/real-zfs/boot-main.ts`), which this run uses instead of booting one (and does not stop)
+  const attach = process.env.HM_REAL_ZFS_ATTACH;
+  if (attach) {
+    writeFileSync(stateFile, readFileSync(attach, 'utf8'));
+    return;
+  }
   try {
     const g = await bootGuest((line) => process.stdout.write(`${line}\n`));
     (globalThis as { hmRealZfsGuest?: { stop(): Promise<void> } }).hmRealZfsGuest = g;

@@ -53,6 +53,7 @@ export async function createFilePool(ctx: ScenarioContext, o: { pool: string; di
 
 export const scratchPoolScenario: Scenario = {
   name: 'scratch-pool',
+  portable: true,
   title: 'file-backed pool hm-check-<id>: snapshot, send/recv, rename, mount, restore, replace + resilver',
   async run(ctx) {
     const pool = ctx.options.scratchPool;

@@ -53,3 +53,27 @@ export async function destroySnapshots(exec: Executor, dataset: string, names: s
   if (!names.length) return;
   await runChecked(exec, ['zfs', 'destroy', '-r', `${dataset}@${names.join(',')}`]);
 }
+
+/**
+ * The target's snapshots newer than the common one `from`, in creation order: a restore of an older snapshot on
+ * the source (E15) replaced the history after `from` there, so the copy's snapshots after it belong to a history
+ * that no longer exists on the source. `zfs recv` of an incremental from `from` refuses such a copy: "destination
+ * … has been modified since most recent snapshot" (libzfs_sendrecv.c on the kernel's ETXTBSY: the copy's newest
+ * snapshot is not the stream's origin), so the copy is rolled back to `from` first (rollbackCopy).
+ */
+export function newerThan(snaps: Snap[], from: string): string[] {
+  const i = snaps.findIndex((s) => s.name === from);
+  return i < 0 ? [] : snaps.slice(i + 1).map((s) => s.name);
+}
+
+/**
+ * `zfs rollback -r <ds>@<from>` for the copy and each of its descendants that has `@from` (a `-R` stream replicated
+ * the children's snapshots too): destroys their later snapshots and returns them to `from`.
+ */
+export async function rollbackCopy(exec: Executor, dataset: string, from: string): Promise<void> {
+  const tree = (await runChecked(exec, ['zfs', 'list', '-H', '-o', 'name', '-t', 'filesystem,volume', '-r', dataset])).split('\n').filter(Boolean);
+  for (const ds of tree) {
+    if (!(await listSnapshots(exec, ds)).some((s) => s.name === from)) continue;
+    await runChecked(exec, ['zfs', 'rollback', '-r', `${ds}@${from}`]);
+  }
+}

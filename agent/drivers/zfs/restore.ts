@@ -44,3 +44,33 @@ export async function setCanmount(exec: Executor, dataset: string, value: string
 export async function setMountpoint(exec: Executor, dataset: string, mountpoint: string): Promise<void> {
   await runChecked(exec, ['zfs', 'set', `mountpoint=${mountpoint}`, dataset]);
 }
+
+/**
+ * `zfs change-key -i <dataset>`: the dataset inherits its wrapping key (and with it keylocation) from its parent's
+ * encryption root again. Both keys must be loaded (zfs-change-key(8)).
+ */
+export async function inheritKey(exec: Executor, dataset: string): Promise<void> {
+  await runChecked(exec, ['zfs', 'change-key', '-i', dataset]);
+}
+
+export async function setKeylocation(exec: Executor, dataset: string, keylocation: string): Promise<void> {
+  await runChecked(exec, ['zfs', 'set', `keylocation=${keylocation}`, dataset]);
+}
+
+/**
+ * The pool's altroot (`zpool import -R`), or null. zfs get prints a mountpoint with the altroot in front while the
+ * property holds the path without it (libzfs zfs_prop_get, ZFS_PROP_MOUNTPOINT: the pool's altroot is prepended
+ * for display; zfs set stores what it is given), so a mountpoint read to be written back loses it first.
+ */
+export async function poolAltroot(exec: Executor, dataset: string): Promise<string | null> {
+  const pool = dataset.split('/')[0];
+  const value = (await runChecked(exec, ['zpool', 'get', '-H', '-o', 'value', 'altroot', pool])).trim();
+  return value.startsWith('/') ? value : null;
+}
+
+/** A mountpoint as zfs get printed it, without the pool's altroot: what zfs set takes for the same path. */
+export function withoutAltroot(mountpoint: string, altroot: string | null): string {
+  if (!altroot || altroot === '/') return mountpoint;
+  if (mountpoint === altroot) return '/';
+  return mountpoint.startsWith(`${altroot}/`) ? mountpoint.slice(altroot.length) : mountpoint;
+}

@@ -252,6 +252,33 @@ export const FORMS: Form[] = [
       ['zfs', 'set', 'canmount=*', '*'],
     ],
   },
+  {
+    id: 'backup copy rolled back to the stream origin',
+    sites: [
+      site('agent/drivers/zfs/backup-snapshots.ts', "['zfs', 'list', '-H', '-o', 'name', '-t', 'filesystem,volume', '-r', dataset]"),
+      site('agent/drivers/zfs/backup-snapshots.ts', "['zfs', 'rollback', '-r', `${ds}@${from}`]"),
+    ],
+    shapes: [
+      ['zfs', 'list', '-H', '-o', 'name', '-t', 'filesystem,volume', '-r', '*'],
+      ['zfs', 'rollback', '-r', '*@*'],
+    ],
+  },
+  {
+    id: 'restored dataset back under its encryption root',
+    sites: [
+      site('agent/drivers/zfs/restore.ts', "['zfs', 'change-key', '-i', dataset]"),
+      site('agent/drivers/zfs/restore.ts', "['zfs', 'set', `keylocation=${keylocation}`, dataset]"),
+    ],
+    shapes: [
+      ['zfs', 'change-key', '-i', '*'],
+      ['zfs', 'set', 'keylocation=*', '*'],
+    ],
+  },
+  {
+    id: 'zpool get altroot',
+    sites: [site('agent/drivers/zfs/restore.ts', "['zpool', 'get', '-H', '-o', 'value', 'altroot', pool]")],
+    shapes: [['zpool', 'get', '-H', '-o', 'value', 'altroot', '*']],
+  },
 ];
 
 /** Whether argv has the shape (same length, each token equal or matching its `*` pattern). */

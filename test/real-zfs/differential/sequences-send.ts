@@ -292,3 +292,33 @@ export const SEND_SEQUENCES: Sequence[] = [
     steps: [...twoPools, { run: BACKUP_RECV('bk/a'), stdin: '' }, { run: ['zfs', 'list', '-H', '-o', 'name', 'bk/a'] }],
   },
 ];
+
+/**
+ * The forms the agent gained from the first real-OpenZFS runs (a copy rolled back to the stream's origin before an
+ * incremental, a restored dataset put back under its encryption root, a pool's altroot read): last in the list,
+ * so the keys of the sequences before them stay put.
+ */
+export const AGENT_FIX_SEQUENCES: Sequence[] = [
+  {
+    id: 'copy-rollback-change-key',
+    title: 'zfs rollback -r of a copy, change-key -i of a restored dataset, set keylocation, zpool get altroot',
+    steps: [
+      ...encPools,
+      snapR('tank/enc/d@s1'),
+      { pipe: [backupSend('tank/enc/d', 's1', true), BACKUP_RECV('bk/d')] },
+      snapR('tank/enc/d@s2'),
+      { pipe: [backupSend('tank/enc/d', 's2', true, 's1'), BACKUP_RECV('bk/d')] },
+      { run: ['zfs', 'list', '-H', '-o', 'name', '-t', 'filesystem,volume', '-r', 'bk'] },
+      { run: ['zfs', 'rollback', '-r', 'bk/d@s1'] },
+      { run: ['zfs', 'list', '-H', '-o', 'name', '-t', 'snapshot', '-r', 'bk'] },
+      { pipe: [RESTORE_SEND('bk/d', 's1'), RESTORE_RECV('tank/enc/d-restoring')] },
+      { run: ['zfs', 'load-key', '-L', 'prompt', 'tank/enc/d-restoring'], stdin: `${KEY}\n` },
+      { run: ['zfs', 'change-key', '-i', 'tank/enc/d-restoring'] },
+      { run: value('encryption,encryptionroot', 'tank/enc/d-restoring') },
+      { run: value('keylocation', 'tank/enc/d-restoring') },
+      { run: ['zfs', 'set', 'keylocation=prompt', 'bk/d'] },
+      { run: sourced('keyformat,keystatus', 'bk/d') },
+      { run: ['zpool', 'get', '-H', '-o', 'value', 'altroot', 'tank'] },
+    ],
+  },
+];

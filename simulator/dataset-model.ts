@@ -130,6 +130,31 @@ export function isMounted(host: SimHost, d: SimDataset): boolean {
   return mountPath(host, d) !== null && canmountOf(d) !== 'off' && d.mounted !== false;
 }
 
+/**
+ * The encryption properties as zfs get prints them (module/zcommon/zfs_prop.c zfs_prop_init): `encryption`
+ * (PROP_ONETIME, default off) and `keyformat` (PROP_ONETIME_DEFAULT, default none) are fixed at creation and show
+ * source `-` once set; `keylocation` (PROP_DEFAULT, default none) is `local` on an encryption root; `encryptionroot`
+ * and `keystatus` are read-only, `-` on an unencrypted dataset. A simulated encrypted dataset carries them in
+ * `properties`.
+ */
+const own = (d: SimDataset, p: string) => d.properties?.[p];
+const encrypted = (d: SimDataset) => (own(d, 'encryption') ?? 'off') !== 'off';
+const ENCRYPTION_PROPS: Record<string, DatasetProp> = {
+  encryption: { header: 'ENCRYPTION', value: (_h, d) => own(d, 'encryption') ?? 'off', source: (_h, d) => (encrypted(d) ? '-' : 'default') },
+  keyformat: {
+    header: 'KEYFORMAT',
+    value: (_h, d) => (d.type === 'snapshot' ? null : (own(d, 'keyformat') ?? 'none')),
+    source: (_h, d) => (d.type === 'snapshot' ? '-' : encrypted(d) ? '-' : 'default'),
+  },
+  keylocation: {
+    header: 'KEYLOCATION',
+    value: (_h, d) => (d.type === 'snapshot' ? null : (own(d, 'keylocation') ?? 'none')),
+    source: (_h, d) => (d.type === 'snapshot' ? '-' : (own(d, 'keylocation') ?? 'none') !== 'none' ? 'local' : 'default'),
+  },
+  encryptionroot: { header: 'ENCROOT', value: (_h, d) => (encrypted(d) ? (own(d, 'encryptionroot') ?? null) : null), source: () => '-' },
+  keystatus: { header: 'KEYSTATUS', value: (_h, d) => (encrypted(d) ? (own(d, 'keystatus') ?? 'available') : null), source: () => '-' },
+};
+
 const bytes = (fn: (h: SimHost, d: SimDataset) => number | null): DatasetProp => ({ header: '', value: fn, numeric: true });
 
 export const DATASET_PROPS: Record<string, DatasetProp> = {
@@ -162,6 +187,7 @@ export const DATASET_PROPS: Record<string, DatasetProp> = {
     value: (h, d) => (d.type === 'filesystem' ? inheritedProperty(h, d, 'overlay', 'on') : null),
     source: (h, d) => (d.type !== 'filesystem' ? '-' : inheritedSource(h, d, 'overlay')),
   },
+  ...ENCRYPTION_PROPS,
   guid: { header: 'GUID', value: (_h, d) => d.guid ?? null, numeric: true, source: () => '-' },
   creation: { header: 'CREATION', value: (_h, d) => d.creation ?? null, numeric: true, source: () => '-' },
   // snapshots only: the number of user holds, and the datasets cloned from it (their `origin`), comma-separated

@@ -2,6 +2,7 @@ import { getopt, UsageError } from '../format.ts';
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
 import { findDataset, parentOf, poolOf } from '../dataset-model.ts';
 import { newGuid, poolAvailable } from '../pool-model.ts';
+import { createFilesystem } from './zfs-create-fs.ts';
 
 /**
  * `zfs create -V size [-s] [-b blocksize] volume` of OpenZFS (cmd/zfs/zfs_main.c zfs_do_create,
@@ -11,8 +12,8 @@ import { newGuid, poolAvailable } from '../pool-model.ts';
  * (`cannot create 'p/a/v': parent does not exist`), the name must be free (`… dataset already exists`), the size
  * not zero (`… volume size cannot be zero`). Unless -s (sparse) the volume reserves refreservation = volsize +
  * its metadata blocks (7 for the meta-dnode, then one per 1024 blocks of each indirect level, twice for
- * copies=1, 128K each), taken from the pool (`… out of space` when it does not fit). Only volumes are simulated
- * (a filesystem's create is not: no scenario needs it).
+ * copies=1, 128K each), taken from the pool (`… out of space` when it does not fit). A filesystem's create is in
+ * zfs-create-fs.ts.
  */
 const ZVOL_DEFAULT_BLOCKSIZE = 16_384;
 const DNODES_PER_LEVEL = 1024;
@@ -43,12 +44,16 @@ function create(ctx: CommandContext): CommandOutput {
   if (i >= 0 && i === args.length - 1) throw new UsageError('missing size argument');
   const o = getopt(args, 'PV:b:nso:puv');
   const sizeArg = o.values.get('V');
-  if (sizeArg === undefined) throw new Error('zfs create: only volumes (-V size) are simulated');
+  if (sizeArg === undefined) return createFilesystem(ctx, o);
   const [name, ...extra] = o.operands;
   if (!name) throw new UsageError('missing volume argument');
   if (extra.length) throw new UsageError('too many arguments');
   let volsize = nicestrtonum(sizeArg);
-  if (volsize === null) return fail(`bad volume size '${sizeArg}': bad numeric value '${sizeArg}'`);
+  if (volsize === null) {
+    // libzfs_util.c zfs_nicestrtonum: a number with an unknown suffix, else not a number at all
+    const suffix = /^\d+(?:\.\d+)?(.+)$/.exec(sizeArg)?.[1];
+    return fail(`bad volume size '${sizeArg}': ${suffix ? `invalid numeric suffix '${suffix}'` : `bad numeric value '${sizeArg}'`}`);
+  }
   const host = ctx.state;
   const pool = host.pools.find((p) => p.name === poolOf(name));
   if (!pool) return fail(`cannot open '${poolOf(name)}': no such pool`);

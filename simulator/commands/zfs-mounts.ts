@@ -1,5 +1,5 @@
 import type { SimDataset, SimHost } from '#shared/seed/host/schema';
-import { filesBelow, move, removeTree, writeFile, type SimFile } from '../file-tree.ts';
+import { filesBelow, makeDirs, move, removeTree, writeFile, type SimFile } from '../file-tree.ts';
 import { isMounted, mountPath } from '../dataset-model.ts';
 import { runningJails } from './jail-model.ts';
 
@@ -74,5 +74,7 @@ export function mountFs(state: SimHost, d: SimDataset): void {
   if (Object.keys(covered).length) d.overlaidFiles = covered;
   delete d.unmountedFiles;
   delete d.mounted;
+  // zfs_mount_at creates the mountpoint directory when it is missing (libzfs_mount.c, mkdirp)
+  if (mp) makeDirs(state, mp);
   setContent(state, d, files);
 }

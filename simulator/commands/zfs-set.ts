@@ -8,7 +8,7 @@ import { busyError, mountFs, mountpointOf, remount, unmountFs } from './zfs-moun
  * (used, guid, keystatus, keyformat, encryption …) are refused in zfs's words.
  */
 const READ_ONLY = new Set([
-  ...Object.keys(DATASET_PROPS).filter((p) => p !== 'mountpoint' && p !== 'canmount' && p !== 'overlay'),
+  ...Object.keys(DATASET_PROPS).filter((p) => p !== 'mountpoint' && p !== 'canmount' && p !== 'overlay' && p !== 'keylocation'),
   'keystatus',
   'keyformat',
   'encryption',
@@ -30,11 +30,14 @@ function set(ctx: CommandContext): CommandOutput {
       const value = rest.join('=');
       const prop = canonicalDatasetProp(raw);
       if (!prop) return fail(`cannot set property for '${name}': invalid property '${raw}'`, 2);
-      if (READ_ONLY.has(prop)) return fail(`cannot set property for '${name}': '${prop}' is readonly`);
+      // zfs_prop_set_list's refusals come back as -1 from set_callback: exit status 255
+      if (READ_ONLY.has(prop)) return fail(`cannot set property for '${name}': '${prop}' is readonly`, 255);
+      if (prop === 'canmount' && !['on', 'off', 'noauto'].includes(value))
+        return fail(`cannot set property for '${name}': 'canmount' must be one of 'on | off | noauto'`, 255);
       if (prop === 'mountpoint') {
         if (d.type !== 'filesystem') return fail(`cannot set property for '${name}': 'mountpoint' does not apply to datasets of this type`);
         if (value !== 'none' && value !== 'legacy' && !value.startsWith('/'))
-          return fail(`cannot set property for '${name}': 'mountpoint' must be an absolute path, 'none', or 'legacy'`);
+          return fail(`cannot set property for '${name}': 'mountpoint' must be an absolute path, 'none', or 'legacy'`, 255);
         const busy = busyError(ctx.state, d);
         if (busy) return fail(busy);
         // zfsprops(7): remounted at the new place if it was mounted, or if the old value was none or legacy
@@ -48,7 +51,10 @@ function set(ctx: CommandContext): CommandOutput {
           remount(ctx.state, was, mountpointOf(ctx.state, d));
         } else {
           d.mountpoint = value;
-          if (!was) mountFs(ctx.state, d);
+          // libzfs_changelist.c changelist_postfix: after a mountpoint change, a filesystem that is not mounted is
+          // mounted when canmount=on and its key is loaded (zfs_mount), not only one whose old value was none
+          const locked = d.properties?.keystatus === 'unavailable';
+          if (!locked && (d.properties?.canmount ?? 'on') === 'on') mountFs(ctx.state, d);
         }
       } else d.properties = { ...d.properties, [prop]: value };
     }

@@ -141,6 +141,17 @@ const intrinsic = (d: SimDataset) =>
     Object.entries(d.properties ?? {}).filter(([k]) => ['encryption', 'keyformat', 'pbkdf2iters', 'pbkdf2salt', SIM_KEY_PROPERTY].includes(k)),
   );
 
+/**
+ * A dataset's properties with the key of its encryption root: the wrapping key a raw stream's blocks need, which a
+ * dataset under another encryption root does not carry itself in the simulator.
+ */
+function withKey(state: SimHost, d: SimDataset): Record<string, string> | undefined {
+  const p = d.properties;
+  if (!p?.encryptionroot || p[SIM_KEY_PROPERTY] !== undefined) return p;
+  const key = findDataset(state, p.encryptionroot)?.properties?.[SIM_KEY_PROPERTY];
+  return key === undefined ? p : { ...p, [SIM_KEY_PROPERTY]: key };
+}
+
 const encryptedProps = (d: SimDataset) => Boolean(d.properties?.encryption && d.properties.encryption !== 'off');
 
 function send(ctx: CommandContext): CommandOutput {
@@ -160,7 +171,7 @@ function send(ctx: CommandContext): CommandOutput {
   const locked = (o.flags.has('R') || o.flags.has('p')) && !o.flags.has('w') ? members.find(encryptedProps) : undefined;
   if (locked)
     return fail(
-      `cannot send ${fs}@${snap}: encrypted dataset ${locked.name} may not be sent with properties without the raw flag\nwarning: cannot send '${fs}': backup failed`,
+      `cannot send ${fs}@${snap}: encrypted dataset ${locked.name} may not be sent with properties without the raw flag\nwarning: cannot send '${fs}@${snap}': backup failed`,
     );
   const carried = (d: SimDataset) => streamSnapshots(snapshotsOf(ctx.state, d.name), snap, from, o.flags.has('R'), o.values.has('I'));
   const content = contentOf(ctx.state, root);
@@ -175,7 +186,11 @@ function send(ctx: CommandContext): CommandOutput {
       usedBytes: d.usedBytes,
       referencedBytes: d.referencedBytes,
       // properties travel with -R or -p only; a raw stream carries the encryption it is made of
-      ...(withProps ? { mountpoint: d.mountpoint, properties: d.properties } : o.flags.has('w') ? { properties: intrinsic(d) } : {}),
+      ...(withProps
+        ? { mountpoint: d.mountpoint, properties: withKey(ctx.state, d) }
+        : o.flags.has('w')
+          ? { properties: intrinsic({ ...d, properties: withKey(ctx.state, d) }) }
+          : {}),
       snapshots: carried(d).map((s) => ({
         name: s.name.split('@')[1],
         guid: s.guid ?? newGuid(),
@@ -249,6 +264,27 @@ export function modifiedSinceSnapshot(state: SimHost, d: SimDataset): boolean {
 }
 
 /**
+ * What `zfs recv -v` prints (libzfs_sendrecv.c zfs_receive_one): for each dataset of the stream, parents first, each
+ * snapshot it carries — the first of a full stream full, the others incremental — as `receiving … stream of
+ * <src>@<snap> into <dst>@<snap>`, then `received <size> stream in <t> seconds (<rate>/sec)`; a snapshot the
+ * destination already has is `snap <dst>@<snap> already exists; ignoring` instead (recv_incremental_replication).
+ */
+function verboseReceive(h: StreamHeader, fs: string, existing: Set<string>): string {
+  let out = '';
+  const src = h.source ?? fs;
+  for (const sd of h.datasets) {
+    for (const [i, s] of sd.snapshots.entries()) {
+      const kind = h.kind === 'full' && i === 0 ? 'full' : 'incremental';
+      const dst = `${fs}${sd.rel}@${s.name}`;
+      out += `receiving ${kind} stream of ${src}${sd.rel}@${s.name} into ${dst}\n`;
+      const size = Math.max(1024, kind === 'full' ? (s.referencedBytes ?? s.usedBytes) : Math.floor((s.referencedBytes ?? s.usedBytes) / 100));
+      out += existing.has(dst) ? `snap ${dst} already exists; ignoring\n` : `received ${nicenum(size)} stream in 0.01 seconds (${nicenum(size * 100)}/sec)\n`;
+    }
+  }
+  return out;
+}
+
+/**
  * zfs receive: refusals in libzfs's words (libzfs_sendrecv.c zfs_receive_one, and the kernel's checks it reports,
  * dmu_recv.c recv_begin_check_existing_impl) — a full stream onto an existing dataset without -F, or into a
  * parent that does not exist; an incremental whose source is not the destination's newest snapshot, or onto a
@@ -297,6 +333,7 @@ function recv(ctx: CommandContext): CommandOutput {
   const refusal = rawStreamRefusal(cmdProps, h.raw === true);
   if (refusal) return fail(`${errbuf}: ${refusal}`);
   if (o.flags.has('n')) return {};
+  const existingSnaps = new Set(ctx.state.datasets.filter((d) => d.type === 'snapshot').map((d) => d.name));
   for (const sd of h.datasets) {
     const name = `${fs}${sd.rel}`;
     let d = findDataset(ctx.state, name);
@@ -322,7 +359,15 @@ function recv(ctx: CommandContext): CommandOutput {
     if (encryptedProps(d)) {
       // an encrypted dataset arrives locked (a loaded key stays loaded); a raw one's keylocation is prompt unless -o sets it
       d.properties = { ...d.properties, keystatus: isNew ? 'unavailable' : (keystatus ?? 'unavailable') };
-      if (isNew && h.raw && sd.rel === '') d.properties.keylocation = cmdProps.set.get('keylocation') ?? 'prompt';
+      // a raw receive makes the stream's top dataset an encryption root of its own (dsl_crypto_recv_raw_key_sync:
+      // the wrapping key travels with it), whatever root it had on the sender; below it, roots map into the copy
+      if (isNew && h.raw && sd.rel === '') d.properties = { ...d.properties, keylocation: cmdProps.set.get('keylocation') ?? 'prompt', encryptionroot: name };
+      else if (isNew && h.raw) {
+        const root = sd.properties?.encryptionroot;
+        const src = h.source ?? '';
+        d.properties.encryptionroot = root && root.startsWith(`${src}/`) ? `${fs}${root.slice(src.length)}` : fs;
+        if (d.properties.encryptionroot !== name) d.properties.keylocation = 'none';
+      }
     }
     for (const s of sd.snapshots) {
       if (!findDataset(ctx.state, `${name}@${s.name}`))
@@ -342,7 +387,7 @@ function recv(ctx: CommandContext): CommandOutput {
     const snaps = Object.entries(h.snapshotFiles ?? { [h.snapshot]: h.files }).map(([n, files]) => under(snapDir(n), files));
     setContent(ctx.state, root, Object.assign(kept, h.files, ...snaps));
   }
-  return { stdout: o.flags.has('v') ? `receiving ${h.kind} stream of ${h.source ?? fs}@${h.snapshot} into ${fs}@${h.snapshot}\n` : '' };
+  return { stdout: o.flags.has('v') ? verboseReceive(h, fs, existingSnaps) : '' };
 }
 
 registerSubcommand('zfs', 'snapshot', withUsage(snapshot, '\tsnapshot [-r] [-o property=value] ... <filesystem|volume>@<snap> ...'));

@@ -33,7 +33,8 @@ function create(ctx: CommandContext): CommandOutput {
   const leaves: VNode[] = [];
   for (const arg of devs) {
     if (arg.startsWith('/') && !arg.startsWith('/dev/')) {
-      if (!isFile(host, arg)) return fail(`cannot open '${arg}': No such file or directory`);
+      // make_leaf_vdev: realpath(3) fails before anything is opened
+      if (!isFile(host, arg)) return fail(`cannot resolve path '${arg}'`);
       leaves.push({ type: 'file', name: arg, state: 'ONLINE', sizeBytes: fileSize(host, arg) ?? 0 });
       continue;
     }

@@ -132,7 +132,8 @@ function rowFor(pool: SimPool, loc: Located, opts: StatusOptions): Row {
 
 function configLines(pool: SimPool, opts: StatusOptions): string {
   const locs = [...walk(pool)];
-  const root: Row = { depth: 0, name: opts.guids ? (pool.guid ?? pool.name) : pool.name, state: poolState(pool), counts: ['0', '0', '0'], note: '' };
+  // print_status_config names the root vdev by the pool's name, -g or not (zpool_do_status)
+  const root: Row = { depth: 0, name: pool.name, state: poolState(pool), counts: ['0', '0', '0'], note: '' };
   const sections = { data: [] as Row[], logs: [] as Row[], cache: [] as Row[] };
   for (const loc of locs) sections[loc.section].push(rowFor(pool, loc, opts));
   const all = [root, ...sections.data, ...sections.logs, ...sections.cache];

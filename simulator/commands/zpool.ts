@@ -12,10 +12,14 @@ import { isHealthy, renderStatus } from './zpool-status.ts';
  */
 
 const noSuchPool = (name: string) => `cannot open '${name}': no such pool\n`;
+/** zpool_do_replace / zpool_do_detach return libzfs's -1 when the kernel refuses: exit status 255 */
+const LIBZFS_FAILED = 255;
 
 /** Operands that name pools: known pools, plus a message for each unknown one. */
 function selectPools(host: SimHost, names: string[]): { pools: SimPool[]; errors: string } {
-  if (!names.length) return { pools: host.pools, errors: '' };
+  // pool_list_get keeps pools in an AVL tree ordered by name (zpool_iter.c zpool_compare): every listing is by name
+  const byName = [...host.pools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (!names.length) return { pools: byName, errors: '' };
   let errors = '';
   const pools: SimPool[] = [];
   for (const n of names) {
@@ -41,7 +45,8 @@ function list(ctx: CommandContext): CommandOutput {
   const props = propList(o.values.get('o'), LIST_DEFAULT);
   const { pools, errors } = selectPools(ctx.state, o.operands);
   const parsable = o.flags.has('p');
-  if (!pools.length && !o.operands.length) return { stdout: 'no pools available\n' };
+  // zpool_do_list: the message only without -H (cb_scripted) and without operands
+  if (!pools.length && !o.operands.length) return { stdout: o.flags.has('H') ? '' : 'no pools available\n' };
   const rows = pools.map((p) => props.map((prop) => propValue(prop, ctx.state, p, parsable)));
   const stdout = o.flags.has('H')
     ? rows.map((r) => r.join('\t') + '\n').join('')
@@ -63,6 +68,9 @@ function get(ctx: CommandContext): CommandOutput {
   const props = propSpec === 'all' ? Object.keys(POOL_PROPS).filter((p) => p !== 'name') : propList(propSpec, []);
   const fields = (o.values.get('o') ?? 'name,property,value,source').split(',');
   for (const f of fields) if (!['name', 'property', 'value', 'source'].includes(f)) return fail(`invalid field '${f}'`, 2);
+  // zpool_do_get: a first operand that is not a pool (nor a vdev list of one) ends the command
+  if (poolNames.length && !ctx.state.pools.some((p) => p.name === poolNames[0]))
+    return fail(`Cannot get properties of ${poolNames[0]}: no such pool available.`);
   const { pools, errors } = selectPools(ctx.state, poolNames);
   const parsable = o.flags.has('p');
   const rows: string[][] = [];
@@ -79,7 +87,8 @@ function get(ctx: CommandContext): CommandOutput {
 function status(ctx: CommandContext): CommandOutput {
   const o = getopt(ctx.args, 'cDegiLpPstvxT:');
   const { pools, errors } = selectPools(ctx.state, o.operands);
-  if (!ctx.state.pools.length) return { stdout: 'no pools available\n' };
+  // zpool_do_status: with no operands and no pools, "no pools available" on stderr, exit 0
+  if (!o.operands.length && !pools.length) return { stderr: 'no pools available\n' };
   let shown = pools;
   if (o.flags.has('x')) {
     shown = pools.filter((p) => !isHealthy(p));
@@ -110,7 +119,8 @@ function replace(ctx: CommandContext): CommandOutput {
   // zpool first builds the new vdev: the device must exist and must not belong to an active pool
   const disk = asFile ? isFile(host, newArg) : host.disks.some((d) => d.name === newName);
   const owner = deviceOwner(host, newName);
-  if (asFile && !disk) return fail(`cannot open '${newArg}': No such file or directory`);
+  // make_leaf_vdev: realpath(3) of a path that does not exist
+  if (asFile && !disk) return fail(`cannot resolve path '${newArg}'`);
   if (!disk && !owner) return fail(`cannot open '${newArg}': no such device in /dev\nmust be a full path or shorthand device name`);
   if (owner?.exact)
     return fail(
@@ -119,14 +129,14 @@ function replace(ctx: CommandContext): CommandOutput {
 
   const cannot = `cannot replace ${oldArg} with ${newArg}`;
   const old = findLeaf(pool, oldArg);
-  if (!old || old.section === 'cache') return fail(`${cannot}: no such device in pool`);
+  if (!old || old.section === 'cache') return fail(`${cannot}: no such device in pool`, LIBZFS_FAILED);
   // a disk whose partition is in use is held open by GEOM
-  if (owner && !owner.exact) return fail(`${cannot}: ${newArg} is busy, or device removal is in progress`);
-  if (old.parent?.type === 'replacing') return fail(`${cannot}: already in replacing/spare config; wait for completion or use 'zpool detach'`);
+  if (owner && !owner.exact) return fail(`${cannot}: ${newArg} is busy, or device removal is in progress`, LIBZFS_FAILED);
+  if (old.parent?.type === 'replacing') return fail(`${cannot}: already in replacing/spare config; wait for completion or use 'zpool detach'`, LIBZFS_FAILED);
   const fresh: VNode = asFile
     ? { type: 'file', name: newName, sizeBytes: fileSize(host, newArg) ?? 0, guid: newGuid(), state: 'ONLINE', resilvering: true }
     : { type: 'disk', name: newName, guid: newGuid(), state: 'ONLINE', resilvering: true };
-  if (leafSize(host, fresh) < leafSize(host, old.node)) return fail(`${cannot}: device is too small`);
+  if (leafSize(host, fresh) < leafSize(host, old.node)) return fail(`${cannot}: device is too small`, LIBZFS_FAILED);
 
   const replacing: VNode = { type: 'replacing', guid: newGuid(), children: [old.node, fresh] };
   const siblings = old.parent ? old.parent.children! : sectionVdevs(pool, old.section);
@@ -151,11 +161,12 @@ function detach(ctx: CommandContext): CommandOutput {
   if (!pool) return fail(noSuchPool(poolName));
   const cannot = `cannot detach ${devArg}`;
   const loc = findLeaf(pool, devArg);
-  if (!loc) return fail(`${cannot}: no such device in pool`);
+  if (!loc) return fail(`${cannot}: no such device in pool`, LIBZFS_FAILED);
   const parent = loc.parent;
-  if (!parent || (parent.type !== 'mirror' && parent.type !== 'replacing')) return fail(`${cannot}: only applicable to mirror and replacing vdevs`);
+  if (!parent || (parent.type !== 'mirror' && parent.type !== 'replacing'))
+    return fail(`${cannot}: only applicable to mirror and replacing vdevs`, LIBZFS_FAILED);
   const healthy = parent.children!.filter((c, i) => i !== loc.index && (c.state ?? 'ONLINE') === 'ONLINE' && !c.resilvering);
-  if (!healthy.length) return fail(`${cannot}: no valid replicas`);
+  if (!healthy.length) return fail(`${cannot}: no valid replicas`, LIBZFS_FAILED);
   parent.children!.splice(loc.index, 1);
   if (parent.children!.length === 1) {
     // a mirror or replacing vdev of one device collapses to that device
@@ -248,8 +259,9 @@ function iostat(ctx: CommandContext): CommandOutput {
     else interval = last;
   }
   const { pools, errors } = selectPools(ctx.state, operands);
-  if (errors) return fail(errors);
-  if (!pools.length) return { stdout: 'no pools available\n' };
+  // zpool_do_iostat: an operand that is neither a pool nor a vdev of one; no pools at all (without an interval)
+  if (errors) return fail('Unable to parse pools/vdevs list.\n\n');
+  if (!pools.length) return fail('no pools available\n');
   const parsable = o.flags.has('p');
   const latency = o.flags.has('l');
   // without an interval (or without -y) the report is the average since boot; with -y, the last interval's

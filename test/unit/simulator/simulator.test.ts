@@ -108,7 +108,7 @@ describe('the simulated host', () => {
     const h = simulate(demoHost());
     expect(await h.exec.run(['frobnicate', '-x'])).toEqual({ code: 127, stdout: '', stderr: 'frobnicate: not found\n' });
     expect(await h.exec.simulator.run(['frobnicate', '-x'])).toEqual({ code: 127, stdout: '', stderr: 'sh: frobnicate: not found\n' });
-    expect((await h.exec.run(['/sbin/zpool', 'list', '-H', '-o', 'name'])).stdout).toBe('zroot\ntank\n');
+    expect((await h.exec.run(['/sbin/zpool', 'list', '-H', '-o', 'name'])).stdout).toBe('tank\nzroot\n');
     expect((await h.exec.run(['zpool', 'frob'])).code).toBe(2);
   });
 
@@ -155,7 +155,7 @@ describe('simulator CLI', () => {
   it("prints stdout and stderr and exits with the command's code", async () => {
     const state = join(dir, 'a.json');
     const ok = await cli(state, ['zpool', 'list', '-H', '-o', 'name,health']);
-    expect(ok).toEqual({ code: 0, stdout: 'zroot\tONLINE\ntank\tONLINE\n', stderr: '' });
+    expect(ok).toEqual({ code: 0, stdout: 'tank\tONLINE\nzroot\tONLINE\n', stderr: '' });
     expect(existsSync(state)).toBe(true);
     const bad = await cli(state, ['sysctl', 'kern.ostype=Linux']);
     expect(bad).toEqual({ code: 1, stdout: '', stderr: "sysctl: oid 'kern.ostype' is read only\n" });

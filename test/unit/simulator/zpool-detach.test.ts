@@ -35,11 +35,11 @@ describe('zpool detach', () => {
 
   it("refuses in libzfs's words", async () => {
     const h = simulate(mirrorHost());
-    expect(await h.exec.run(['zpool', 'detach', 'tank', 'ada9'])).toEqual({ code: 1, stdout: '', stderr: 'cannot detach ada9: no such device in pool\n' });
+    expect(await h.exec.run(['zpool', 'detach', 'tank', 'ada9'])).toEqual({ code: 255, stdout: '', stderr: 'cannot detach ada9: no such device in pool\n' });
     expect((await h.exec.run(['zpool', 'detach', 'nope', 'ada1'])).stderr).toBe("cannot open 'nope': no such pool\n");
     expect((await h.exec.run(['zpool', 'detach', 'tank', 'ada2'])).code).toBe(0);
     expect(await h.exec.run(['zpool', 'detach', 'tank', 'ada1'])).toEqual({
-      code: 1,
+      code: 255,
       stdout: '',
       stderr: 'cannot detach ada1: only applicable to mirror and replacing vdevs\n',
     });

@@ -1,0 +1,57 @@
+import { PROFILE_IDS, type ProfileId } from '#simulator/profiles';
+import { type Guest, guest } from '../guest.ts';
+import { recordSequences } from '../results.ts';
+import { describe as show, differences, recordedDifferences, type Difference } from './compare.ts';
+import { runSequence, type Result } from './sequence.ts';
+import { SEQUENCES } from './sequences.ts';
+import { guestTarget, simulatorTarget } from './targets.ts';
+
+/**
+ * Each sequence runs on the real OpenZFS guest (from no pools and an empty work directory) and on the simulator
+ * with each FreeBSD profile; every compared step must give the same normalised stdout, stderr and exit code, or be
+ * a difference simulator/README.md records. The last test checks the record is exactly what was seen, and the
+ * run's closing line counts the sequences and the differences not explained.
+ */
+let g: Guest;
+const seen = new Map<string, Difference>();
+const recorded = recordedDifferences();
+let ran = 0;
+
+beforeAll(async () => {
+  g = await guest();
+});
+afterAll(async () => {
+  await g?.close();
+});
+
+describe.each(SEQUENCES.map((s) => [s.id, s] as const))('%s', (_id, seq) => {
+  test(seq.title, async () => {
+    const target = guestTarget(async (script) => {
+      const r = await g.run(['sh', '-c', script]);
+      return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+    });
+    await target.reset();
+    const real = await runSequence(seq, target);
+    const simulated = {} as Record<ProfileId, (Result | null)[]>;
+    for (const p of PROFILE_IDS) {
+      const sim = simulatorTarget(p);
+      try {
+        simulated[p] = await runSequence(seq, sim);
+      } finally {
+        sim.cleanup();
+      }
+    }
+    ran++;
+    const found = differences(seq, real, simulated);
+    for (const d of found) seen.set(d.key, d);
+    const notRecorded = found.filter((d) => !recorded.explained.has(d.key) && !recorded.unexplained.has(d.key));
+    expect(notRecorded.map(show)).toEqual([]);
+  });
+});
+
+test('simulator/README.md records exactly the differences seen, and the run reports the unexplained ones', () => {
+  const all = [...recorded.explained, ...recorded.unexplained].sort();
+  recordSequences('differential', { sequences: ran, unexplained: [...seen.keys()].filter((k) => !recorded.explained.has(k)).length });
+  expect(ran).toBe(SEQUENCES.length);
+  expect(all).toEqual([...seen.keys()].sort());
+});

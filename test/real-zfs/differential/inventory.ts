@@ -67,11 +67,14 @@ export const FORMS: Form[] = [
   {
     id: 'zpool create -m / destroy (host check)',
     sites: [
-      site('agent/check/scenarios/scratch-pool.ts', "['zpool', 'create', '-m', o.mountpoint, pool, o.vdevs[0]]"),
+      site(
+        'agent/check/scenarios/scratch-pool.ts',
+        "['zpool', 'create', '-o', 'failmode=continue', '-o', 'cachefile=none', '-m', o.mountpoint, pool, o.vdevs[0]]",
+      ),
       site('agent/check/scenarios/scratch-pool.ts', "['zpool', 'destroy', pool]"),
     ],
     shapes: [
-      ['zpool', 'create', '-m', '/*', '*', '/*'],
+      ['zpool', 'create', '-o', 'failmode=continue', '-o', 'cachefile=none', '-m', '/*', '*', '/*'],
       ['zpool', 'destroy', '*'],
     ],
   },
@@ -116,10 +119,13 @@ export const FORMS: Form[] = [
     sites: [
       site('agent/drivers/zfs/replication.ts', "['zfs', 'snapshot', '-r', name]"),
       site('agent/check/scenarios/scratch-pool.ts', "['zfs', 'snapshot', `${pool}@hm-check-1`]"),
+      site('agent/jobs/snapshots.ts', "['zfs', 'snapshot', ...snapshots]"),
     ],
     shapes: [
       ['zfs', 'snapshot', '-r', '*@*'],
       ['zfs', 'snapshot', '*@*'],
+      // a guest's snapshot: one name per dataset of the guest, taken together
+      ['zfs', 'snapshot', '*@*', '*@*'],
     ],
   },
   {
@@ -128,6 +134,7 @@ export const FORMS: Form[] = [
       site('agent/drivers/zfs/replication.ts', "['zfs', 'destroy', '-r', name]"),
       site('agent/drivers/zfs/backup-snapshots.ts', "['zfs', 'destroy', '-r', `${dataset}@${names.join(',')}`]"),
       site('agent/check/scenarios/iscsi.ts', "['zfs', 'destroy', zvol]"),
+      site('agent/jobs/snapshots.ts', "['zfs', 'destroy', p.snapshot]"),
     ],
     shapes: [
       ['zfs', 'destroy', '-r', '*'],
@@ -276,8 +283,31 @@ export const FORMS: Form[] = [
   },
   {
     id: 'zpool get altroot',
-    sites: [site('agent/drivers/zfs/restore.ts', "['zpool', 'get', '-H', '-o', 'value', 'altroot', pool]")],
+    sites: [site('agent/drivers/zfs/altroot.ts', "['zpool', 'get', '-H', '-o', 'value', 'altroot', pool]")],
     shapes: [['zpool', 'get', '-H', '-o', 'value', 'altroot', '*']],
+  },
+  {
+    id: 'zfs rollback [-r] (a guest snapshot)',
+    sites: [site('agent/jobs/snapshots.ts', "['zfs', 'rollback', ...(p.destroyNewer ? ['-r'] : []), p.snapshot]")],
+    shapes: [
+      ['zfs', 'rollback', '*@*'],
+      ['zfs', 'rollback', '-r', '*@*'],
+    ],
+  },
+  {
+    id: 'zfs list -t snapshot -o name -d 1 (what a rollback destroys)',
+    sites: [site('agent/jobs/snapshots.ts', "['zfs', 'list', '-H', '-t', 'snapshot', '-o', 'name', '-d', '1', dataset]")],
+    shapes: [['zfs', 'list', '-H', '-t', 'snapshot', '-o', 'name', '-d', '1', '*']],
+  },
+  {
+    id: 'zfs list -t snapshot with userrefs and clones (the snapshots inventory)',
+    sites: [site('agent/drivers/zfs/snapshots.ts', "['zfs', 'list', '-H', '-p', '-t', 'snapshot', '-o', 'name,creation,used,userrefs,clones']")],
+    shapes: [['zfs', 'list', '-H', '-p', '-t', 'snapshot', '-o', 'name,creation,used,userrefs,clones']],
+  },
+  {
+    id: 'zfs holds -H',
+    sites: [site('agent/drivers/zfs/snapshots.ts', "['zfs', 'holds', '-H', ...held]")],
+    shapes: [['zfs', 'holds', '-H', '*@*']],
   },
 ];
 

@@ -35,10 +35,10 @@ export const POOL_SEQUENCES: Sequence[] = [
   },
   {
     id: 'pool-create-mountpoint',
-    title: 'zpool create -m (the host-check scratch pool) and its mountpoint',
+    title: 'zpool create -o failmode=continue -o cachefile=none -m (the host-check scratch pool) and its mountpoint',
     steps: [
       files(1),
-      { run: ['zpool', 'create', '-m', `${WORK}/mnt`, 'scratch', vdev(0)] },
+      { run: ['zpool', 'create', '-o', 'failmode=continue', '-o', 'cachefile=none', '-m', `${WORK}/mnt`, 'scratch', vdev(0)] },
       { run: ['zfs', 'get', '-H', '-o', 'value', 'mountpoint', 'scratch'] },
       { run: ['zfs', 'list', '-H', '-t', 'filesystem', '-o', 'name,canmount,mounted', '-r', 'scratch'] },
       { run: ['zfs', 'snapshot', 'scratch@hm-check-1'] },

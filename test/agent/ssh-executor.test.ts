@@ -147,9 +147,10 @@ describe('a simulated host behind sshd (the simulator CLI as the remote command)
     });
     try {
       const pools = await listPools(remote);
+      // zpool list orders pools by name (zpool_main.c's pool list is sorted), as the real guest showed
       expect(pools.map((p) => [p.name, p.guid])).toEqual([
-        ['zroot', '5871299349428123507'],
         ['tank', '11883512960153316402'],
+        ['zroot', '5871299349428123507'],
       ]);
       await replaceDevice(remote, 'tank', 'da2', 'da4');
       await expect(replaceDevice(remote, 'tank', 'da9', 'da3')).rejects.toThrow('cannot replace da9 with da3: no such device in pool');

@@ -45,7 +45,15 @@ beforeAll(async () => {
   const stateFile = join(dir, 'stack.json');
   stack = spawn(process.execPath, ['--import', 'tsx', 'scripts/stack/test-stack.ts', stateFile], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, TEST_DATABASE_URL: server.url, HM_TEST_LOG_DIR: join(dir, 'logs') },
+    // the budget is about refusals, not speed: on a busy 2-core machine a statement can wait past the 5 s
+    // defaults and answer 503 for being slow, which this test is not about (a refusal is still 503 at once)
+    env: {
+      ...process.env,
+      TEST_DATABASE_URL: server.url,
+      HM_TEST_LOG_DIR: join(dir, 'logs'),
+      HM_DB_CONNECT_TIMEOUT_MS: String(patient(20_000)),
+      HM_DB_QUERY_TIMEOUT_MS: String(patient(20_000)),
+    },
   });
   const until = Date.now() + patient(120_000);
   while (!existsSync(stateFile)) {

@@ -93,7 +93,7 @@ async function release(exec: Executor): Promise<{ lines: CheckLine[]; racct: boo
 /** what is left unread while zfs.ko is not loaded */
 const ZFS_NOT_LOADED = 'not read: zfs.ko is not loaded, and zfs/zpool would load it (the doctor changes nothing)';
 /** the inventory sections that run zfs or zpool */
-const ZFS_SECTIONS: readonly Section[] = ['pools', 'datasets', 'capabilities'];
+const ZFS_SECTIONS: readonly Section[] = ['pools', 'datasets', 'snapshots', 'capabilities'];
 
 async function zfs(exec: Executor, loaded: boolean): Promise<CheckLine> {
   if (!loaded) return line('fail', 'openzfs', 'zfs.ko is not loaded (kldstat -m zfs): sysrc zfs_enable=YES && service zfs start (the doctor does not load it)');

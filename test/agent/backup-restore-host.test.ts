@@ -190,7 +190,10 @@ test('an inherited mountpoint: the restored dataset, received unmounted and rena
   expect(await names(a, 'zroot/jails/web')).toEqual([DS, `${DS}@${snap(1)}`, `${DS}@${snap(2)}`]);
 });
 
-test.each([false, true])(
+// An inherited mountpoint only: a local one is written back with `zfs set mountpoint`, which mounts the dataset
+// at once (libzfs changelist_postfix mounts a canmount=on filesystem whose mountpoint changed, as the real guest
+// showed), so the mount step this test aims at does not run for it.
+test.each([true])(
   'a failure at the mount step (the mountpoint directory not empty) puts the original back, mounted with its data, and starts the jail again (inherited mountpoint: %s)',
   async (inherited) => {
     const { a, b } = await arrange([], inherited);

@@ -86,10 +86,11 @@ describe('telemetry collector', () => {
     expect(a.time).toBe(h.now());
     expect(a.intervalSeconds).toBe(10);
     expect(a.pools.map((p) => [p.name, p.guid, p.health, p.fragmentation, p.dedupRatio])).toEqual([
-      ['zroot', '5871299349428123507', 'ONLINE', 7, 1],
+      // zpool list orders pools by name, as real OpenZFS does
       ['tank', '11883512960153316402', 'ONLINE', 12, 1],
+      ['zroot', '5871299349428123507', 'ONLINE', 7, 1],
     ]);
-    const tank = a.pools[1];
+    const tank = a.pools[0];
     expect(tank.size).toBe(tank.allocated + tank.free);
     for (const k of ['readIOPS', 'writeIOPS', 'readBytesPerSecond', 'writeBytesPerSecond', 'readLatencyNanos', 'writeLatencyNanos'] as const)
       expect(tank[k]).toBeGreaterThan(0);

@@ -38,8 +38,9 @@ describe('inventory collector between full sweeps', () => {
     const second = await c.collect();
     expect(c.lastCollected).toEqual(['datasets']);
     expect(second).toEqual(first);
-    // the identity, the datasets and the probes (zpool status, jls, the jail confs, virsh list, the VM registrations)
-    expect(calls.map((a) => a[0]).sort()).toEqual(['jls', 'ls', 'ls', 'sysctl', 'virsh', 'zfs', 'zpool']);
+    // the identity, the datasets and the probes (zpool status and the GEOM tree, jls, the jail confs, virsh list,
+    // the VM registrations)
+    expect(calls.map((a) => a[0]).sort()).toEqual(['jls', 'ls', 'ls', 'sysctl', 'sysctl', 'virsh', 'zfs', 'zpool']);
     expect(calls.length).toBeLessThan(sweepCommands / 3);
   });
 

@@ -192,10 +192,11 @@ describe('zpool driver against the simulator', () => {
     const h = simulate(demoHost());
     const pools = await listPools(h.exec);
     expect(pools.map((p) => [p.name, p.guid, p.health, p.fragmentation, p.dedupRatio])).toEqual([
-      ['zroot', '5871299349428123507', 'ONLINE', 7, 1],
+      // zpool list orders pools by name, as real OpenZFS does
       ['tank', '11883512960153316402', 'ONLINE', 12, 1],
+      ['zroot', '5871299349428123507', 'ONLINE', 7, 1],
     ]);
-    const tank = pools[1];
+    const tank = pools[0];
     expect(tank.allocated).toBe(5609227485184);
     expect(tank.size! - tank.allocated!).toBe(tank.free);
     expect(await poolGuid(h.exec, 'tank')).toBe('11883512960153316402');
@@ -207,7 +208,8 @@ describe('zpool driver against the simulator', () => {
     const byGuid = await poolStatus(h.exec, 'tank', { guids: true });
     expect(named.root.children[0].children.map((c) => c.name)).toEqual(['da0', 'da1', 'da2']);
     expect(named.sections.cache.map((c) => c.name)).toEqual(['nvd0']);
-    expect(byGuid.root.name).toBe('11883512960153316402');
+    // zpool status -g still names the root vdev by the pool's name (real OpenZFS 2.3.2 does)
+    expect(byGuid.root.name).toBe('tank');
     expect(byGuid.root.children[0].children.map((c) => c.name)).toEqual(['13720469051239842911', '1204986535522409731', '8356247186540920375']);
   });
 

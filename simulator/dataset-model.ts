@@ -192,7 +192,8 @@ export const DATASET_PROPS: Record<string, DatasetProp> = {
   creation: { header: 'CREATION', value: (_h, d) => d.creation ?? null, numeric: true, source: () => '-' },
   // snapshots only: the number of user holds, and the datasets cloned from it (their `origin`), comma-separated
   userrefs: { header: 'USERREFS', value: (_h, d) => (d.type === 'snapshot' ? String(Object.keys(d.holds ?? {}).length) : null), source: () => '-' },
-  clones: { header: 'CLONES', value: (h, d) => (d.type === 'snapshot' ? clonesOf(h, d.name).join(',') : null), source: () => '-' },
+  // a snapshot without clones lists `-`, as real OpenZFS 2.3.2 printed in the differential run
+  clones: { header: 'CLONES', value: (h, d) => (d.type === 'snapshot' ? clonesOf(h, d.name).join(',') || '-' : null), source: () => '-' },
 };
 
 /** The datasets whose `origin` is this snapshot. */

@@ -53,6 +53,12 @@ export function ctime(ms: number): string {
   return `${DAYS[d.getDay()]} ${MONTHS[d.getMonth()]} ${String(d.getDate()).padStart(2, ' ')} ${p2(d.getHours())}:${p2(d.getMinutes())}:${p2(d.getSeconds())} ${d.getFullYear()}`;
 }
 
+/** zfs holds' time, local: strftime "%a %b %e %H:%M %Y" (zfs_main.c print_holds, STRFTIME_FMT_STR): `Mon Jun  2 14:52 2014`. */
+export function holdTime(ms: number): string {
+  const d = new Date(ms);
+  return `${DAYS[d.getDay()]} ${MONTHS[d.getMonth()]} ${String(d.getDate()).padStart(2, ' ')} ${p2(d.getHours())}:${p2(d.getMinutes())} ${d.getFullYear()}`;
+}
+
 /** zpool's secs_to_dhms: `01:25:12`, or `2 days 01:25:12`. */
 export function dhms(totalSeconds: number): string {
   const s = Math.max(0, Math.floor(totalSeconds));

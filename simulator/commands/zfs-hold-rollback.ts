@@ -1,5 +1,5 @@
 import type { SimDataset } from '#shared/seed/host/schema';
-import { getopt } from '../format.ts';
+import { getopt, holdTime } from '../format.ts';
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
 import { clonesOf, findDataset } from '../dataset-model.ts';
 import { contentOf, setContent, snapDir } from './zfs-mounts.ts';
@@ -60,7 +60,7 @@ function holds(ctx: CommandContext): CommandOutput {
   for (const name of o.operands) {
     const s = snapshotNamed(ctx, name);
     if (!s) return notExist(name);
-    for (const [tag, at] of Object.entries(s.holds ?? {})) rows.push([name, tag, o.flags.has('p') ? String(at) : new Date(at * 1000).toString().slice(0, 24)]);
+    for (const [tag, at] of Object.entries(s.holds ?? {})) rows.push([name, tag, o.flags.has('p') ? String(at) : holdTime(at * 1000)]);
   }
   if (o.flags.has('H')) return { stdout: rows.map((r) => `${r.join('\t')}\n`).join('') };
   const w = [4, 3].map((min, i) => Math.max(min, ...rows.map((r) => r[i].length)));

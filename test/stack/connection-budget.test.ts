@@ -127,21 +127,31 @@ test('a burst across many functions stays within max_connections, and idle pools
 test('a server at max_connections answers 503 cluster_consensus_unavailable, never a 500', async () => {
   // fill every slot the server has left, then ask through a function whose pool is closed (idle)
   const fillers: pg.Client[] = [];
-  try {
+  /** takes every slot the server has left, until it refuses with too_many_connections (53300) */
+  const fill = async () => {
     for (;;) {
       const c = new pg.Client({ connectionString: server.url });
       try {
         await c.connect();
       } catch (err) {
         expect((err as { code?: string }).code).toBe('53300');
-        break;
+        return;
       }
       fillers.push(c);
       expect(fillers.length).toBeLessThanOrEqual(MAX_CONNECTIONS);
     }
-    const res = await fetch(`${state.apiUrl}/tasks`, { headers: { authorization: `Bearer ${state.adminToken}` } });
-    const body = (await res.json()) as { message: string };
-    expect({ status: res.status, message: body.message }).toEqual({ status: 503, message: 'cluster_consensus_unavailable' });
+  };
+  try {
+    // the stack's own pool may close an idle connection between the filling and the request, and the function then
+    // takes that slot and answers 200: fill again and ask again (a 500 on any try fails the test)
+    const answers: Array<{ status: number; message: string }> = [];
+    for (let attempt = 0; attempt < 5 && answers.at(-1)?.status !== 503; attempt++) {
+      await fill();
+      const res = await fetch(`${state.apiUrl}/tasks`, { headers: { authorization: `Bearer ${state.adminToken}` } });
+      answers.push({ status: res.status, message: ((await res.json()) as { message: string }).message });
+    }
+    expect(answers.filter((a) => a.status >= 500 && a.status !== 503)).toEqual([]);
+    expect(answers.at(-1)).toEqual({ status: 503, message: 'cluster_consensus_unavailable' });
   } finally {
     await Promise.all(fillers.map((c) => c.end()));
   }

@@ -50,6 +50,7 @@ interface Channel extends NodeJS.ReadWriteStream {
 interface Ssh2Client {
   exec(command: string, cb: (err: Error | undefined, channel: Channel) => void): void;
   on(event: string, fn: (...args: unknown[]) => void): void;
+  setNoDelay(noDelay: boolean): void;
 }
 
 /** `SHA256:abc=` → `abc` (how ssh-keygen prints it → the bare base64 the verifier computes) */
@@ -120,6 +121,10 @@ export class SshExecutor implements Executor {
       })
       .then(() => {
         const conn = ssh.connection as unknown as Ssh2Client;
+        // TCP_NODELAY, as OpenSSH's own client and sshd set on every session (crypto/openssh/packet.c,
+        // ssh_packet_set_interactive): with Nagle on, each command's small packets waited out the peer's delayed
+        // ACK — measured over loopback, the host-check kit's 335 commands took 97 s instead of 9 s
+        conn.setNoDelay(true);
         // a dropped connection is reopened by the next command
         const reset = () => {
           if (this.ssh === ssh) {

@@ -104,6 +104,8 @@ export async function startPeerSsh(o: { hosts: PeerHost[]; port: number; dir: st
     const sim = new HostSimulator({ statePath: h.statePath, path: LOGIN_PATH });
     const server = new ssh2.Server({ hostKeys: [await hostKeyOf(sim, h.nodeId)] }, (conn: Connection) => {
       conns.add(conn);
+      // as sshd does for every session (crypto/openssh/packet.c, ssh_packet_set_interactive → set_nodelay)
+      (conn as Connection & { setNoDelay(on: boolean): void }).setNoDelay(true); // ssh2 has it; its types do not
       conn.on('close', () => conns.delete(conn));
       conn.on('error', () => undefined); // a client that goes away is not our failure
       conn.on('authentication', (ctx) => {

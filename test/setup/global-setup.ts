@@ -15,17 +15,19 @@ interface Started {
 /** Starts one scripts/stack/test-stack.ts (store + migrations + serverless-offline) as a real process. */
 async function startOne(index: number): Promise<Started> {
   const stateFile = join(process.cwd(), '.local', `test-stack-${process.pid}-${index}.json`);
+  // npm test's passes may run at once (test/setup/run-tiers.ts): each pass's stacks log under its own folder
+  const logDir = join('.local', 'test-logs', ...(process.env.HM_TEST_PASS ? [process.env.HM_TEST_PASS] : []), `w${index + 1}`);
   rmSync(stateFile, { force: true });
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/stack/test-stack.ts', stateFile], {
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
-    env: { ...process.env, HM_TEST_LOG_DIR: join('.local', 'test-logs', `w${index + 1}`) },
+    env: { ...process.env, HM_TEST_LOG_DIR: logDir },
   });
   let exited: number | null = null;
   child.once('exit', (c) => (exited = c ?? -1));
   const until = Date.now() + 180_000;
   while (!existsSync(stateFile)) {
-    if (exited !== null) throw new Error(`test stack exited with ${exited}; see .local/test-logs/w${index + 1}/`);
+    if (exited !== null) throw new Error(`test stack exited with ${exited}; see ${logDir}/`);
     if (Date.now() > until) throw new Error('test stack did not start within 180 s');
     await new Promise((r) => setTimeout(r, 100));
   }

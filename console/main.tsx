@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, setToken, token } from './api.ts';
 import { Bell } from './bell.tsx';
 import { Guests, JailPage, VmPage } from './guests.tsx';
+import { NodePage } from './node.tsx';
 import { Icon } from './icons.tsx';
 import { Overview } from './overview.tsx';
 import { Audit, Backups, Certificates, Notifications } from './pages.tsx';
@@ -25,6 +26,8 @@ function Page() {
   const r = route.value;
   const jail = r.match(/^\/jail\/(\d+)$/);
   const vm = r.match(/^\/vm\/(\d+)$/);
+  const node = r.match(/^\/node\/([^/]+)$/);
+  if (node) return <NodePage id={decodeURIComponent(node[1])} />;
   if (jail) return <JailPage ctid={Number(jail[1])} />;
   if (vm) return <VmPage rid={Number(vm[1])} />;
   switch (r) {
@@ -137,6 +140,11 @@ function App() {
         </div>
       </header>
       <main>
+        {role.value === 'viewer' ? (
+          <p class="viewer-note" data-why="viewer">
+            Signed in as a viewer: you can read every page; starting, changing or cancelling anything needs an operator or admin token.
+          </p>
+        ) : null}
         <Page />
       </main>
       <TaskPanel />

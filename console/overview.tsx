@@ -76,7 +76,9 @@ export function Overview() {
         <tbody>
           {members.map((n) => (
             <tr key={n.id} data-node={n.name}>
-              <td>{n.name}</td>
+              <td>
+                <a href={`#/node/${n.id}`}>{n.name}</a>
+              </td>
               <td>{n.ip}</td>
               <td>
                 <span class={`badge ${n.online ? 'ok' : 'bad'}`}>{n.online ? 'online' : 'offline'}</span>

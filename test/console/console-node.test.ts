@@ -285,6 +285,17 @@ test('at 390 px no page scrolls sideways, and the navigation and Sign out are on
       expect(box).not.toBeNull();
       expect({ path, right: box!.x + box!.width <= innerWidth, left: box!.x >= 0 }).toEqual({ path, right: true, left: true });
     }
+    // a table wider than the phone scrolls inside itself, reachable and named for the keyboard
+    const wide = await page
+      .locator('main table')
+      .evaluateAll((tables) =>
+        tables
+          .filter((t) => t.scrollWidth > t.clientWidth + 1)
+          .map((t) => ({ tabIndex: (t as HTMLElement).tabIndex, named: Boolean(t.getAttribute('aria-label')) })),
+      );
+    expect(wide.filter((t) => t.tabIndex !== 0 || !t.named)).toEqual([]);
+    if (path === '/certificates') expect(wide.length).toBeGreaterThan(0);
+    expect({ path, violations: await axeViolations(page) }).toEqual({ path, violations: [] });
     if (['/', '/certificates', '/storage'].includes(path) || path.startsWith('/node/'))
       await page.screenshot({ path: join(SHOTS, `console-phone-${shotName(path)}.png`), fullPage: true });
     await context.close();

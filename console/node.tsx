@@ -73,6 +73,12 @@ function capabilityRows(c: Caps): Array<{ key: string; label: string; ok: boolea
   ];
 }
 
+/** Which capabilities a node has and lacks, by label (the overview's one-line summary). */
+export function capabilitySummary(c: Caps): { yes: string[]; no: string[] } {
+  const rows = capabilityRows(c);
+  return { yes: rows.filter((r) => r.ok).map((r) => r.label), no: rows.filter((r) => !r.ok).map((r) => r.label) };
+}
+
 const LEAF = new Set(['disk', 'file']);
 const live = (status: string) => status === 'queued' || status === 'running';
 

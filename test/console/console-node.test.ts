@@ -259,9 +259,7 @@ test('chart axes never print the same label twice, at every range', async () => 
   for (const range of ['1 hour', '6 hours', '24 hours']) {
     await page.selectOption('label:has-text("Range") select', range);
     await page.locator('[data-chart=bandwidth]:not([data-points="0"]) canvas').waitFor({ timeout: 30_000 });
-    const ticks = await page
-      .locator('[data-chart]')
-      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-chart'), (e as HTMLElement).dataset.yTicks ?? '']));
+    const ticks = await page.locator('[data-chart]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-chart'), e.getAttribute('data-y-ticks') ?? '']));
     expect(ticks).toHaveLength(5);
     for (const [chart, labels] of ticks) {
       const list = labels!.split('|');
@@ -275,7 +273,9 @@ test('at 390 px no page scrolls sideways, and the navigation and Sign out are on
   for (const path of pages('admin')) {
     const { context, page } = await open(path, { width: 390, height: 844 });
     await settled(page, path);
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth }));
+    const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>(
+      '({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })',
+    );
     expect({ path, scrollWidth: Math.min(scrollWidth, innerWidth) === scrollWidth ? 'fits' : scrollWidth }).toEqual({ path, scrollWidth: 'fits' });
     for (const target of [
       page.getByRole('button', { name: 'Sign out' }),
@@ -291,13 +291,13 @@ test('at 390 px no page scrolls sideways, and the navigation and Sign out are on
       .evaluateAll((tables) =>
         tables
           .filter((t) => t.scrollWidth > t.clientWidth + 1)
-          .map((t) => ({ tabIndex: (t as HTMLElement).tabIndex, named: Boolean(t.getAttribute('aria-label')) })),
+          .map((t) => ({ tabIndex: Number(t.getAttribute('tabindex')), named: Boolean(t.getAttribute('aria-label')) })),
       );
     expect(wide.filter((t) => t.tabIndex !== 0 || !t.named)).toEqual([]);
     if (path === '/certificates') expect(wide.length).toBeGreaterThan(0);
     expect({ path, violations: await axeViolations(page) }).toEqual({ path, violations: [] });
     if (['/', '/certificates', '/storage'].includes(path) || path.startsWith('/node/'))
-      await page.screenshot({ path: join(SHOTS, `console-phone-${shotName(path)}.png`), fullPage: true });
+      await page.screenshot({ path: join(SHOTS, `console-phone-${shotName(path)}.png`) });
     await context.close();
   }
 }, 240_000);
@@ -332,7 +332,11 @@ test.each(ROLES)(
           serious: [],
         });
         expect({ role, scheme, path, violations }).toEqual({ role, scheme, path, violations: [] });
-        if (role === 'admin' && path.startsWith('/node/')) await page.screenshot({ path: join(SHOTS, `console-node-${scheme}.png`), fullPage: true });
+        if (role === 'admin' && path.startsWith('/node/')) {
+          // tall enough for the whole page above the task panel, which stays at the bottom
+          await page.setViewportSize({ width: 1280, height: 1280 });
+          await page.screenshot({ path: join(SHOTS, `console-node-${scheme}.png`) });
+        }
         await context.close();
       }
     }
@@ -346,8 +350,8 @@ test('keyboard: the task panel scrolls from the keyboard and focus is visible', 
   const panel = page.locator('section.tasks');
   await panel.focus();
   const style = await panel.evaluate((el) => {
-    const s = getComputedStyle(el);
-    return { tabIndex: (el as HTMLElement).tabIndex, outline: s.outlineStyle, width: s.outlineWidth, label: el.getAttribute('aria-label') };
+    const s = (globalThis as unknown as { getComputedStyle: (e: unknown) => { outlineStyle: string; outlineWidth: string } }).getComputedStyle(el);
+    return { tabIndex: Number(el.getAttribute('tabindex')), outline: s.outlineStyle, width: s.outlineWidth, label: el.getAttribute('aria-label') };
   });
   expect(style).toEqual({ tabIndex: 0, outline: 'solid', width: '3px', label: 'Tasks' });
   await context.close();

@@ -27,6 +27,9 @@ export function fieldErrors(err: unknown): Record<string, string> {
 /** A problem the form finds before asking the API, worded and shown like the API's own (field first). */
 export const formProblem = (field: string, problem: string) => new ApiError(400, 'validation_failed', `${field}: ${problem}`);
 
+/** Why a viewer's form is read-only, said where the form is rather than left silently disabled. */
+export const ROLE_NEEDED = 'Read-only: this needs an operator or admin token.';
+
 const FieldErrorsContext = createContext<Record<string, string>>({});
 
 /** What a Field gives its control so the problem is announced with it. */
@@ -90,6 +93,7 @@ export function ActionForm(props: { label: string; children: ComponentChildren; 
       <FieldErrorsContext.Provider value={problems}>
         <fieldset disabled={!canAct()}>
           <legend>{props.label}</legend>
+          {canAct() ? null : <p class="muted why">{ROLE_NEEDED}</p>}
           {props.children}
           <button type="submit">{props.label}</button>
         </fieldset>

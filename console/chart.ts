@@ -1,4 +1,7 @@
 import uPlot from 'uplot';
+import { tickLabels, type Unit } from './axis.ts';
+
+export { byteUnit, countUnit, nanosAsMillis, ratioAsPercent, tickLabels, type Unit } from './axis.ts';
 
 /** Byte rates and sizes in binary units; the default formatter prints big rates as "0,000". */
 export function bytes(v: number): string {
@@ -30,9 +33,18 @@ const css = (name: string, fallback: string) => getComputedStyle(document.docume
 export class TimeChart {
   readonly plot: uPlot;
   redraws = 0;
-  constructor(el: HTMLElement, title: string, series: SeriesSpec[], format: (v: number) => string, width = 560) {
+  /** the y axis's labels as last drawn (also on the element as `data-y-ticks`, for tests and tools) */
+  yTicks: string[] = [];
+  constructor(el: HTMLElement, title: string, series: SeriesSpec[], format: (v: number) => string, width = 560, unit?: Unit) {
     const ink = css('--ink', '#222');
     const grid = css('--grid', '#8884');
+    const yValues = (_u: uPlot, splits: number[], _axis: number, _space: number, incr: number) => {
+      this.yTicks = unit ? tickLabels(splits, incr, unit) : splits.map(format);
+      el.dataset.yTicks = this.yTicks.join('|');
+      return this.yTicks;
+    };
+    // wide enough for the longest label (about 7 px a character at the axis font), so none is cut
+    const ySize = (_u: uPlot, values: string[] | null) => 18 + 7 * Math.max(4, ...(values ?? []).map((v) => v.length));
     this.plot = new uPlot(
       {
         title,
@@ -43,8 +55,9 @@ export class TimeChart {
           ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, value: (_u: uPlot, v: number | null) => (v == null ? '—' : format(v)) })),
         ],
         axes: [
-          { stroke: ink, grid: { stroke: grid } },
-          { stroke: ink, grid: { stroke: grid }, size: 70, values: (_u: uPlot, vals: number[]) => vals.map(format) },
+          // time labels ("11/28 14:00") need more room than uPlot's 50 px to stay apart on a narrow chart
+          { stroke: ink, grid: { stroke: grid }, space: 90 },
+          { stroke: ink, grid: { stroke: grid }, space: 36, size: ySize, values: yValues },
         ],
         hooks: { draw: [() => void this.redraws++] },
       },

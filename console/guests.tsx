@@ -40,7 +40,9 @@ export function Guests() {
                   </a>
                 </td>
                 <td>jail</td>
-                <td>{n.name}</td>
+                <td>
+                  <a href={`#/node/${n.id}`}>{n.name}</a>
+                </td>
                 <td>{j.state}</td>
               </tr>
             )),
@@ -52,7 +54,9 @@ export function Guests() {
                   </a>
                 </td>
                 <td>VM</td>
-                <td>{n.name}</td>
+                <td>
+                  <a href={`#/node/${n.id}`}>{n.name}</a>
+                </td>
                 <td>{v.state}</td>
               </tr>
             )),

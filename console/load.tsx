@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
+import { Time } from './time.tsx';
 
 /** Loads once (and on `reload`); an error is kept as a sentence. */
 export function useLoad<T>(fn: () => Promise<T>, deps: unknown[] = []) {
@@ -45,4 +46,5 @@ export function useAction() {
   return { run, Answer };
 }
 
-export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+/** A time with its zone, UTC on hover (time.tsx). */
+export const when = (iso: string | null | undefined) => <Time iso={iso} />;

@@ -1,14 +1,16 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, setToken, token } from './api.ts';
 import { Bell } from './bell.tsx';
 import { Guests, JailPage, VmPage } from './guests.tsx';
+import { NodePage } from './node.tsx';
 import { Icon } from './icons.tsx';
 import { Overview } from './overview.tsx';
 import { Audit, Backups, Certificates, Notifications } from './pages.tsx';
 import { isAdmin, loadWhoami, role, route, who } from './state.ts';
 import { Storage } from './storage.tsx';
 import { TaskPanel } from './tasks.tsx';
+import { keepTablesScrollable } from './scrolling-tables.ts';
 import './style.css';
 
 const NAV: Array<[string, string, () => boolean]> = [
@@ -25,6 +27,8 @@ function Page() {
   const r = route.value;
   const jail = r.match(/^\/jail\/(\d+)$/);
   const vm = r.match(/^\/vm\/(\d+)$/);
+  const node = r.match(/^\/node\/([^/]+)$/);
+  if (node) return <NodePage id={decodeURIComponent(node[1])} />;
   if (jail) return <JailPage ctid={Number(jail[1])} />;
   if (vm) return <VmPage rid={Number(vm[1])} />;
   switch (r) {
@@ -103,6 +107,12 @@ function App() {
         .catch((err) => setError(err instanceof ApiError ? err.message : String(err)))
         .finally(() => setChecking(false));
   }, []);
+  // the page's main element, from when it mounts (after sign-in) until it unmounts
+  const stopTables = useRef<(() => void) | null>(null);
+  const mainRef = useCallback((el: HTMLElement | null) => {
+    stopTables.current?.();
+    stopTables.current = el ? keepTablesScrollable(el) : null;
+  }, []);
   if (checking && !role.value) return <p class="muted">Signing in…</p>;
   if (!token.value || !role.value) return <SignIn error={error} />;
   return (
@@ -136,7 +146,12 @@ function App() {
           </button>
         </div>
       </header>
-      <main>
+      <main ref={mainRef}>
+        {role.value === 'viewer' ? (
+          <p class="viewer-note" data-why="viewer">
+            Signed in as a viewer: you can read every page; starting, changing or cancelling anything needs an operator or admin token.
+          </p>
+        ) : null}
         <Page />
       </main>
       <TaskPanel />

@@ -42,6 +42,20 @@ function channelBody(name: string, f: FormData): Record<string, unknown> | undef
 }
 
 export function Channels() {
+  // the channels' settings are for operators and admins (GET answers a viewer 403): a viewer is told so instead
+  if (!canAct())
+    return (
+      <section aria-labelledby="channels-h">
+        <h2 id="channels-h">Channels</h2>
+        <p class="muted" data-why="channels">
+          Delivery channels (email, ntfy, webhook) are shown and set by operators and admins.
+        </p>
+      </section>
+    );
+  return <ChannelForms />;
+}
+
+function ChannelForms() {
   const list = useLoad(() => api<Channel[]>('GET', '/notifications/channels'));
   const byName = new Map((list.data ?? []).map((c) => [c.channel, c]));
   return (

@@ -1,11 +1,31 @@
 import { api, call } from './api.ts';
 import { ErrorLine, useAction, useLoad, when } from './load.tsx';
 import { said } from './messages.ts';
+import { capabilitySummary } from './node.tsx';
 import { isAdmin } from './state.ts';
 import { tasks } from './tasks.tsx';
 import type { BackupEvent, Certificate, NodeView, Page } from './types.ts';
 
 const DAY = 86_400_000;
+
+/** What the node can do and what it lacks (details and fixes on its page). */
+function Capabilities({ node }: { node: NodeView }) {
+  if (!node.capabilities) return <span class="muted">not reported</span>;
+  const { yes, no } = capabilitySummary(node.capabilities as Parameters<typeof capabilitySummary>[0]);
+  return (
+    <>
+      <span class="muted">{yes.join(', ')}</span>
+      {no.length ? (
+        <>
+          {' '}
+          <a class="warning" href={`#/node/${node.id}`}>
+            missing: {no.join(', ')}
+          </a>
+        </>
+      ) : null}
+    </>
+  );
+}
 
 export function Overview() {
   const nodes = useLoad(() => api<Page<NodeView>>('GET', '/cluster/nodes?size=100'));
@@ -76,14 +96,18 @@ export function Overview() {
         <tbody>
           {members.map((n) => (
             <tr key={n.id} data-node={n.name}>
-              <td>{n.name}</td>
+              <td>
+                <a href={`#/node/${n.id}`}>{n.name}</a>
+              </td>
               <td>{n.ip}</td>
               <td>
                 <span class={`badge ${n.online ? 'ok' : 'bad'}`}>{n.online ? 'online' : 'offline'}</span>
               </td>
               <td>{when(n.lastSeenAt)}</td>
               <td>{n.agentVersion}</td>
-              <td class="muted">{n.capabilities ? Object.keys(n.capabilities).join(', ') : '—'}</td>
+              <td data-capabilities>
+                <Capabilities node={n} />
+              </td>
             </tr>
           ))}
         </tbody>

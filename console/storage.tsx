@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, qs } from './api.ts';
-import { bytes, millis, percent, plain, TimeChart, type SeriesSpec } from './chart.ts';
+import { byteUnit, bytes, countUnit, millis, nanosAsMillis, percent, plain, ratioAsPercent, TimeChart, type SeriesSpec, type Unit } from './chart.ts';
 import { ErrorLine, useLoad } from './load.tsx';
 import { poll } from './state.ts';
 import type { NodeView, Page, PoolPoint, Telemetry } from './types.ts';
@@ -20,6 +20,8 @@ interface ChartDef {
   title: string;
   series: SeriesSpec[];
   format: (v: number) => string;
+  /** the y axis's unit (its labels take the decimals their step needs) */
+  unit: Unit;
   /** the values of one time step, one per series */
   pick: (pool: PoolPoint | undefined, arc: Telemetry['arc'][number] | undefined) => number[];
 }
@@ -35,6 +37,7 @@ const CHARTS: ChartDef[] = [
       { label: 'write', color: WRITE },
     ],
     format: (v) => `${bytes(v)}/s`,
+    unit: byteUnit('/s'),
     pick: (p) => [p?.readBytesPerSecond ?? 0, p?.writeBytesPerSecond ?? 0],
   },
   {
@@ -45,6 +48,7 @@ const CHARTS: ChartDef[] = [
       { label: 'write', color: WRITE },
     ],
     format: plain,
+    unit: countUnit,
     pick: (p) => [p?.readIOPS ?? 0, p?.writeIOPS ?? 0],
   },
   {
@@ -55,10 +59,18 @@ const CHARTS: ChartDef[] = [
       { label: 'write', color: WRITE },
     ],
     format: millis,
+    unit: nanosAsMillis,
     pick: (p) => [p?.readLatencyNanos ?? 0, p?.writeLatencyNanos ?? 0],
   },
-  { key: 'arc-size', title: 'ARC size', series: [{ label: 'size', color: READ }], format: bytes, pick: (_p, a) => [a?.size ?? 0] },
-  { key: 'arc-hit', title: 'ARC hit ratio', series: [{ label: 'hit ratio', color: WRITE }], format: percent, pick: (_p, a) => [a?.hitRatio ?? 0] },
+  { key: 'arc-size', title: 'ARC size', series: [{ label: 'size', color: READ }], format: bytes, unit: byteUnit(), pick: (_p, a) => [a?.size ?? 0] },
+  {
+    key: 'arc-hit',
+    title: 'ARC hit ratio',
+    series: [{ label: 'hit ratio', color: WRITE }],
+    format: percent,
+    unit: ratioAsPercent,
+    pick: (_p, a) => [a?.hitRatio ?? 0],
+  },
 ];
 
 /** Pool charts follow one pool's points; ARC charts the node's rows. */
@@ -74,7 +86,7 @@ function Chart({ def, columns }: { def: ChartDef; columns: Columns }) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<TimeChart | null>(null);
   useEffect(() => {
-    chart.current = new TimeChart(el.current!, def.title, def.series, def.format, Math.min(560, (el.current!.parentElement?.clientWidth ?? 600) - 16));
+    chart.current = new TimeChart(el.current!, def.title, def.series, def.format, Math.min(560, (el.current!.clientWidth || 600) - 16), def.unit);
     return () => chart.current?.destroy();
   }, [def]);
   useEffect(() => {

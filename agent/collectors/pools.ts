@@ -23,6 +23,9 @@ function deviceName(v: StatusVdev): string {
 
 function toInventory(named: StatusVdev, byGuid: StatusVdev | undefined): PoolVdev {
   const out: PoolVdev = { name: named.children.length ? named.name : deviceName(named), type: vdevType(named), state: named.state };
+  if (named.read !== null && named.write !== null && named.cksum !== null)
+    out.errors = { read: Math.round(named.read), write: Math.round(named.write), cksum: Math.round(named.cksum) };
+  if (named.note) out.note = named.note.slice(0, 1024);
   if (byGuid && /^\d+$/.test(byGuid.name)) out.guid = byGuid.name;
   if (named.children.length) out.children = named.children.map((c, i) => toInventory(c, byGuid?.children[i]));
   return out;
@@ -35,6 +38,14 @@ export function poolVdevs(named: ZpoolStatus, byGuid: ZpoolStatus | undefined): 
     top.push({ name: section, type: SECTION_TYPE[section] ?? 'disk', state: '-', children: list.map((c, i) => toInventory(c, guids?.[i])) });
   }
   return top;
+}
+
+/** The pool's scrub or resilver as the console shows it; nothing when zpool reports none. */
+export function poolScan(status: ZpoolStatus): Pick<PoolInventory, 'scan'> {
+  const s = status.scan;
+  if (s.state === 'none' && !s.function) return {};
+  const percentDone = s.percentDone === null ? null : Math.min(100, Math.max(0, s.percentDone));
+  return { scan: { function: s.function, state: s.state, percentDone, ...(s.errors === undefined ? {} : { errors: s.errors }), text: s.text.slice(0, 4096) } };
 }
 
 /** Device names a pool occupies (leaves, missing ones by their last path). */
@@ -56,7 +67,7 @@ export async function collectPools(exec: Executor): Promise<CollectedPools> {
     const named = await poolStatus(exec, p.name);
     const byGuid = await poolStatus(exec, p.name, { guids: true });
     devices.push(...poolDevices(named));
-    pools.push({ ...poolSummary(p), vdevs: poolVdevs(named, byGuid) });
+    pools.push({ ...poolSummary(p), vdevs: poolVdevs(named, byGuid), ...poolScan(named) });
   }
   return { pools, devices };
 }

@@ -35,6 +35,15 @@ const vdevFields = {
   guid: str,
   type: { type: 'string', enum: VDEV_TYPES },
   state: str,
+  /** zpool status's READ WRITE CKSUM error counters; left out where it prints none (a section, a spare) */
+  errors: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['read', 'write', 'cksum'],
+    properties: { read: count, write: count, cksum: count },
+  },
+  /** what zpool status prints after the counters: `(resilvering)`, `too many errors`, `was /dev/ada1p3` */
+  note: { type: 'string', maxLength: 1024 },
 } as const;
 
 /** A vdev whose children are `child`s (a vdev tree is recursive; the schema spells out a fixed depth). */
@@ -55,11 +64,37 @@ const leafVdev = { type: 'object', additionalProperties: false, required: ['name
  */
 const vdevSchema = vdevOver(vdevOver(vdevOver(vdevOver(vdevOver(leafVdev)))));
 
+/** The pool's last or running scrub or resilver (zpool status's `scan:`); left out when it has none. */
+const scanSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['function', 'state', 'percentDone', 'text'],
+  properties: {
+    function: { type: ['string', 'null'], enum: ['scrub', 'resilver', null] },
+    state: { type: 'string', enum: ['none', 'in_progress', 'paused', 'finished', 'canceled'] },
+    /** in progress: the `NN.NN% done` figure; finished: 100 */
+    percentDone: { type: ['number', 'null'], minimum: 0, maximum: 100 },
+    /** finished: the errors it found */
+    errors: count,
+    /** the scan text as zpool prints it, continuation lines joined with newlines */
+    text: { type: 'string', maxLength: 4096 },
+  },
+} as const;
+
 const poolSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['name', 'guid', 'health', 'size', 'allocated', 'free', 'vdevs'],
-  properties: { name: str, guid: str, health: str, size: bytes, allocated: bytes, free: bytes, vdevs: { type: 'array', items: vdevSchema } },
+  properties: {
+    name: str,
+    guid: str,
+    health: str,
+    size: bytes,
+    allocated: bytes,
+    free: bytes,
+    vdevs: { type: 'array', items: vdevSchema },
+    scan: scanSchema,
+  },
 } as const;
 
 const datasetSchema = {
@@ -323,6 +358,36 @@ export const inventorySchema = {
 } as const;
 
 export type HostInventory = FromSchema<typeof inventorySchema>;
+
+/**
+ * The inventory as the single-node read shows it: the sections a node's page reads are typed (each was validated
+ * by {@link inventorySchema} when the agent reported it, and may be missing from an older agent's report); the
+ * others pass through as reported.
+ */
+export const inventoryViewSchema = {
+  type: 'object',
+  properties: {
+    hostname: inventorySchema.properties.hostname,
+    os: inventorySchema.properties.os,
+    cpus: inventorySchema.properties.cpus,
+    memoryBytes: inventorySchema.properties.memoryBytes,
+    pools: inventorySchema.properties.pools,
+    disks: inventorySchema.properties.disks,
+    jails: inventorySchema.properties.jails,
+    /** a VM's options are shown redacted (a VNC password as whether one is set), so only its head is typed here */
+    vms: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['rid', 'name', 'state'],
+        properties: { rid: vmSchema.properties.rid, name: vmSchema.properties.name, state: vmSchema.properties.state },
+        additionalProperties: true,
+      },
+    },
+  },
+  additionalProperties: true,
+} as const;
+export type InventoryView = FromSchema<typeof inventoryViewSchema>;
 export type PoolInventory = FromSchema<typeof poolSchema>;
 export type PoolVdev = FromSchema<typeof vdevSchema>;
 export type DatasetInventory = FromSchema<typeof datasetSchema>;

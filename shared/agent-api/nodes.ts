@@ -1,4 +1,5 @@
 import type { HostCapabilities } from './capabilities.ts';
+import type { InventoryView } from './inventory.ts';
 
 /** A node as the API shows it; `online` = heard from within three heartbeat intervals (shared/store/presence.ts). */
 export interface NodeView {
@@ -20,5 +21,5 @@ export interface NodeView {
    */
   capabilities: HostCapabilities | null;
   /** only in the single-node read */
-  inventory?: Record<string, unknown>;
+  inventory?: InventoryView;
 }

@@ -4,6 +4,7 @@ import { iso, offsetOf } from '#store/paging';
 import { onlineSql } from '#store/presence';
 import type { HostCapabilities } from '#domain/capabilities';
 import type { NodeView } from '#shared/agent-api/nodes';
+import type { InventoryView } from '#shared/agent-api/inventory';
 import { requireNode } from './require-node.ts';
 
 // a node's record is on the agent wire too (the register answer): declared there once
@@ -29,7 +30,8 @@ export function toNodeView(n: NodeRow & { online: boolean }, withInventory = fal
     inventoryAt: iso(n.inventory_at),
     createdAt: iso(n.created_at)!,
     capabilities: capabilitiesOf(n.inventory),
-    ...(withInventory ? { inventory: n.inventory } : {}),
+    // stored only after the agent endpoint validated it against the inventory schema, which the view's is part of
+    ...(withInventory ? { inventory: (n.inventory ?? undefined) as InventoryView | undefined } : {}),
   };
 }
 

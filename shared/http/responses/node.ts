@@ -1,4 +1,5 @@
 import { capabilitiesSchema } from '#domain/capabilities';
+import { inventoryViewSchema } from '#shared/agent-api/inventory';
 import type { NodeView } from '#domain/nodes/view';
 import { describes } from './same.ts';
 import { isoTime, isoTimeOrNull } from './time.ts';
@@ -21,7 +22,7 @@ export const nodeViewSchema = describes<NodeView>()({
     inventoryAt: isoTimeOrNull,
     createdAt: isoTime,
     capabilities: { anyOf: [capabilitiesSchema, { type: 'null' }] },
-    inventory: { type: 'object' },
+    inventory: inventoryViewSchema,
   },
   required: [
     'id',

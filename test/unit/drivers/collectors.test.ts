@@ -1,6 +1,6 @@
 import { collectInventory } from '#agent/collectors/inventory';
 import { parseCpusetMask } from '#agent/drivers/cpuset';
-import { freeDisks, poolVdevs } from '#agent/collectors/pools';
+import { freeDisks, poolScan, poolVdevs } from '#agent/collectors/pools';
 import { collectTelemetry } from '#agent/collectors/telemetry';
 import { parseZpoolStatus } from '#agent/drivers/zfs/pools';
 import { runChecked } from '#agent/executors/executor';
@@ -20,13 +20,19 @@ describe('inventory collector', () => {
         type: 'raidz1',
         state: 'ONLINE',
         guid: '3948021775640128466',
+        errors: { read: 0, write: 0, cksum: 0 },
         children: [
-          { name: 'da0', type: 'disk', state: 'ONLINE', guid: '13720469051239842911' },
-          { name: 'da1', type: 'disk', state: 'ONLINE', guid: '1204986535522409731' },
-          { name: 'da2', type: 'disk', state: 'ONLINE', guid: '8356247186540920375' },
+          { name: 'da0', type: 'disk', state: 'ONLINE', errors: { read: 0, write: 0, cksum: 0 }, guid: '13720469051239842911' },
+          { name: 'da1', type: 'disk', state: 'ONLINE', errors: { read: 0, write: 0, cksum: 0 }, guid: '1204986535522409731' },
+          { name: 'da2', type: 'disk', state: 'ONLINE', errors: { read: 0, write: 0, cksum: 0 }, guid: '8356247186540920375' },
         ],
       },
-      { name: 'cache', type: 'cache', state: '-', children: [{ name: 'nvd0', type: 'disk', state: 'ONLINE', guid: '17432006120941380517' }] },
+      {
+        name: 'cache',
+        type: 'cache',
+        state: '-',
+        children: [{ name: 'nvd0', type: 'disk', state: 'ONLINE', errors: { read: 0, write: 0, cksum: 0 }, guid: '17432006120941380517' }],
+      },
     ]);
     // ada0/ada1 hold zroot's partitions, da0-2 and nvd0 are tank's
     expect(inv.disks).toEqual(['da3', 'da4', 'da5']);
@@ -43,8 +49,15 @@ describe('inventory collector', () => {
     expect(raidz.children![1]).toMatchObject({ name: 'replacing-1', type: 'replacing', children: [{ name: 'da1' }, { name: 'da4' }] });
     expect(raidz.children![1].children![1].guid).toMatch(/^\d+$/);
     expect(during.disks).toEqual(['da3', 'da5']);
+    // the resilver's progress and the new device's note, as zpool status prints them
+    const resilvering = during.pools!.find((p) => p.name === 'tank')!;
+    expect(resilvering.scan).toMatchObject({ function: 'resilver', state: 'in_progress' });
+    expect(resilvering.scan!.percentDone).toBeGreaterThanOrEqual(0);
+    expect(resilvering.scan!.percentDone).toBeLessThan(100);
+    expect(raidz.children![1].children![1]).toMatchObject({ name: 'da4', errors: { read: 0, write: 0, cksum: 0 }, note: '(resilvering)' });
     h.advance(5_000);
     const after = await collectInventory(h.exec);
+    expect(after.pools!.find((p) => p.name === 'tank')!.scan).toMatchObject({ function: 'resilver', state: 'finished', percentDone: 100, errors: 0 });
     expect(after.pools!.find((p) => p.name === 'tank')!.vdevs[0].children!.map((c) => c.name)).toEqual(['da0', 'da4', 'da2']);
     expect(after.disks).toEqual(['da1', 'da3', 'da5']);
   });
@@ -55,6 +68,8 @@ describe('inventory collector', () => {
       ['ada0p3', 'ONLINE'],
       ['ada1p3', 'UNAVAIL'],
     ]);
+    expect(poolVdevs(s, undefined)[0].children![1]).toMatchObject({ errors: { read: 0, write: 0, cksum: 0 }, note: 'was /dev/ada1p3' });
+    expect(poolScan(s)).toEqual({});
     expect(freeDisks('ada3 ada2 ada1 ada0 cd0', ['ada0p3', 'ada1p3'])).toEqual(['ada2', 'ada3']);
     // GELI and label providers resolve through the GEOM tree, not by their names
     const geom = new Map([

@@ -14,6 +14,8 @@ import { freePort, waitFor } from '#scripts/stack/ports';
 export interface PrivatePostgres {
   /** superuser URL (trust authentication: any password is accepted) */
   url: string;
+  /** what the server has logged so far (its stderr): e.g. each refused connection's FATAL line */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function startPrivatePostgres(settings: Record<string, string>): Pr
   );
   return {
     url,
+    log: () => log,
     stop: async () => {
       if (!exited) {
         server.kill('SIGINT');

@@ -92,6 +92,7 @@ test('a burst across many functions stays within max_connections, and idle pools
         await new Promise((r) => setTimeout(r, 50));
       }
     })();
+    const logged = server.log().length;
     const statuses: Array<{ path: string; status: number; text: string }> = [];
     const queue = [...ROUTES, ...ROUTES, ...ROUTES];
     await Promise.all(
@@ -105,10 +106,10 @@ test('a burst across many functions stays within max_connections, and idle pools
     sampling = false;
     await sampling$;
     expect(statuses).toHaveLength(ROUTES.length * 3);
-    // never a 500; a 503 is a statement that waited past its bound on a busy machine (seen in the full e2e tier),
-    // and the budget itself is judged by the peak below and by CI's check of the server log for refusals
+    // never a 500; a 503 is a statement that waited past its bound on a busy machine (seen in the full e2e tier);
+    // a refusal would also answer 503, so the server's own log tells them apart: it refused no connection
     expect(statuses.filter((s) => s.status >= 500 && s.status !== 503)).toEqual([]);
-    expect(statuses.filter((s) => s.text.includes('too many clients'))).toEqual([]);
+    expect(server.log().slice(logged).match(/.*too many clients.*/g) ?? []).toEqual([]);
     // the burst did reach the store through several functions at once
     expect(peak).toBeGreaterThan(2);
     expect(peak).toBeLessThanOrEqual(MAX_CONNECTIONS - 1);

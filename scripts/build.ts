@@ -17,6 +17,8 @@ import { docsPage } from './build/docs-page.ts';
 import { buildConsole } from './build/console.ts';
 import { writeConsoleApiTypes } from './build/console-api-types.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
+import { pgNoNative } from './build/pg-no-native.ts';
+import { settingsNoDocs } from './build/settings-no-docs.ts';
 import { builtinsViaRequire } from './build/builtins-require.ts';
 import { edgeYml, prodRefusedSettings } from './build/edge.ts';
 
@@ -71,7 +73,7 @@ if (!schemasOnly) {
   const fn = await esbuild.build({
     ...common,
     external: [...common.external!, '@aws-sdk/*'],
-    plugins: [...common.plugins!, kyselyNoSchema],
+    plugins: [...common.plugins!, kyselyNoSchema, pgNoNative, settingsNoDocs],
     entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])),
     outdir: 'dist',
   });

@@ -65,7 +65,7 @@ if (!schemasOnly) {
   // Function bundles leave `@aws-sdk/*` out: the nodejs24.x Lambda runtime ships SDK v3 (ESM imports of it
   // resolve there since nodejs18.x), and locally serverless-offline resolves it from node_modules. Measured
   // (esbuild metafile, notifications/count + SQSClient + SendMessageCommand): bundled 701 KB — @smithy/core
-  // 200 KB, @aws-sdk/* 143 KB, bowser 34 KB — against the 300 KB budget; external 245 KB, as without the queue.
+  // 200 KB, @aws-sdk/* 143 KB, bowser 34 KB — against the (then) 300 KB budget; external 245 KB, as without the queue.
   // kysely (149 KB) + pg (≈ 80 KB) are the floor: kysely is already tree-shaken (sideEffects: false), but its
   // `Kysely` class reaches the query compiler and every builder. Cold start: a static import of the SDK from
   // node_modules costs ≈ +100 ms here, so enqueueing code should `await import('@aws-sdk/client-sqs')` lazily.

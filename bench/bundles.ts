@@ -1,6 +1,6 @@
 /**
  * Bundle sizes: each HTTP function's dist/functions/<area>/<op>.js as deployed (esbuild, minified) against the
- * 300 KB budget (a request's cold start loads it). Scheduled functions (sweeper, renewals, notification
+ * 250 KB budget (a request's cold start loads it). Scheduled functions (sweeper, renewals, notification
  * delivery) run off the request path and are listed for context, like the agent bundle (not a Lambda): the
  * delivery worker carries nodemailer (≈ 200 KB minified), which no request needs.
  */
@@ -9,7 +9,7 @@ import { builtFunctions } from './lib/routes.ts';
 import { fmtKB } from './lib/stats.ts';
 import { runAlone, type Bench, type Row } from './lib/report.ts';
 
-const BUDGET = 300 * 1024;
+const BUDGET = 250 * 1024;
 
 export const bundles: Bench = {
   name: 'bundles',
@@ -20,7 +20,7 @@ export const bundles: Bench = {
       section: 'bundle size',
       what: f.module.replace(/^functions\//, ''),
       value: fmtKB(f.bytes),
-      target: '≤ 300 KB',
+      target: '≤ 250 KB',
       ok: f.bytes <= BUDGET,
     }));
     const over = fns.filter((f) => f.bytes > BUDGET).length;

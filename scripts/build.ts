@@ -17,6 +17,8 @@ import { docsPage } from './build/docs-page.ts';
 import { buildConsole } from './build/console.ts';
 import { writeConsoleApiTypes } from './build/console-api-types.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
+import { pgNoNative } from './build/pg-no-native.ts';
+import { settingsNoDocs } from './build/settings-no-docs.ts';
 import { builtinsViaRequire } from './build/builtins-require.ts';
 import { edgeYml, prodRefusedSettings } from './build/edge.ts';
 
@@ -63,7 +65,7 @@ if (!schemasOnly) {
   // Function bundles leave `@aws-sdk/*` out: the nodejs24.x Lambda runtime ships SDK v3 (ESM imports of it
   // resolve there since nodejs18.x), and locally serverless-offline resolves it from node_modules. Measured
   // (esbuild metafile, notifications/count + SQSClient + SendMessageCommand): bundled 701 KB — @smithy/core
-  // 200 KB, @aws-sdk/* 143 KB, bowser 34 KB — against the 300 KB budget; external 245 KB, as without the queue.
+  // 200 KB, @aws-sdk/* 143 KB, bowser 34 KB — against the (then) 300 KB budget; external 245 KB, as without the queue.
   // kysely (149 KB) + pg (≈ 80 KB) are the floor: kysely is already tree-shaken (sideEffects: false), but its
   // `Kysely` class reaches the query compiler and every builder. Cold start: a static import of the SDK from
   // node_modules costs ≈ +100 ms here, so enqueueing code should `await import('@aws-sdk/client-sqs')` lazily.
@@ -71,7 +73,7 @@ if (!schemasOnly) {
   const fn = await esbuild.build({
     ...common,
     external: [...common.external!, '@aws-sdk/*'],
-    plugins: [...common.plugins!, kyselyNoSchema],
+    plugins: [...common.plugins!, kyselyNoSchema, pgNoNative, settingsNoDocs],
     entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])),
     outdir: 'dist',
   });

@@ -31,7 +31,12 @@ export interface FieldError {
 /** Input that breaks a rule, field by field: code `validation_failed`, the detail lists every field. */
 export class ValidationError extends DomainError {
   constructor(readonly fields: FieldError[]) {
+    // Refused input is answered from its fields, never from where it was found refused, and no log line shows
+    // its stack: capturing one (through the request's async middleware chain) was the dearest step of a 400.
+    const depth = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super('invalid', 'validation_failed', fields.map((f) => `${f.field}: ${f.problem}`).join('; '));
+    Error.stackTraceLimit = depth;
     this.name = 'ValidationError';
   }
 }

@@ -1,6 +1,5 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import validator, { type Options as ValidatorOptions } from '@middy/validator';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import type { Kysely } from 'kysely';
 import type { Reply } from '#http/envelope';
@@ -12,7 +11,7 @@ import { getDb } from '#store/db';
 import type { Database } from '#store/tables';
 import { audit, auditInput, type AuditedContext } from './middlewares/audit.ts';
 import { authenticate } from './middlewares/authenticate.ts';
-import { eventValidator } from './event-validator.ts';
+import { validateInput } from './event-validator.ts';
 import { bodyLimit } from './middlewares/body-limit.ts';
 import { responder } from './middlewares/responder.ts';
 import { storableBody, storableRequest } from './middlewares/storable-input.ts';
@@ -58,10 +57,8 @@ export function pipelineStages(spec: CompiledSpec): Stage[] {
       { name: 'json-body', middleware: httpJsonBodyParser() as AnyMiddleware },
       { name: 'storable-body', middleware: storableBody() as AnyMiddleware },
     );
-  const eventSchema = eventValidator(spec);
-  // its types ask for an Ajv instance; at runtime it calls the compiled validate function, which this is
-  if (eventSchema)
-    stages.push({ name: 'validate', middleware: validator({ eventSchema: eventSchema as unknown as ValidatorOptions['eventSchema'] }) as AnyMiddleware });
+  const validate = validateInput(spec);
+  if (validate) stages.push({ name: 'validate', middleware: validate as AnyMiddleware });
   return stages;
 }
 

@@ -55,6 +55,8 @@ export class Agent {
   private collectFull!: () => Promise<HostInventory>;
   private queue: NodeQueue | null = null;
   private consuming = false;
+  /** when the control plane last answered a heartbeat or a telemetry post (this process's clock) */
+  private lastHeardAt = Number.NEGATIVE_INFINITY;
   nodeId = '';
 
   constructor(
@@ -102,7 +104,9 @@ export class Agent {
       throw err;
     }
 
-    this.every(this.cfg.heartbeatIntervalS * 1000, () => this.heartbeat());
+    // a tick every sampling interval (or heartbeat interval, if shorter); most ticks send nothing (heartbeatDue)
+    const beatTickMs = Math.min(this.cfg.heartbeatIntervalS, this.cfg.telemetryIntervalS) * 1000;
+    this.every(beatTickMs, () => (this.heartbeatDue(beatTickMs) ? this.heartbeat() : Promise.resolve()));
     this.every(this.cfg.inventoryIntervalS * 1000, () => this.inventory.check());
     const ctx = {
       exec: this.exec,
@@ -111,6 +115,9 @@ export class Agent {
       nodeId: this.nodeId,
       config: this.cfg,
       log: this.log,
+      heard: () => {
+        this.lastHeardAt = Date.now();
+      },
       signal: this.hard.signal,
     };
     for (const s of agentServices) {
@@ -181,9 +188,24 @@ export class Agent {
     }
   }
 
+  /**
+   * Whether a bare heartbeat is due at this tick. The control plane must hear from the agent at least every
+   * heartbeat interval (it registered that interval: three without a word and the node is offline). A
+   * telemetry post answered counts (it touches the node), so while telemetry flows — a batch a minute, or a
+   * sample every 10 s while watched — no heartbeat is sent. While tasks are held the agent beats every tick:
+   * the heartbeat's answer names the running tasks an operator cancelled. Half a tick of slack keeps the beat
+   * from landing one tick late when ticks drift.
+   */
+  private heartbeatDue(tickMs: number): boolean {
+    const since = Date.now() - this.lastHeardAt;
+    const within = this.held.size > 0 ? tickMs : this.cfg.heartbeatIntervalS * 1000;
+    return since >= within - tickMs / 2;
+  }
+
   private async heartbeat(): Promise<void> {
     try {
       const hb = await this.api.heartbeat();
+      this.lastHeardAt = Date.now();
       for (const id of hb.cancel ?? []) this.runner.cancel(id);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'node_not_registered') {

@@ -5,7 +5,8 @@ import { createTelemetryLoop } from '#agent/runtime/telemetry-loop';
 import type { TelemetrySample } from '#domain/telemetry/sample';
 import { streamHeads } from '#domain/telemetry/cursors';
 import { apiUrl, call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
-import { insertNode } from '../helpers/agent.ts';
+import { getTaskRow, insertNode, probeTask } from '../helpers/agent.ts';
+import { sweepTasks } from '#domain/task-transitions';
 import { arcSample, createHost, poolSample, sample } from './zfs-fixtures.ts';
 
 /**
@@ -162,6 +163,26 @@ describe('liveness at the batch cadence', () => {
     const res = await call('POST', '/agent/telemetry', { token, body: { samples: [sample(Date.now() - 1000, [])] } });
     expectEnvelope(res, 200, 'telemetry_stored');
     expect(await online(silent)).toBe(true);
+  });
+
+  test("the sweeper interrupts a running task only after three of the node's (60 s) intervals without a word", async () => {
+    const silentFor = async (s: number) => {
+      const nodeId = await insertNode(undefined, { status: 'member', heartbeatIntervalS: 60, lastSeenAt: new Date(Date.now() - s * 1000) });
+      const task = await probeTask(nodeId, { dispatch: false });
+      await testDb()
+        .updateTable('tasks')
+        .set({ status: 'running', updated_at: new Date(Date.now() - s * 1000) })
+        .where('id', '=', task.id)
+        .execute();
+      return { nodeId, taskId: task.id };
+    };
+    // a minute between batches, and more, is within the bound: nothing is cut off
+    const batching = await silentFor(100);
+    expect((await sweepTasks(testDb(), { nodeId: batching.nodeId })).interrupted).toEqual([]);
+    expect((await getTaskRow(batching.taskId)).status).toBe('running');
+    const gone = await silentFor(200);
+    expect((await sweepTasks(testDb(), { nodeId: gone.nodeId })).interrupted).toEqual([gone.taskId]);
+    expect((await getTaskRow(gone.taskId)).status).toBe('interrupted');
   });
 
   test('the agent registers its heartbeat interval (60 s by default), which sets the offline bound', async () => {

@@ -192,13 +192,15 @@ export class Agent {
    * Whether a bare heartbeat is due at this tick. The control plane must hear from the agent at least every
    * heartbeat interval (it registered that interval: three without a word and the node is offline). A
    * telemetry post answered counts (it touches the node), so while telemetry flows — a batch a minute, or a
-   * sample every 10 s while watched — no heartbeat is sent. While tasks are held the agent beats every tick:
-   * the heartbeat's answer names the running tasks an operator cancelled. Half a tick of slack keeps the beat
-   * from landing one tick late when ticks drift.
+   * sample every 10 s while watched — no heartbeat is sent: one is due only when nothing was answered for an
+   * interval and a tick more (the batch, due at the interval, gets a tick to land; the node is offline only
+   * after three intervals). While tasks are held the agent beats every tick: the heartbeat's answer names the
+   * running tasks an operator cancelled. Half a tick of slack keeps a beat from landing a tick late.
    */
   private heartbeatDue(tickMs: number): boolean {
     const since = Date.now() - this.lastHeardAt;
-    const within = this.held.size > 0 ? tickMs : this.cfg.heartbeatIntervalS * 1000;
+    const intervalMs = this.cfg.heartbeatIntervalS * 1000;
+    const within = this.held.size > 0 ? tickMs : intervalMs + Math.min(tickMs, intervalMs / 2);
     return since >= within - tickMs / 2;
   }
 

@@ -157,7 +157,7 @@ const loops = hosts.flatMap((h, i) => {
     every(tickMs, spread, () => telemetry.tick()),
     // the agent's heartbeat rule: a bare heartbeat only when nothing was answered within the interval
     every(tickMs, spread + tickMs / 2, async () => {
-      if (Date.now() - heardAt < input.heartbeatS * 1000 - tickMs / 2) return;
+      if (Date.now() - heardAt < input.heartbeatS * 1000 + Math.min(tickMs, (input.heartbeatS * 1000) / 2) - tickMs / 2) return;
       await h.api.heartbeat();
       counts.heartbeat++;
       heardAt = Date.now();

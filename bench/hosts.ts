@@ -334,8 +334,10 @@ function costRows(
   const invocations = agentInv.map((x) => ({ perDay: (x.count * DAY_S) / statsS / n, meanMs: x.ms / x.count }));
   // rows a host keeps once retention runs: raw pool rows per day (pools × 8 640 at 10 s) kept one day, their
   // roll-ups (one per pool and per ARC a minute / five minutes) kept 7 and 90 days
+  // pools per host: pool rows per ARC row (one ARC row per sample), whatever the window's edges cut off
   const raw = perTable.find((t) => t.name === 'pool_telemetry');
-  const poolsPerHost = raw ? Math.max(1, Math.round(raw.ins / 8640)) : 2;
+  const arc = perTable.find((t) => t.name === 'arc_telemetry');
+  const poolsPerHost = raw && arc && arc.ins > 0 ? Math.max(1, Math.round(raw.ins / arc.ins)) : 2;
   const bytes = bytesPerRow.get('pool_telemetry') || 800;
   const keptRows = (poolsPerHost + 1) * (8640 + 1440 * 7 + 288 * 90);
   const storeGb = (keptRows * bytes) / 1e9;

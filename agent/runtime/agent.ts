@@ -55,6 +55,8 @@ export class Agent {
   private collectFull!: () => Promise<HostInventory>;
   private queue: NodeQueue | null = null;
   private consuming = false;
+  /** when the control plane last answered a heartbeat or a telemetry post (this process's clock) */
+  private lastHeardAt = Number.NEGATIVE_INFINITY;
   nodeId = '';
 
   constructor(
@@ -102,7 +104,9 @@ export class Agent {
       throw err;
     }
 
-    this.every(this.cfg.heartbeatIntervalS * 1000, () => this.heartbeat());
+    // a tick every sampling interval (or heartbeat interval, if shorter); most ticks send nothing (heartbeatDue)
+    const beatTickMs = Math.min(this.cfg.heartbeatIntervalS, this.cfg.telemetryIntervalS) * 1000;
+    this.every(beatTickMs, () => (this.heartbeatDue(beatTickMs) ? this.heartbeat() : Promise.resolve()));
     this.every(this.cfg.inventoryIntervalS * 1000, () => this.inventory.check());
     const ctx = {
       exec: this.exec,
@@ -111,6 +115,9 @@ export class Agent {
       nodeId: this.nodeId,
       config: this.cfg,
       log: this.log,
+      heard: () => {
+        this.lastHeardAt = Date.now();
+      },
       signal: this.hard.signal,
     };
     for (const s of agentServices) {
@@ -181,9 +188,26 @@ export class Agent {
     }
   }
 
+  /**
+   * Whether a bare heartbeat is due at this tick. The control plane must hear from the agent at least every
+   * heartbeat interval (it registered that interval: three without a word and the node is offline). A
+   * telemetry post answered counts (it touches the node), so while telemetry flows — a batch a minute, or a
+   * sample every 10 s while watched — no heartbeat is sent: one is due only when nothing was answered for an
+   * interval and a tick more (the batch, due at the interval, gets a tick to land; the node is offline only
+   * after three intervals). While tasks are held the agent beats every tick: the heartbeat's answer names the
+   * running tasks an operator cancelled. Half a tick of slack keeps a beat from landing a tick late.
+   */
+  private heartbeatDue(tickMs: number): boolean {
+    const since = Date.now() - this.lastHeardAt;
+    const intervalMs = this.cfg.heartbeatIntervalS * 1000;
+    const within = this.held.size > 0 ? tickMs : intervalMs + Math.min(tickMs, intervalMs / 2);
+    return since >= within - tickMs / 2;
+  }
+
   private async heartbeat(): Promise<void> {
     try {
       const hb = await this.api.heartbeat();
+      this.lastHeardAt = Date.now();
       for (const id of hb.cancel ?? []) this.runner.cancel(id);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'node_not_registered') {

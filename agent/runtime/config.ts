@@ -23,6 +23,8 @@ export interface AgentConfig {
   heartbeatIntervalS: number;
   /** E14 sampling interval (10 s by default) */
   telemetryIntervalS: number;
+  /** seconds between telemetry posts while nobody reads the node's telemetry */
+  telemetryBatchIntervalS: number;
   inventoryIntervalS: number;
   inventorySweepIntervalS: number;
   visibilityTimeoutS: number;
@@ -78,13 +80,18 @@ host presenting a key its node reported at registration, as the control plane ha
 
 Behaviour
   --concurrency N            HM_CONCURRENCY         tasks run at once, 1–64 (4); tasks of one resource run one at a time
-  --heartbeat-interval S     HM_HEARTBEAT_INTERVAL  seconds between heartbeats (10); offline after three missed
+  --heartbeat-interval S     HM_HEARTBEAT_INTERVAL  heard from at least this often (60); offline after three missed.
+                                                    A telemetry post counts; a bare heartbeat goes when none did,
+                                                    and every telemetry interval while tasks run
   --inventory-interval S     HM_INVENTORY_INTERVAL  seconds between inventory checks (60): datasets, and the pools,
                                                     jails and VMs whose probe (zpool status, jls, virsh list) changed
   --inventory-sweep-interval S                      (HM_INVENTORY_SWEEP_INTERVAL) seconds between full inventory
                                                     sweeps (600; also after every task): what no probe watches
                                                     (users, groups, routes, tunables, …) changes within this
   --telemetry-interval S     HM_TELEMETRY_INTERVAL  seconds between ZFS pool/ARC samples for E14 (10)
+  --telemetry-batch-interval S                      (HM_TELEMETRY_BATCH_INTERVAL) seconds between telemetry posts
+                                                    while nobody reads this node (60); each sample is posted as
+                                                    taken while an E14 client or the console reads it
   --drain-timeout S          HM_DRAIN_TIMEOUT       on SIGTERM, wait this long for running tasks (600)
   --state-dir DIR            HM_STATE_DIR           undelivered results are kept here (/var/db/hostmgr-agent)
   --help                                            this text
@@ -121,6 +128,7 @@ const ENV = {
   concurrency: 'HM_CONCURRENCY',
   'heartbeat-interval': 'HM_HEARTBEAT_INTERVAL',
   'telemetry-interval': 'HM_TELEMETRY_INTERVAL',
+  'telemetry-batch-interval': 'HM_TELEMETRY_BATCH_INTERVAL',
   'inventory-interval': 'HM_INVENTORY_INTERVAL',
   'inventory-sweep-interval': 'HM_INVENTORY_SWEEP_INTERVAL',
   'drain-timeout': 'HM_DRAIN_TIMEOUT',
@@ -215,8 +223,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, readFile: (f
     simulatorState,
     programPath: opt('path'),
     concurrency: int('concurrency', 4, 1, 64),
-    heartbeatIntervalS: int('heartbeat-interval', 10, 1, 3600),
+    heartbeatIntervalS: int('heartbeat-interval', 60, 1, 3600),
     telemetryIntervalS: int('telemetry-interval', 10, 1, 3600),
+    telemetryBatchIntervalS: int('telemetry-batch-interval', 60, 1, 3600),
     inventoryIntervalS: int('inventory-interval', 60, 1, 86400),
     inventorySweepIntervalS: int('inventory-sweep-interval', 600, 1, 86400),
     visibilityTimeoutS: int('visibility-timeout', 60, 3, 43200),

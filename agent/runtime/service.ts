@@ -13,6 +13,8 @@ interface ServiceContext {
   nodeId: string;
   config: AgentConfig;
   log: Logger;
+  /** the control plane answered a report of the service: the agent was heard from (the next bare heartbeat can wait) */
+  heard(): void;
   /** aborted when the agent stops */
   signal: AbortSignal;
 }

@@ -1,7 +1,8 @@
 /**
- * N simulated hosts in one process, speaking the real agent wire (the agent's own AgentClient and NodeQueue):
- * register with an inventory, then a heartbeat and a telemetry sample every 10 s and a 20 s long poll of the
- * node's queue, as the agent does at rest. No executor runs: the inventory and samples are synthetic (two
+ * N simulated hosts in one process, speaking the real agent wire (the agent's own AgentClient, telemetry loop
+ * and NodeQueue): register with an inventory, then a telemetry sample every 10 s posted in batches (every
+ * `batchS`, as nobody watches these nodes), a bare heartbeat only when nothing was answered within
+ * `heartbeatS` (the agent's rule), and a 20 s long poll of the node's queue, as the agent does at rest. No executor runs: the inventory and samples are synthetic (two
  * pools), so what this process costs is the wire, not a host's collectors — the real agent's own cost is
  * measured separately (bench/hosts.ts, idle agent). Inventory is reported at registration only, as the agent
  * reports it only when it changed.
@@ -11,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { AgentApi } from '#agent/runtime/api';
 import { AgentClient } from '#agent/runtime/client';
 import { NodeQueue } from '#agent/runtime/queue';
+import { createTelemetryLoop } from '#agent/runtime/telemetry-loop';
 import type { PoolInventory } from '#shared/agent-api/inventory';
 
 interface SwarmInput {
@@ -20,6 +22,8 @@ interface SwarmInput {
   seconds: number;
   heartbeatS: number;
   telemetryS: number;
+  /** seconds between telemetry posts while nobody watches */
+  batchS: number;
   waitS: number;
 }
 
@@ -137,10 +141,27 @@ let rssMax = 0;
 const rssTimer = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 1000);
 const loops = hosts.flatMap((h, i) => {
   let k = 0;
-  const spread = (i / hosts.length) * input.heartbeatS * 1000;
+  let heardAt = Number.NEGATIVE_INFINITY;
+  const tickMs = input.telemetryS * 1000;
+  const spread = (i / hosts.length) * input.batchS * 1000;
+  const telemetry = createTelemetryLoop({
+    exec: { kind: 'simulator', run: async () => ({ code: 1, stdout: '', stderr: 'no executor in the swarm' }) },
+    api: { telemetry: (samples, retry) => h.api.telemetry(samples, retry).then((a) => (counts.telemetry++, a)) },
+    log: (level, msg, fields) => level !== 'info' && !stop.signal.aborted && failed(new Error(`${msg} ${JSON.stringify(fields ?? {})}`)),
+    intervalSeconds: input.telemetryS,
+    batchSeconds: input.batchS,
+    collect: async () => sampleOf(i, ++k) as never,
+    heard: () => (heardAt = Date.now()),
+  });
   return [
-    every(input.heartbeatS * 1000, spread, () => h.api.heartbeat().then(() => counts.heartbeat++)),
-    every(input.telemetryS * 1000, spread, () => h.api.telemetry([sampleOf(i, ++k)] as never).then(() => counts.telemetry++)),
+    every(tickMs, spread, () => telemetry.tick()),
+    // the agent's heartbeat rule: a bare heartbeat only when nothing was answered within the interval
+    every(tickMs, spread + tickMs / 2, async () => {
+      if (Date.now() - heardAt < input.heartbeatS * 1000 + Math.min(tickMs, (input.heartbeatS * 1000) / 2) - tickMs / 2) return;
+      await h.api.heartbeat();
+      counts.heartbeat++;
+      heardAt = Date.now();
+    }),
     every(0, spread, () => h.queue.receive(1, stop.signal).then(() => counts.receive++)),
   ];
 });

@@ -4,7 +4,6 @@ import { created, ok, type Reply } from '#http/envelope';
 import { unavailable } from '#shared/errors/domain-errors';
 import { inTransaction } from '#store/tx';
 import { ensureNodeQueue } from '#shared/queue/node-queue';
-import { ensureDeadLetterAlarm } from '#shared/queue/dlq-alarm';
 import { requireBoundTo } from '#domain/nodes/agent-binding';
 import { checkNodeAddress, registerNode } from '#domain/nodes/registration';
 import { toNodeView } from '#domain/nodes/view';
@@ -17,10 +16,6 @@ export const handler = endpoint<Input>(spec, async ({ body }, { db, principal })
   // the queue first: a registration the agent cannot consume from is retried whole by the agent
   const queueUrl = await ensureNodeQueue(nodeId).catch((err: Error) => {
     throw unavailable('queue_unavailable', `the node queue could not be created: ${err.message}`);
-  });
-  // deployed, every node's dead-letter queue is watched: a registration without its alarm is retried whole
-  await ensureDeadLetterAlarm(nodeId).catch((err: Error) => {
-    throw unavailable('queue_unavailable', `the node's dead-letter alarm could not be created: ${err.message}`);
   });
   const { node, createdNode, reapply } = await inTransaction(db, async (trx) => {
     const { node, created: createdNode } = await registerNode(trx, body);

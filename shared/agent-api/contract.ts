@@ -4,7 +4,7 @@ import { inventorySchema } from './inventory.ts';
 import type { NodeView } from './nodes.ts';
 import { finishReportSchema, progressReportSchema } from './reports.ts';
 import type { StartAnswer, TaskView } from './tasks.ts';
-import { telemetrySampleSchema, type IngestResult } from './telemetry.ts';
+import { telemetrySampleSchema, type TelemetryStored } from './telemetry.ts';
 
 /**
  * The contract between the agent and the control plane's /api/agent/* endpoints, written once: per call its
@@ -53,7 +53,10 @@ const inventoryBody = {
 const telemetryBody = {
   type: 'object',
   properties: {
-    /** oldest first; more than one when the agent is catching up after the API was unreachable */
+    /**
+     * oldest first, each with its own time: a batch of the samples taken since the last post while nobody reads
+     * the node (one post a minute), one sample while someone does, more after the API was unreachable
+     */
     samples: { type: 'array', minItems: 1, maxItems: 360, items: telemetrySampleSchema },
   },
   required: ['samples'],
@@ -128,7 +131,7 @@ export const agentContract = {
   heartbeat: { method: 'POST', route: '/api/agent/heartbeat', data: responds<HeartbeatRecorded>() },
   interruptStale: { method: 'POST', route: '/api/agent/tasks/interrupt-stale', data: responds<StaleTasksInterrupted>() },
   inventory: { method: 'PUT', route: '/api/agent/inventory', body: inventoryBody, data: responds<InventoryRecorded>() },
-  telemetry: { method: 'POST', route: '/api/agent/telemetry', body: telemetryBody, data: responds<IngestResult>() },
+  telemetry: { method: 'POST', route: '/api/agent/telemetry', body: telemetryBody, data: responds<TelemetryStored>() },
   start: { method: 'POST', route: '/api/agent/tasks/{id}/start', path: taskIdPath, data: responds<StartAnswer>() },
   progress: { method: 'POST', route: '/api/agent/tasks/{id}/progress', path: taskIdPath, body: progressReportSchema, data: responds<TaskView>() },
   finish: { method: 'POST', route: '/api/agent/tasks/{id}/finish', path: taskIdPath, body: finishReportSchema, data: responds<TaskView>() },

@@ -129,3 +129,11 @@ export interface IngestResult {
   /** samples not newer than the node's last stored sample: a retried post, stored once */
   skipped: number;
 }
+
+/**
+ * The answer to a telemetry post: the rows stored, and whether someone (an E14 client, the console's charts)
+ * reads this node's telemetry now — then the agent posts every sample as it takes it, else in batches.
+ */
+export interface TelemetryStored extends IngestResult {
+  watched: boolean;
+}

@@ -95,20 +95,6 @@ export const SETTINGS = {
     defaultText: '`hostmgr-dev`; serverless.yml: `hostmgr-<stage>`',
     description: 'node queues are `<prefix>-<nodeId>.fifo` (+ a DLQ)',
   },
-  HM_DLQ_ALARMS: {
-    type: 'flag',
-    default: false,
-    readers: ['functions', 'deploy'],
-    defaultText: '`false`; serverless.yml: `true`',
-    description: "registration creates a CloudWatch alarm on the node's dead-letter queue",
-  },
-  HM_ALARM_TOPIC_ARN: {
-    type: 'string',
-    default: undefined,
-    readers: ['functions', 'deploy'],
-    defaultText: "serverless.yml: the stack's `HmAlarmTopic`",
-    description: 'SNS topic the dead-letter alarms notify',
-  },
   HM_SWEEP_UNSENT_S: {
     type: 'int',
     default: 10,
@@ -174,6 +160,15 @@ export const SETTINGS = {
     max: 3650,
     readers: ['functions'],
     description: '5-minute telemetry roll-ups kept',
+  },
+  HM_TELEMETRY_WATCH_SECONDS: {
+    type: 'int',
+    default: 120,
+    min: 1,
+    max: 3600,
+    readers: ['functions'],
+    description:
+      'an E14 read or a console chart read of a node marks its telemetry watched this long: its agent, told so in the answer to its next telemetry post, sends every sample as it takes it (every `HM_TELEMETRY_INTERVAL`) instead of in batches (every `HM_TELEMETRY_BATCH_INTERVAL`)',
   },
 
   // ── notifications ─────────────────────────────────────────────────────────────────────────────────────────
@@ -434,13 +429,23 @@ export const SETTINGS = {
   HM_CONCURRENCY: { type: 'int', default: 4, min: 1, max: 64, readers: ['agent'], description: 'tasks run at once; tasks of one resource run one at a time' },
   HM_HEARTBEAT_INTERVAL: {
     type: 'int',
-    default: 10,
+    default: 60,
     min: 1,
     max: 3600,
     readers: ['agent'],
-    description: 'seconds between heartbeats; offline after three missed',
+    description:
+      'the agent is heard from at least this often (registered with the node: offline after three intervals without a word, its running tasks interrupted then). A telemetry post counts: a bare heartbeat goes only when none was answered within the interval, or every `HM_TELEMETRY_INTERVAL` while tasks run (so an operator’s cancel reaches them)',
   },
   HM_TELEMETRY_INTERVAL: { type: 'int', default: 10, min: 1, max: 3600, readers: ['agent'], description: 'seconds between ZFS pool/ARC samples (E14)' },
+  HM_TELEMETRY_BATCH_INTERVAL: {
+    type: 'int',
+    default: 60,
+    min: 1,
+    max: 3600,
+    readers: ['agent'],
+    description:
+      'seconds between telemetry posts while nobody reads the node (each post carries the samples taken since, each with its own time); while an E14 client or the console reads it, every sample is posted as taken',
+  },
   HM_INVENTORY_INTERVAL: {
     type: 'int',
     default: 60,

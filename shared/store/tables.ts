@@ -49,6 +49,8 @@ export interface NodesTable {
   ssh_host_keys: ColumnType<string[], string | undefined, string>;
   /** when `node_offline` was raised for its current silence (migration 0111) */
   offline_notified_at: NullableTimestamp;
+  /** until when an E14 or console read marks its telemetry watched (migration 0130) */
+  telemetry_watched_until: NullableTimestamp;
 }
 
 export interface ClusterNotesTable {

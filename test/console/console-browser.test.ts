@@ -107,7 +107,7 @@ beforeAll(async () => {
       jails: [{ ctid: jailId, name: 'web', dataset: 'tank/jails/web', state: 'running' }],
       arc: { sizeBytes: 4 * 1024 ** 3, targetBytes: 4 * 1024 ** 3, minBytes: 512 * 1024 ** 2, maxBytes: 6 * 1024 ** 3, hitRatio: 0.9, accessesPerSecond: 2000 },
     }),
-    env: { HM_SIM_RESILVER_MS: '1500', HM_RESILVER_POLL_MS: '150', HM_TELEMETRY_INTERVAL: '1' },
+    env: { HM_SIM_RESILVER_MS: '1500', HM_RESILVER_POLL_MS: '150', HM_TELEMETRY_INTERVAL: '1', HM_TELEMETRY_BATCH_INTERVAL: '3' },
   });
   await agent.ready();
   await admitAsMember(agent);

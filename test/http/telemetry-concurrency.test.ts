@@ -118,8 +118,8 @@ test('an ingest holds the shared id counters only within one statement: a stalle
       (e: Error) => e.message,
     );
     stalling.release();
-    expect(await first).toEqual({ pools: 4, arc: 1, skipped: 0 });
-    expect(second).toEqual({ pools: 4, arc: 1, skipped: 0 });
+    expect(await first).toEqual({ pools: 4, arc: 1, skipped: 0, watched: false });
+    expect(second).toEqual({ pools: 4, arc: 1, skipped: 0, watched: false });
     expect(outcome).toBe('stored');
   } finally {
     stalling.release();

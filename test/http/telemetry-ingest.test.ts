@@ -17,11 +17,11 @@ describe('POST /agent/telemetry (agent ingest feeding E14)', () => {
     ];
     const res = await post(token, { samples });
     expectEnvelope(res, 200, 'telemetry_stored');
-    expect(res.body.data).toEqual({ pools: 2, arc: 1, skipped: 0 });
+    expect(res.body.data).toEqual({ pools: 2, arc: 1, skipped: 0, watched: false });
 
     const retry = await post(token, { samples });
     expectEnvelope(retry, 200);
-    expect(retry.body.data).toEqual({ pools: 0, arc: 0, skipped: 2 });
+    expect(retry.body.data).toEqual({ pools: 0, arc: 0, skipped: 2, watched: false });
 
     const view = await call('GET', `/zfs/dashboard/history/delta?poolAfter=${before.pool}&arcAfter=${before.arc}&nodeId=${host.nodeId}`, {
       token: await tokenFor('viewer'),

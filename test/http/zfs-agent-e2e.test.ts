@@ -45,7 +45,10 @@ const leavesOf = (state: Awaited<ReturnType<typeof poolOnHost>>) => JSON.stringi
 const poolOnHost = () => sim.state((s) => s.pools.find((p) => p.name === 'tank')!);
 
 beforeAll(async () => {
-  agent = await startTestAgent({ host: host(), env: { HM_SIM_RESILVER_MS: '3000', HM_RESILVER_POLL_MS: '150', HM_TELEMETRY_INTERVAL: '1' } });
+  agent = await startTestAgent({
+    host: host(),
+    env: { HM_SIM_RESILVER_MS: '3000', HM_RESILVER_POLL_MS: '150', HM_TELEMETRY_INTERVAL: '1', HM_TELEMETRY_BATCH_INTERVAL: '3' },
+  });
   await agent.ready();
   sim = new HostSimulator({ statePath: agent.statePath });
   const pool = await waitUntil('the pool in the store', () => testDb().selectFrom('pools').selectAll().where('node_id', '=', agent.nodeId).executeTakeFirst());

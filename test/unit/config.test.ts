@@ -13,8 +13,8 @@ describe('settings', () => {
     expect(setting('HM_DB_POOL_MAX', { HM_DB_POOL_MAX: ' ' })).toBe(4);
     expect(setting('HM_DB_POOL_MAX', { HM_DB_POOL_MAX: '12' })).toBe(12);
     expect(setting('HM_NOTIFY_BACKOFF_S', { HM_NOTIFY_BACKOFF_S: '0.3' })).toBe(0.3);
-    expect(setting('HM_DLQ_ALARMS', { HM_DLQ_ALARMS: 'true' })).toBe(true);
-    expect(setting('HM_DLQ_ALARMS', { HM_DLQ_ALARMS: '0' })).toBe(false);
+    expect(setting('HM_SSH_INSECURE_ACCEPT_ANY_HOST_KEY', { HM_SSH_INSECURE_ACCEPT_ANY_HOST_KEY: 'true' })).toBe(true);
+    expect(setting('HM_SSH_INSECURE_ACCEPT_ANY_HOST_KEY', { HM_SSH_INSECURE_ACCEPT_ANY_HOST_KEY: '0' })).toBe(false);
     expect(setting('HM_SIM_PROFILE', { HM_SIM_PROFILE: 'freebsd-15.0' })).toBe('freebsd-15.0');
     expect(setting('HM_NOTIFY_ALLOW_CIDRS', { HM_NOTIFY_ALLOW_CIDRS: '10.0.0.0/8, 2001:db8::/32,192.0.2.7' })).toEqual([
       '10.0.0.0/8',
@@ -32,7 +32,7 @@ describe('settings', () => {
     ['HM_DB_QUERY_TIMEOUT_MS', '5s', 'HM_DB_QUERY_TIMEOUT_MS="5s" is not allowed: expected an integer 1–600000'],
     ['HM_HTTP_PORT', '70000', 'HM_HTTP_PORT="70000" is not allowed: expected an integer 1–65535'],
     ['HM_NOTIFY_BACKOFF_S', '1e3', 'HM_NOTIFY_BACKOFF_S="1e3" is not allowed: expected a number 0.01–86400'],
-    ['HM_DLQ_ALARMS', 'on', 'HM_DLQ_ALARMS="on" is not allowed: expected true or false (1/0, yes/no)'],
+    ['HM_SSH_INSECURE_ACCEPT_ANY_HOST_KEY', 'on', 'HM_SSH_INSECURE_ACCEPT_ANY_HOST_KEY="on" is not allowed: expected true or false (1/0, yes/no)'],
     ['HM_SIM_PROFILE', 'freebsd-13', 'HM_SIM_PROFILE="freebsd-13" is not allowed: expected one of freebsd-14.3, freebsd-15.0'],
     ['HM_ADVERTISED_IP', 'leader.example', 'HM_ADVERTISED_IP="leader.example" is not allowed: expected an IP address literal'],
     ['HM_QUEUE_ENDPOINT', 'localhost:9324', 'HM_QUEUE_ENDPOINT="localhost:9324" is not allowed: expected an http(s) URL'],

@@ -11,6 +11,7 @@ import { prodRefusedSettings } from '#scripts/build/edge';
 import { SECURITY_HEADERS } from '#http/security-headers';
 import { EDGE_SECRET_HEADER } from '#http/client-address';
 import { staticFiles } from '#http/static-files';
+import { nodeDeadLetterQueueName } from '#shared/queue/config';
 
 /**
  * What README promises `serverless deploy` creates, checked on the artifacts `serverless package` builds
@@ -126,7 +127,8 @@ test('least privilege: a role per kind of function; only the dispatching functio
     expect(f.managed).toEqual(['arn:aws:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole']);
   }
   expect(fns.filter((f) => f.actions.has('sqs:SendMessage')).length).toBeGreaterThan(5);
-  expect(fns.filter((f) => f.actions.has('cloudwatch:PutMetricAlarm')).map((f) => f.fn.name)).toEqual(['agent-register']);
+  // no function makes alarms: the dead-letter queues share one alarm in the template
+  expect(fns.filter((f) => [...f.actions].some((a) => a.startsWith('cloudwatch:'))).map((f) => f.fn.name)).toEqual([]);
 });
 
 test('the database URL is never a plain environment value: functions name an SSM parameter they may read', () => {
@@ -153,7 +155,7 @@ test('the functions run in the VPC the deploy names (subnets and security groups
   }
 });
 
-test('alarms: every function errors alarm notifies the topic; registration alarms each node dead-letter queue; logs expire', () => {
+test('alarms: every function errors alarm notifies the topic; one alarm watches every node dead-letter queue; logs expire', () => {
   const alarms = resources('AWS::CloudWatch::Alarm');
   const watched = alarms
     .filter((a) => a.Properties.MetricName === 'Errors')
@@ -166,9 +168,18 @@ test('alarms: every function errors alarm notifies the topic; registration alarm
   expect(watched).toEqual(lambdas);
   for (const a of alarms) expect(a.Properties.AlarmActions).toEqual([{ Ref: 'HmAlarmTopic' }]);
   expect(template.Resources.HmAlarmTopic.Type).toBe('AWS::SNS::Topic');
-  // node queues come and go, so their DLQ alarms are made at registration (shared/queue/dlq-alarm.ts)
-  const register = template.Resources[lambdaLogicalId('agent-register')].Properties.Environment.Variables;
-  expect(register).toMatchObject({ HM_DLQ_ALARMS: 'true', HM_ALARM_TOPIC_ARN: { Ref: 'HmAlarmTopic' } });
+  // node queues come and go: one account-level alarm queries every dead-letter queue of the stage (not one
+  // alarm per node, $0.10 a month each), so it takes in nodes as they register
+  const dlq = alarms.filter((a) => a.Properties.MetricName !== 'Errors');
+  expect(dlq).toHaveLength(1);
+  const [query] = dlq[0].Properties.Metrics;
+  expect(query.Expression).toBe(
+    `SELECT MAX(ApproximateNumberOfMessagesVisible) FROM SCHEMA("AWS/SQS", QueueName) WHERE QueueName LIKE '${nodeDeadLetterQueueName('hostmgr-ci', '%')}'`,
+  );
+  expect(query.ReturnData).toBe(true);
+  expect(dlq[0].Properties).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
+  expect(dlq[0].Properties.OKActions).toEqual([{ Ref: 'HmAlarmTopic' }]);
+  for (const fn of resources('AWS::Lambda::Function')) expect(Object.keys(fn.Properties.Environment.Variables)).not.toContain('HM_DLQ_ALARMS');
   const groups = resources('AWS::Logs::LogGroup');
   expect(groups).toHaveLength(lambdas.length);
   for (const g of groups) expect(g.Properties.RetentionInDays).toBeGreaterThan(0);

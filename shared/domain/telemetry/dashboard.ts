@@ -4,6 +4,8 @@ import type { Database } from '#store/tables';
 import { findPool } from '#domain/pools/devices';
 import { targetNode } from '#domain/pools/target-node';
 import { readDelta, type Delta } from './delta.ts';
+import { markWatched } from './watch.ts';
+import { mapStoreError } from '#store/tx';
 
 interface DashboardQuery {
   poolAfter: number;
@@ -14,7 +16,8 @@ interface DashboardQuery {
 
 /**
  * E14's scope: with `poolGuid`, that pool (it must be one a node reports — else 404 Pool Not Managed) and
- * its node's ARC; otherwise every pool and the ARC of the named or primary node (see targetNode).
+ * its node's ARC; otherwise every pool and the ARC of the named or primary node (see targetNode). The read marks
+ * the node watched (./watch.ts), so its agent sends each sample as it takes it while someone polls.
  */
 export async function dashboardDelta(db: Kysely<Database>, q: DashboardQuery): Promise<Delta> {
   let nodeId: string;
@@ -27,5 +30,11 @@ export async function dashboardDelta(db: Kysely<Database>, q: DashboardQuery): P
   } else {
     nodeId = await targetNode(db, q.nodeId);
   }
-  return readDelta(db, { nodeId, poolGuid: q.poolGuid, poolAfter: q.poolAfter, arcAfter: q.arcAfter });
+  const [delta] = await Promise.all([
+    readDelta(db, { nodeId, poolGuid: q.poolGuid, poolAfter: q.poolAfter, arcAfter: q.arcAfter }),
+    markWatched(db, nodeId).catch((err) => {
+      throw mapStoreError(err);
+    }),
+  ]);
+  return delta;
 }

@@ -4,6 +4,7 @@ import { mapStoreError } from '#store/tx';
 import { notFound } from '#shared/errors/domain-errors';
 import { findPool } from '#domain/pools/devices';
 import { targetNode } from '#domain/pools/target-node';
+import { markWatched } from './watch.ts';
 import { streamHeads } from './cursors.ts';
 import { ARC_AVERAGES, ARC_SUMS, POOL_LAST, POOL_RATES } from './columns.ts';
 import { severitySql } from './health.ts';
@@ -61,6 +62,8 @@ export async function readHistory(db: Kysely<Database>, q: HistoryQuery, now = (
   } else {
     nodeId = await targetNode(db, q.nodeId);
   }
+  // the console opens its charts with this read: the node is watched from now on (./watch.ts)
+  const watched = markWatched(db, nodeId);
   const seconds = bucketSeconds(q.from, q.to, q.points);
   const from = new Date(q.from);
   const to = new Date(q.to);
@@ -68,7 +71,7 @@ export async function readHistory(db: Kysely<Database>, q: HistoryQuery, now = (
   // the bucket is computed once per row in a subquery: GROUP BY and the select list then name the same column
   const epochMs = sql`(extract(epoch from bucket) * 1000)::bigint AS time`;
   try {
-    const heads = await streamHeads(db);
+    const [heads] = await Promise.all([streamHeads(db), watched]);
     const poolFilter = q.poolGuid !== undefined ? sql`AND pool_guid = ${q.poolGuid}` : sql``;
     const [pools, arc] = await Promise.all([
       sql<PoolPointRow>`

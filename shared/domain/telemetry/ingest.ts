@@ -2,7 +2,8 @@ import type { Insertable, Kysely } from 'kysely';
 import type { ArcTelemetryTable, Database, PoolTelemetryTable } from '#store/tables';
 import { mapStoreError } from '#store/tx';
 import { conflict, notFound } from '#shared/errors/domain-errors';
-import { arcCounterNames, type ArcSample, type IngestResult, type TelemetrySample } from './sample.ts';
+import { arcCounterNames, type ArcSample, type IngestResult, type TelemetrySample, type TelemetryStored } from './sample.ts';
+import { isWatched } from './watch.ts';
 import { commitSamples } from './commit-samples.ts';
 import { touchNode } from '#domain/nodes/touch';
 
@@ -172,14 +173,15 @@ async function storeSamples(db: Kysely<Database>, nodeId: string, samples: Telem
  * even if storing then fails), and the rows with the node's telemetry state are one statement that takes the
  * streams' shared id counters last and commits at once (./commit-samples.ts), so concurrent ingests of a fleet
  * queue on those counters only for the time PostgreSQL needs to finish a few inserts and commit — not for
- * client round trips — and a heartbeat never waits behind them.
+ * client round trips — and a heartbeat never waits behind them. The answer says whether someone reads the
+ * node's telemetry (./watch.ts): the agent then posts each sample as it takes it, else in batches.
  */
-export async function ingestTelemetry(db: Kysely<Database>, nodeId: string, samples: TelemetrySample[]): Promise<IngestResult> {
+export async function ingestTelemetry(db: Kysely<Database>, nodeId: string, samples: TelemetrySample[]): Promise<TelemetryStored> {
   try {
-    await touchNode(db, nodeId); // a report is a sign of life too: it keeps the node online
+    const node = await touchNode(db, nodeId); // a report is a sign of life too: it keeps the node online
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const result = await storeSamples(db, nodeId, samples);
-      if (result) return result;
+      if (result) return { ...result, watched: isWatched(node) };
     }
   } catch (err) {
     throw mapStoreError(err);

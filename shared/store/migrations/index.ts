@@ -39,6 +39,7 @@ import * as m0111 from './0111_node_offline_notified.ts';
 import * as m0113 from './0113_task_undo.ts';
 // a cancelled backup run is recorded cancelled
 import * as m0121 from './0121_backup_event_cancelled.ts';
+import * as m0130 from './0130_node_telemetry_watch.ts';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the scripts and the agent
@@ -87,4 +88,6 @@ export const migrations: Record<string, Migration> = {
   '0111_node_offline_notified': m0111,
   '0113_task_undo': m0113,
   '0121_backup_event_cancelled': m0121,
+  // telemetry sent as taken while someone reads it, in batches otherwise
+  '0130_node_telemetry_watch': m0130,
 };

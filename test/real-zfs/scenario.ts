@@ -15,6 +15,9 @@ export async function createPool(g: Guest, name: string, opts: { sizeMiB?: numbe
   const files = Array.from({ length: opts.count ?? 1 }, (_, i) => `${VDEV_DIR}/${name}-${i}.img`);
   await g.ok(['mkdir', '-p', VDEV_DIR]);
   await g.ok(['truncate', '-s', `${opts.sizeMiB ?? 256}M`, ...files]);
+  // an earlier suite's pool of the same name leaves its children's empty mountpoint directories behind when it is
+  // destroyed, and zpool create refuses a default mountpoint that "exists and is not empty": only empty ones go
+  await g.sh(`[ ! -d /${name} ] || find /${name} -depth -type d -empty -delete`);
   await g.ok(['zpool', 'create', ...(opts.args ?? []), name, ...files]);
   return files;
 }

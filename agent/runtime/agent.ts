@@ -1,8 +1,8 @@
 import type { Executor } from '../executors/executor.ts';
 import { runChecked } from '../executors/executor.ts';
-import { parseQueueMessage } from '#shared/jobs/protocol';
+import { parseQueueMessage } from '#shared/agent-api/queue-message';
 import type { PendingCancel, Registered } from '#shared/agent-api/contract';
-import { isTaskKind, type TaskKind } from '#shared/jobs/kinds';
+import { isTaskKind, type TaskKind } from '#shared/agent-api/task-kinds';
 import { undoAfterRestart, type UndoAfterRestart } from '../jobs/undo-after-restart.ts';
 import { AgentApi, ApiError } from './api.ts';
 import { backoffMs, sleep } from './backoff.ts';

@@ -1,5 +1,5 @@
 import type { KindOutcome, TaskOutcome } from '#shared/jobs/lifecycle';
-import { isTaskKind, type TaskKind } from '#shared/jobs/kinds';
+import { isTaskKind, type TaskKind } from '#shared/agent-api/task-kinds';
 import { notifyTaskEnded } from './notifications/raise.ts';
 import { completeMigration } from './jails/migrate.ts';
 import { applyVmTaskOutcome } from './vms/outcomes.ts';

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import type { TaskRow, Db } from '#store/tables';
 import { afterTaskEnded, nodeTask, type TaskOutcome } from './lifecycle.ts';
-import { backupPeerId, isTaskKind, taskKinds, type PeerRef, type TaskKind } from './kinds.ts';
+import { backupPeerId, isTaskKind, taskKinds, type PeerRef, type TaskKind } from '#shared/agent-api/task-kinds';
 import { toTaskView } from './tasks.ts';
 import type { PeerHost, StartAnswer, Work } from '#shared/agent-api/tasks';
 

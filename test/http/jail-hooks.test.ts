@@ -1,6 +1,6 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { queueTask } from '../helpers/agent.ts';
-import { noHooks } from '#domain/jails/hooks';
+import { noHooks } from '#shared/agent-api/jail-hooks';
 import { arrangeNode, freeGuestId, guestRow, jailInv, tasksOf } from './jail-setup.ts';
 
 const path = (ctid: number | string) => `/jail/${ctid}/options/lifecycle-hooks`;

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { testDb } from '../helpers/api.ts';
 import { applyJailInventory } from '#domain/jails/projection';
-import { noHooks } from '#domain/jails/hooks';
+import { noHooks } from '#shared/agent-api/jail-hooks';
 import type { JailInventory } from '#domain/jails/types';
 import { inTransaction } from '#store/tx';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, TaskRow } from '#store/tables';
-import type { TaskStatus } from '#shared/jobs/protocol';
+import type { TaskStatus } from '#shared/agent-api/task-status';
 import { raiseNotification } from '#domain/notifications/raise';
 import type { BackupEventStatus } from './events.ts';
 import { cancelledBeforeStart } from '#domain/task-undo';

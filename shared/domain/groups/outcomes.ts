@@ -1,6 +1,6 @@
 import type { HostInventory } from '#domain/inventory';
 import type { TaskRow, Db } from '#store/tables';
-import type { TaskPayloads } from '#shared/jobs/protocol';
+import type { TaskPayloads } from '#shared/agent-api/task-kinds';
 import { cancelledBeforeStart, restorableUndo } from '#domain/task-undo';
 
 /** What an E1 request replaced (the group's members), or that an E2 request marked the group deleted. */

@@ -3,7 +3,7 @@ import { conflict, unavailable, ValidationError } from '#shared/errors/domain-er
 import type { Database, TaskRow, Db } from '#store/tables';
 import type { TaskPlan } from '#shared/jobs/tasks';
 import type { TaskOf } from '#shared/jobs/lifecycle';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import { onlineSql } from '#store/presence';
 import { requireJail, requireNoActiveTask } from './store.ts';
 import type { JailConfig } from './types.ts';

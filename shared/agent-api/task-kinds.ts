@@ -25,7 +25,7 @@ function exact<const P extends Record<string, object>>(properties: P) {
 }
 
 const hookPhase = exact({ enabled: bool, script: str });
-/** A jail's six lifecycle hooks as a task carries them; shared/domain/jails/hooks.ts declares and checks them. */
+/** A jail's six lifecycle hooks as a task carries them; ./jail-hooks.ts declares them, shared/domain/jails/hook-problems.ts checks them. */
 const jailHookPhases = exact({ prestart: hookPhase, start: hookPhase, poststart: hookPhase, prestop: hookPhase, stop: hookPhase, poststop: hookPhase });
 
 /** A node's iSCSI configuration as the store holds it (shared/domain/iscsi/config.ts builds it; the agent renders ctl.conf). */

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { checkSettings, setting, SettingError } from '#shared/config/read';
-import { parse } from 'yaml';
+import { load } from 'js-yaml';
 import { SETTINGS } from '#shared/config/settings';
 import type { Reader } from '#shared/config/spec';
 import { HELP, parseConfig } from '#agent/runtime/config';
@@ -130,7 +130,7 @@ describe('settings', () => {
 });
 
 describe("serverless.yml's environment block", () => {
-  const block = (parse(readFileSync('serverless.yml', 'utf8')) as { provider: { environment: Record<string, unknown> } }).provider.environment;
+  const block = (load(readFileSync('serverless.yml', 'utf8')) as { provider: { environment: Record<string, unknown> } }).provider.environment;
   const readBy = (reader: Reader) => Object.entries(SETTINGS).flatMap(([name, spec]) => ((spec.readers as readonly Reader[]).includes(reader) ? [name] : []));
   // Node's own variable (source maps in stack traces), not one of hostmgr's settings
   const NOT_OURS = ['NODE_OPTIONS'];

@@ -12,7 +12,7 @@ import type { HostInventory } from '#shared/agent-api/inventory';
 import { InventoryWatch, type InventorySource } from './inventory-watch.ts';
 import { Lanes, Slots } from './lanes.ts';
 import type { Logger } from './log.ts';
-import { NodeQueue, type ReceivedMessage } from './queue.ts';
+import { NodeQueue, type ReceivedMessage } from '../sqs/queue.ts';
 import { TaskRunner, type WorkItem } from './runner.ts';
 import { agentServices } from './services.ts';
 import { peerExecutor } from './peers.ts';

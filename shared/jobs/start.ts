@@ -8,11 +8,18 @@ import type { PeerHost, StartAnswer, Work } from '#shared/agent-api/tasks';
 
 export type { PeerHost, StartAnswer, Work } from '#shared/agent-api/tasks';
 
-/** The hosts a task reaches over SSH (its kind's `peers`): an SSH endpoint as the payload pins it, or member nodes as they registered. */
+/**
+ * The hosts a task reaches over SSH (its kind's `peers`): an SSH endpoint or a member node as the payload pins it,
+ * or member nodes as they registered.
+ */
 async function peersOf(db: Db, task: TaskRow): Promise<PeerHost[]> {
   const refs: PeerRef[] = isTaskKind(task.kind) ? (taskKinds[task.kind].peers?.(task.payload) ?? []) : [];
   const ssh: PeerHost[] = refs.flatMap((r) =>
-    r.kind === 'ssh' ? [{ nodeId: backupPeerId(r), address: r.host, port: r.port, user: r.user, hostKeys: r.hostKeys }] : [],
+    r.kind === 'ssh'
+      ? [{ nodeId: backupPeerId(r), address: r.host, port: r.port, user: r.user, hostKeys: r.hostKeys }]
+      : r.kind === 'planned'
+        ? [{ nodeId: r.nodeId, address: r.address, hostKeys: r.hostKeys }]
+        : [],
   );
   const ids = refs.flatMap((r) => (r.kind === 'node' ? [r.nodeId] : []));
   if (!ids.length) return ssh;

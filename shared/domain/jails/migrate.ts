@@ -68,7 +68,8 @@ export async function planMigration(trx: Transaction<Database>, ctid: number, ta
     kind: 'jail.migrate',
     nodeId: jail.node_id,
     resource: resourceKey.jail(ctid),
-    payload: { ctid, name: jail.name, dataset: config.dataset, target: { nodeId: target.id, address: target.ip } },
+    // the target's address and host keys as they are now: the source's agent pins the stream to these
+    payload: { ctid, name: jail.name, dataset: config.dataset, target: { nodeId: target.id, address: target.ip, hostKeys: target.ssh_host_keys } },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { TaskKind, TaskPayloads } from '#shared/jobs/protocol';
+import type { TaskKind, TaskPayloads } from '#shared/agent-api/task-kinds';
 import { handlerFor } from '../jobs/registry.ts';
 import type { ScenarioContext } from './runner.ts';
 

@@ -1,4 +1,4 @@
-import type { HostCapabilities } from '#domain/capabilities';
+import type { HostCapabilities } from '#shared/agent-api/capabilities';
 import type { Executor, RunOptions, RunResult, StartedCommand } from '../executors/executor.ts';
 
 /**

@@ -4,7 +4,7 @@ import { hasCdrom, readGuestAgent, readMacs, readVnc, readZvols } from '../drive
 import { domName, domState, dumpXml, listUuids } from '../drivers/virsh.ts';
 import { readOrNull } from '../drivers/host-files.ts';
 import { listRegistrations, readRegistration, ridOf, vmPaths, type Registration } from '../drivers/vm-runtime.ts';
-import { defaultVmOptions } from '#domain/vms/types';
+import { defaultVmOptions } from '#shared/agent-api/vm-defaults';
 import { VM_STATES, type VmInventory, type VmState } from '#shared/agent-api/inventory';
 
 // a word this libvirt does not use: reported as libvirt's own "no state" rather than guessed

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { compareVersions, ctldFlagsUnmanaged, LIBVIRT_VIRTIO_CONSOLE_SINCE, missingCapability } from '#domain/capabilities';
+import { compareVersions, ctldFlagsUnmanaged, LIBVIRT_VIRTIO_CONSOLE_SINCE, missingCapability } from '#shared/agent-api/capability-rules';
 import { readCtldFlags } from '../drivers/ctld.ts';
 import type { Executor } from '../executors/executor.ts';
 import { assembleInventory, collectSection, readCore, SECTION_NAMES, type Section, type SectionResult } from '../collectors/inventory.ts';

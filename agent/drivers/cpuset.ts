@@ -1,5 +1,5 @@
 import { runChecked, type Executor } from '../executors/executor.ts';
-import { cpuList } from '#domain/jails/cpu';
+import { cpuList } from '#shared/agent-api/jail-cpu';
 
 /** `cpuset -l <cpus> -j <jail>`: pins every thread of a running jail (cpuset(1) takes a jid or a name). */
 export const pinJailArgv = (jail: string, cpus: number[]) => ['cpuset', '-l', cpuList(cpus), '-j', jail];

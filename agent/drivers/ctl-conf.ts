@@ -1,4 +1,4 @@
-import type { IscsiConfig } from '#shared/jobs/protocol';
+import type { IscsiConfig } from '#shared/agent-api/task-kinds';
 
 /**
  * ctl.conf(5) text for the node's iSCSI configuration, in the layout of the man page's examples (TAB indentation,

@@ -1,5 +1,5 @@
-import { CTLD_CHECK_FLAG_SINCE, ctldFlagsUnmanaged } from '#domain/capabilities';
-import type { IscsiConfig } from '#shared/jobs/protocol';
+import { CTLD_CHECK_FLAG_SINCE, ctldFlagsUnmanaged } from '#shared/agent-api/capability-rules';
+import type { IscsiConfig } from '#shared/agent-api/task-kinds';
 import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
 import { ctldRejection } from './ctl-conf-check.ts';
 import { servedLuns } from './ctladm.ts';

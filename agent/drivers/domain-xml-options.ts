@@ -1,4 +1,4 @@
-import { DEFAULT_VNC_BIND, DEFAULT_VNC_RESOLUTION } from '#domain/vms/types';
+import { DEFAULT_VNC_BIND, DEFAULT_VNC_RESOLUTION } from '#shared/agent-api/vm-defaults';
 import type { VncOptions } from '#shared/agent-api/inventory';
 import { type DomainXml, GUEST_AGENT_CHANNEL, attrsOf, childrenOf, el, find, findAll, is, removeAll, tagOf, type XNode } from './domain-xml.ts';
 import { readVncWait } from './vnc-wait.ts';

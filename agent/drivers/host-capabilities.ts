@@ -4,7 +4,7 @@ import { getSysctls } from './sysctl.ts';
 import { readCtldFlags } from './ctld.ts';
 
 /**
- * Detects what the host can do (shared/domain/capabilities.ts): release and __FreeBSD_version, RACCT,
+ * Detects what the host can do (shared/agent-api/capability-rules.ts): release and __FreeBSD_version, RACCT,
  * OpenZFS and libvirt versions, rc.conf's ctld_flags. A program that is missing or fails gives null for its part, never an error.
  */
 

@@ -1,5 +1,5 @@
-import { HOOK_PHASES, hookInterpreter, IN_JAIL_PHASES, type HookPhase } from '#domain/jails/hooks';
-import { parseCpuList } from '#domain/jails/cpu';
+import { HOOK_PHASES, hookInterpreter, IN_JAIL_PHASES, type HookPhase } from '#shared/agent-api/jail-hooks';
+import { parseCpuList } from '#shared/agent-api/jail-cpu';
 import { memoryRule } from './rctl.ts';
 import { pinJailArgv } from './cpuset.ts';
 import { quote } from './jail-conf.ts';

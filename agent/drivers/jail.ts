@@ -1,6 +1,6 @@
 import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
-import { activePhases, HOOK_PHASES, isBlank, noHooks, type HookPhase, type JailHooks } from '#domain/jails/hooks';
-import { fitCpuSet } from '#domain/jails/cpu';
+import { activePhases, HOOK_PHASES, isBlank, noHooks, type HookPhase, type JailHooks } from '#shared/agent-api/jail-hooks';
+import { fitCpuSet } from '#shared/agent-api/jail-cpu';
 import type { JailInventory } from '#shared/agent-api/inventory';
 import { parseHeader, parseJailConf, paramValue, paramValues, withManagedSection, type ParsedConf } from './jail-conf.ts';
 import {

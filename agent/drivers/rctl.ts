@@ -1,5 +1,5 @@
 import { CommandError, runChecked, type Executor } from '../executors/executor.ts';
-import { RACCT_REQUIRED } from '#domain/capabilities';
+import { RACCT_REQUIRED } from '#shared/agent-api/capability-rules';
 
 /**
  * rctl(8): `rctl -u <filter>` prints the subject's resource usage as `resource=value` lines (bytes, or with -h

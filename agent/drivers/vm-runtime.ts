@@ -1,7 +1,7 @@
 import type { Executor } from '../executors/executor.ts';
 import { installPrivateFile } from './certificate-files.ts';
 import { listDir, readOrNull } from './host-files.ts';
-import { DEFAULT_SHUTDOWN_WAIT_TIME } from '#domain/vms/types';
+import { DEFAULT_SHUTDOWN_WAIT_TIME } from '#shared/agent-api/vm-defaults';
 import type { CloudInitOptions } from '#shared/agent-api/inventory';
 
 /**

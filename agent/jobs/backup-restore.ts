@@ -1,8 +1,8 @@
 import { settableMountpoint } from '../drivers/zfs/altroot.ts';
 import type { Executor } from '../executors/executor.ts';
 import type { JobContext, JobHandler } from './job.ts';
-import { backupPeerId, type BackupRestorePayload } from '#shared/jobs/protocol';
-import { jobSnapshotsOldestFirst } from '#domain/backups/snapshot-names';
+import { backupPeerId, type BackupRestorePayload } from '#shared/agent-api/task-kinds';
+import { jobSnapshotsOldestFirst } from '#shared/agent-api/backup-snapshot-names';
 import { datasetExists, destroyIfExists } from '../drivers/zfs/replication.ts';
 import { datasetProps, inheritKey, loadKey, receiveSnapshot, renameDataset, setCanmount, setKeylocation, setMountpoint } from '../drivers/zfs/restore.ts';
 import { listSnapshots } from '../drivers/zfs/backup-snapshots.ts';

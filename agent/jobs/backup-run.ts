@@ -1,10 +1,10 @@
 import { setting } from '#shared/config/read';
 import type { JobHandler } from './job.ts';
-import { backupPeerId } from '#shared/jobs/protocol';
-import { backupSnapshotName } from '#domain/backups/snapshot-names';
+import { backupPeerId } from '#shared/agent-api/task-kinds';
+import { backupSnapshotName } from '#shared/agent-api/backup-snapshot-names';
 import { snapshot } from '../drivers/zfs/replication.ts';
 import { beyondRetention, destroySnapshots, listSnapshots, newerThan, newestCommon, rollbackCopy } from '../drivers/zfs/backup-snapshots.ts';
-import { isJobSnapshot } from '#domain/backups/snapshot-names';
+import { isJobSnapshot } from '#shared/agent-api/backup-snapshot-names';
 import { estimateStream, progressTicker, streamBackup } from '../drivers/zfs/backup-stream.ts';
 import { isEncrypted } from '../drivers/zfs/stream-flags.ts';
 

@@ -100,14 +100,13 @@ export const migrateJail: JobHandler<'jail.migrate'> = async (ctx, p) => {
   // pinned to the key the control plane holds for the target node, at the address it registered
   const target = ctx.peer(p.target.nodeId);
   activeMigrations.add(p.ctid);
-  const peer = ctx.peers?.find((x) => x.nodeId === p.target.nodeId);
   const journal: MigrationJournal = {
     taskId: ctx.task.id,
     attempt: ctx.task.attempt ?? null,
     ctid: p.ctid,
     name: jail.name,
     dataset: p.dataset,
-    target: peer ? { nodeId: peer.nodeId, address: peer.address, hostKeys: peer.hostKeys } : p.target,
+    target: p.target, // as the control plane planned it: the address and host keys ctx.peer pins to
     wasRunning: await isRunning(source, jail.name),
     phase: 'prepare',
     snapshots: [],

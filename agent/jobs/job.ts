@@ -1,5 +1,5 @@
 import type { Executor } from '../executors/executor.ts';
-import type { TaskKind, TaskPayloads, TaskResults } from '#shared/jobs/kinds';
+import type { TaskKind, TaskPayloads, TaskResults } from '#shared/agent-api/task-kinds';
 import type { PeerHost } from '#shared/agent-api/tasks';
 
 /** What a job handler gets: the host, the task, and a way to report progress. */
@@ -26,7 +26,7 @@ export interface JobContext {
 
 /**
  * A job handler does the host work for one task kind. It resolves with the kind's result (its schema in
- * shared/jobs/kinds.ts; the control plane checks it and stores it on the task) or throws; the thrown message
+ * shared/agent-api/task-kinds.ts; the control plane checks it and stores it on the task) or throws; the thrown message
  * (e.g. zpool's own stderr) becomes the task's error.
  */
 export type JobHandler<K extends TaskKind = TaskKind> = (ctx: JobContext, payload: TaskPayloads[K]) => Promise<TaskResults[K]>;

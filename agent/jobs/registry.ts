@@ -1,8 +1,8 @@
-import { isTaskKind, type TaskKind } from '#shared/jobs/kinds';
+import { isTaskKind, type TaskKind } from '#shared/agent-api/task-kinds';
 import type { JobHandler } from './job.ts';
 
 /**
- * The job of every task kind (shared/jobs/kinds.ts lists the kinds): a kind without its job here, or a job
+ * The job of every task kind (shared/agent-api/task-kinds.ts lists the kinds): a kind without its job here, or a job
  * whose payload or result is not its kind's, does not compile. A capability adds its handler here: one entry that
  * imports it. A kind this agent does not know (a newer control plane's) fails its task with a clear error.
  * Handlers load when a task of their kind first runs, not at agent start: an idle agent holds none of their

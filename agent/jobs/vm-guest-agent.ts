@@ -1,5 +1,5 @@
 import type { JobHandler } from './job.ts';
-import { guestAgentChannelMissing } from '#domain/capabilities';
+import { guestAgentChannelMissing } from '#shared/agent-api/capability-rules';
 import { readGuestAgent, setGuestAgent } from '../drivers/domain-xml-options.ts';
 import { libvirtVersion } from '../drivers/virsh.ts';
 import { guestAgentSocket } from '../drivers/vm-runtime.ts';

@@ -1,5 +1,5 @@
 import type { JobHandler } from './job.ts';
-import { VNC_PORT } from '#domain/vms/rules';
+import { VNC_PORT } from '#shared/agent-api/vm-rules';
 import { bootsUefi, readVnc, setVnc } from '../drivers/domain-xml-options.ts';
 import { setVncWait } from '../drivers/vnc-wait.ts';
 import { redefine, requireShutOffOnHost } from './vm-domain.ts';

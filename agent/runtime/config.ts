@@ -1,4 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { allowedText, SettingError, setting } from '#shared/config/read';
+import { SETTINGS, type SettingName, type Settings } from '#shared/config/settings';
+import type { SettingSpec, ValueOf } from '#shared/config/spec';
 
 export type ExecutorKind = 'local' | 'ssh' | 'simulator';
 
@@ -101,49 +104,19 @@ A second signal stops at once; running tasks are then marked interrupted at the 
 
 export class ConfigError extends Error {}
 
-/** Every value option (all strings on the command line) and the environment variable used when the flag is absent. */
-const ENV = {
-  'api-url': 'HM_API_URL',
-  token: 'HM_AGENT_TOKEN',
-  'token-file': 'HM_AGENT_TOKEN_FILE',
-  'node-id': 'HM_NODE_ID',
-  'node-name': 'HM_NODE_NAME',
-  'node-ip': 'HM_NODE_IP',
-  'queue-url': 'HM_QUEUE_URL',
-  'queue-endpoint': 'HM_QUEUE_ENDPOINT',
-  'visibility-timeout': 'HM_VISIBILITY_TIMEOUT',
-  'poll-wait': 'HM_POLL_WAIT',
-  executor: 'HM_EXECUTOR',
-  'ssh-host': 'HM_SSH_HOST',
-  'ssh-port': 'HM_SSH_PORT',
-  'ssh-user': 'HM_SSH_USER',
-  'ssh-key': 'HM_SSH_KEY',
-  'ssh-host-key': 'HM_SSH_HOST_KEY',
-  'simulator-state': 'HM_SIMULATOR_STATE',
-  path: 'HM_AGENT_PATH',
-  'peer-ssh-port': 'HM_PEER_SSH_PORT',
-  'peer-ssh-user': 'HM_PEER_SSH_USER',
-  'peer-ssh-key': 'HM_PEER_SSH_KEY',
-  'peer-ssh-prefix': 'HM_PEER_SSH_PREFIX',
-  concurrency: 'HM_CONCURRENCY',
-  'heartbeat-interval': 'HM_HEARTBEAT_INTERVAL',
-  'telemetry-interval': 'HM_TELEMETRY_INTERVAL',
-  'telemetry-batch-interval': 'HM_TELEMETRY_BATCH_INTERVAL',
-  'inventory-interval': 'HM_INVENTORY_INTERVAL',
-  'inventory-sweep-interval': 'HM_INVENTORY_SWEEP_INTERVAL',
-  'drain-timeout': 'HM_DRAIN_TIMEOUT',
-  'state-dir': 'HM_STATE_DIR',
-} as const;
-type Flag = keyof typeof ENV;
+type AgentSetting = { [K in SettingName]: Settings[K] extends { flag: string } ? K : never }[SettingName];
+
+/** The agent's options: the settings table's entries with a command-line flag (shared/config/settings.ts). */
+const AGENT_OPTIONS = (Object.keys(SETTINGS) as SettingName[]).filter((n): n is AgentSetting => 'flag' in SETTINGS[n]);
+const flagOf = (name: AgentSetting): string => SETTINGS[name].flag;
 
 const OPTIONS: ParseArgsConfig['options'] = {
-  ...Object.fromEntries(Object.keys(ENV).map((flag) => [flag, { type: 'string' as const }])),
+  ...Object.fromEntries(AGENT_OPTIONS.map((name) => [flagOf(name), { type: SETTINGS[name].type === 'flag' ? ('boolean' as const) : ('string' as const) }])),
   help: { type: 'boolean' },
-  'insecure-accept-any-host-key': { type: 'boolean' },
 };
 
 /** `--flag (ENV_NAME)`, how errors name an option */
-const named = (flag: Flag) => `--${flag} (${ENV[flag]})`;
+const named = (name: AgentSetting) => `--${flagOf(name)} (${name})`;
 
 /** Parses flags over environment; throws ConfigError naming the option. `null` means: print help. */
 export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, readFile: (f: string) => string): AgentConfig | null {
@@ -154,83 +127,78 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, readFile: (f
     throw new ConfigError(`${(err as Error).message}; see --help`);
   }
   if (values.help) return null;
-  const opt = (flag: Flag): string | undefined => {
-    const v = (values[flag] as string | undefined) ?? env[ENV[flag]];
-    return v === undefined || v === '' ? undefined : v;
-  };
-  const int = (flag: Flag, def: number, min: number, max: number): number => {
-    const raw = opt(flag);
-    if (raw === undefined) return def;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${named(flag)}: must be an integer ${min}–${max}, got "${raw}"`);
-    return n;
+  /** The flag's value, else the variable's, parsed by the table (its default when both are unset or blank). */
+  const opt = <K extends AgentSetting>(name: K): ValueOf<Settings[K]> => {
+    const given = values[flagOf(name)];
+    const raw = given === undefined ? env[name] : String(given);
+    try {
+      return setting(name, { [name]: raw });
+    } catch (err) {
+      if (!(err instanceof SettingError)) throw err;
+      const spec: SettingSpec = SETTINGS[name];
+      throw new ConfigError(`${named(name)}: must be ${allowedText(spec)}${spec.secret ? '' : `, got "${raw?.trim()}"`}`);
+    }
   };
 
-  const apiUrl = opt('api-url');
-  if (!apiUrl) throw new ConfigError(`${named('api-url')} is required`);
-  if (!/^https?:\/\//.test(apiUrl)) throw new ConfigError(`${named('api-url')}: must be an http(s) URL, got "${apiUrl}"`);
-  const tokenFile = opt('token-file');
-  const token = opt('token') ?? (tokenFile ? readFile(tokenFile).trim() : undefined);
-  if (!token) throw new ConfigError(`${named('token')} or ${named('token-file')} is required`);
-  const executor = (opt('executor') ?? 'local') as ExecutorKind;
-  if (!['local', 'ssh', 'simulator'].includes(executor)) throw new ConfigError(`${named('executor')}: must be local, ssh or simulator, got "${executor}"`);
-  const hostKeys = (opt('ssh-host-key') ?? '').split(/[\s,]+/).filter(Boolean);
+  const apiUrl = opt('HM_API_URL');
+  if (!apiUrl) throw new ConfigError(`${named('HM_API_URL')} is required`);
+  const tokenFile = opt('HM_AGENT_TOKEN_FILE');
+  const token = opt('HM_AGENT_TOKEN') ?? (tokenFile ? readFile(tokenFile).trim() : undefined);
+  if (!token) throw new ConfigError(`${named('HM_AGENT_TOKEN')} or ${named('HM_AGENT_TOKEN_FILE')} is required`);
+  const executor: ExecutorKind = opt('HM_EXECUTOR');
+  const hostKeys = (opt('HM_SSH_HOST_KEY') ?? '').split(/[\s,]+/).filter(Boolean);
   for (const k of hostKeys) {
     if (!/^SHA256:[A-Za-z0-9+/]{43}=?$/.test(k))
-      throw new ConfigError(`${named('ssh-host-key')}: must be SHA256:<43 base64 characters> as ssh-keygen -l prints it, got "${k}"`);
+      throw new ConfigError(`${named('HM_SSH_HOST_KEY')}: must be SHA256:<43 base64 characters> as ssh-keygen -l prints it, got "${k}"`);
   }
-  const insecureAcceptAnyHostKey = values['insecure-accept-any-host-key'] === true || /^(1|true|yes)$/i.test(env.HM_SSH_INSECURE_ACCEPT_ANY_HOST_KEY ?? '');
+  const insecureAcceptAnyHostKey = opt('HM_SSH_INSECURE_ACCEPT_ANY_HOST_KEY');
   const ssh = {
-    host: opt('ssh-host'),
-    port: int('ssh-port', 22, 1, 65535),
-    user: opt('ssh-user') ?? 'root',
-    keyFile: opt('ssh-key'),
+    host: opt('HM_SSH_HOST'),
+    port: opt('HM_SSH_PORT'),
+    user: opt('HM_SSH_USER'),
+    keyFile: opt('HM_SSH_KEY'),
     hostKeys,
     insecureAcceptAnyHostKey,
   };
-  if (executor === 'ssh' && !ssh.host) throw new ConfigError(`${named('ssh-host')} is required with --executor ssh`);
+  if (executor === 'ssh' && !ssh.host) throw new ConfigError(`${named('HM_SSH_HOST')} is required with --executor ssh`);
   // an unpinned SSH executor lets whoever answers at the address drive the agent's host work
   if (executor === 'ssh' && !hostKeys.length && !insecureAcceptAnyHostKey) {
-    throw new ConfigError(`${named('ssh-host-key')} is required with --executor ssh (or --insecure-accept-any-host-key)`);
+    throw new ConfigError(`${named('HM_SSH_HOST_KEY')} is required with --executor ssh (or --insecure-accept-any-host-key)`);
   }
-  const simulatorState = opt('simulator-state');
-  if (executor === 'simulator' && !simulatorState) throw new ConfigError(`${named('simulator-state')} is required with --executor simulator`);
-  const path = opt('path');
-  if (path !== undefined && !path.split(':').every((d) => d.startsWith('/'))) {
-    throw new ConfigError(`${named('path')}: must be absolute directories separated by ":", got "${path}"`);
-  }
-  const nodeId = opt('node-id');
+  const simulatorState = opt('HM_SIMULATOR_STATE');
+  if (executor === 'simulator' && !simulatorState) throw new ConfigError(`${named('HM_SIMULATOR_STATE')} is required with --executor simulator`);
+  const nodeId = opt('HM_NODE_ID');
   if (nodeId && !/^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/.test(nodeId)) {
-    throw new ConfigError(`${named('node-id')}: must be a UUID, got "${nodeId}"`);
+    throw new ConfigError(`${named('HM_NODE_ID')}: must be a UUID, got "${nodeId}"`);
   }
   return {
     apiUrl: apiUrl.replace(/\/+$/, ''),
     token,
     nodeId: nodeId?.toLowerCase(),
-    nodeName: opt('node-name'),
-    nodeIp: opt('node-ip'),
-    queueUrl: opt('queue-url'),
-    queueEndpoint: opt('queue-endpoint'),
+    nodeName: opt('HM_NODE_NAME'),
+    nodeIp: opt('HM_NODE_IP'),
+    queueUrl: opt('HM_QUEUE_URL'),
+    queueEndpoint: opt('HM_QUEUE_ENDPOINT'),
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || undefined,
     executor,
     ssh,
     peerSsh: {
-      port: int('peer-ssh-port', 22, 1, 65535),
-      user: opt('peer-ssh-user') ?? 'root',
-      keyFile: opt('peer-ssh-key'),
-      prefix: (opt('peer-ssh-prefix') ?? '').split(/\s+/).filter(Boolean),
+      port: opt('HM_PEER_SSH_PORT'),
+      user: opt('HM_PEER_SSH_USER'),
+      keyFile: opt('HM_PEER_SSH_KEY'),
+      prefix: (opt('HM_PEER_SSH_PREFIX') ?? '').split(/\s+/).filter(Boolean),
     },
     simulatorState,
-    programPath: opt('path'),
-    concurrency: int('concurrency', 4, 1, 64),
-    heartbeatIntervalS: int('heartbeat-interval', 60, 1, 3600),
-    telemetryIntervalS: int('telemetry-interval', 10, 1, 3600),
-    telemetryBatchIntervalS: int('telemetry-batch-interval', 60, 1, 3600),
-    inventoryIntervalS: int('inventory-interval', 60, 1, 86400),
-    inventorySweepIntervalS: int('inventory-sweep-interval', 600, 1, 86400),
-    visibilityTimeoutS: int('visibility-timeout', 60, 3, 43200),
-    pollWaitS: int('poll-wait', 20, 1, 20),
-    drainTimeoutS: int('drain-timeout', 600, 0, 86400),
-    stateDir: opt('state-dir') ?? '/var/db/hostmgr-agent',
+    programPath: opt('HM_AGENT_PATH'),
+    concurrency: opt('HM_CONCURRENCY'),
+    heartbeatIntervalS: opt('HM_HEARTBEAT_INTERVAL'),
+    telemetryIntervalS: opt('HM_TELEMETRY_INTERVAL'),
+    telemetryBatchIntervalS: opt('HM_TELEMETRY_BATCH_INTERVAL'),
+    inventoryIntervalS: opt('HM_INVENTORY_INTERVAL'),
+    inventorySweepIntervalS: opt('HM_INVENTORY_SWEEP_INTERVAL'),
+    visibilityTimeoutS: opt('HM_VISIBILITY_TIMEOUT'),
+    pollWaitS: opt('HM_POLL_WAIT'),
+    drainTimeoutS: opt('HM_DRAIN_TIMEOUT'),
+    stateDir: opt('HM_STATE_DIR'),
   };
 }

@@ -1,5 +1,5 @@
 import type { HostInventory } from '#shared/agent-api/inventory';
-import { inventoryHash } from '#domain/nodes/inventory-hash';
+import { inventoryHash } from '#shared/agent-api/inventory-hash';
 import type { AgentClient } from './client.ts';
 import type { Logger } from './log.ts';
 

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { AgentApi } from '#agent/runtime/api';
 import { AgentClient } from '#agent/runtime/client';
-import { NodeQueue } from '#agent/runtime/queue';
+import { NodeQueue } from '#agent/sqs/queue';
 import { createTelemetryLoop } from '#agent/runtime/telemetry-loop';
 import type { PoolInventory } from '#shared/agent-api/inventory';
 

@@ -1,5 +1,5 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
-import { hooksSchema } from '#domain/jails/hooks';
+import { hooksSchema } from '#shared/agent-api/jail-hooks';
 import { jailHooksRecordSchema } from '#http/responses/jail';
 
 export const schema = {

@@ -3,7 +3,7 @@ import { endpoint } from '#http/endpoint';
 import { acceptTask } from '#http/accept';
 import { toTaskView } from '#shared/jobs/tasks';
 import { planSnapshotRollback } from '#domain/snapshots/plan';
-import type { TaskPayload } from '#shared/jobs/kinds';
+import type { TaskPayload } from '#shared/agent-api/task-kinds';
 import type { Input } from './rollback.schema.ts';
 
 /** 202 with the task and the snapshots it destroys (from its payload, so a repeated Idempotency-Key answers the same). */

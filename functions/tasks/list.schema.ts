@@ -1,6 +1,6 @@
 import { pageQuery, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { nodeIdSchema } from '#domain/cluster/nodes';
-import { TASK_STATUSES } from '#shared/jobs/protocol';
+import { TASK_STATUSES } from '#shared/agent-api/task-status';
 import { taskViewSchema } from '#http/responses/task';
 import { pageOf } from '#http/responses/page';
 

@@ -1,5 +1,5 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
-import { VNC_PORT } from '#domain/vms/rules';
+import { VNC_PORT } from '#shared/agent-api/vm-rules';
 import { vncSetSchema } from './responses.ts';
 
 export const schema = {

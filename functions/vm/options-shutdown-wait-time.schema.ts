@@ -1,5 +1,5 @@
 import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
-import { WAIT_TIME } from '#domain/vms/rules';
+import { WAIT_TIME } from '#shared/agent-api/vm-rules';
 import { waitTimeSetSchema } from './responses.ts';
 
 export const schema = {

@@ -1,5 +1,5 @@
 import { isoTime } from '#http/responses/time';
-import { VM_STATES } from '#domain/vms/types';
+import { VM_STATES } from '#shared/domain/vms/types';
 
 /** The `data` schemas of the VM endpoints, from what shared/domain/vms answers. */
 

@@ -1,4 +1,4 @@
-import YAML from 'yaml';
+import { dump } from 'js-yaml';
 import { SETTINGS } from '#shared/config/settings';
 import { SECURITY } from '#http/security-headers';
 
@@ -30,7 +30,7 @@ export function edgeYml(): string {
       },
     },
   };
-  return header + YAML.stringify({ Resources: { HmConsoleSecurityHeaders: policy } }, { lineWidth: 0 });
+  return header + dump({ Resources: { HmConsoleSecurityHeaders: policy } }, { lineWidth: -1, noRefs: true });
 }
 
 /**

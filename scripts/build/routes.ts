@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import YAML from 'yaml';
+import { load } from 'js-yaml';
 import type { EndpointSchema } from '#http/spec';
 import type { Trigger } from '#shared/trigger';
 
@@ -96,10 +96,7 @@ export async function declaredFunctions(root = process.cwd()): Promise<FunctionD
 export function readRoutes(root = process.cwd()): RouteDef[] {
   const file = join(root, FUNCTIONS_YML);
   if (!existsSync(file)) throw new Error(`${FUNCTIONS_YML} is missing: run \`npm run build\` first`);
-  const doc = YAML.parse(readFileSync(file, 'utf8')) as Record<
-    string,
-    { handler: string; events?: Array<{ httpApi?: { method: string; path: string } | string }> }
-  >;
+  const doc = load(readFileSync(file, 'utf8')) as Record<string, { handler: string; events?: Array<{ httpApi?: { method: string; path: string } | string }> }>;
   return Object.entries(doc).flatMap(([name, fn]) =>
     (fn.events ?? []).flatMap((ev) => {
       if (!ev.httpApi) return [];

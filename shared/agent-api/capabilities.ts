@@ -3,7 +3,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 /**
  * What a host can do, as its agent detects it (agent/drivers/host-capabilities.ts) and reports it in the
  * inventory's `capabilities` section. The control plane refuses a request that needs a capability the node's
- * last inventory says it lacks (shared/domain/capabilities.ts); the agent checks again before it acts.
+ * last inventory says it lacks (shared/agent-api/capability-rules.ts); the agent checks again before it acts.
  */
 export const capabilitiesSchema = {
   type: 'object',

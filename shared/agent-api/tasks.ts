@@ -1,4 +1,4 @@
-import type { TaskKind, TaskPayloads } from '#shared/jobs/kinds';
+import type { TaskKind, TaskPayloads } from './task-kinds.ts';
 import type { TaskStatus } from './task-status.ts';
 
 /**

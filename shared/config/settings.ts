@@ -4,8 +4,8 @@ import type { SettingSpec } from './spec.ts';
  * Every setting hostmgr reads from its environment, once: name, type, default, allowed values, who reads it and
  * what it changes. Code reads them through `setting()` (./read.ts), which refuses a bad value naming the setting
  * and what is allowed; docs/configuration.md is generated from this table (`npm run docs:config`).
- * The agent's options (HM_API_URL … HM_STATE_DIR) are parsed with their command-line flags by
- * agent/runtime/config.ts, which gives the same ranges; they are listed here so the table is complete.
+ * The agent's options (HM_API_URL … HM_STATE_DIR) are the entries with a `flag`: agent/runtime/config.ts parses
+ * each from its command-line flag or else its variable, by this table's type, range and default.
  * AWS's own variables (AWS_REGION, credentials) are the AWS SDK's and not listed.
  */
 export const SETTINGS = {
@@ -80,6 +80,7 @@ export const SETTINGS = {
 
   // ── the node queues ───────────────────────────────────────────────────────────────────────────────────────
   HM_QUEUE_ENDPOINT: {
+    flag: 'queue-endpoint',
     type: 'url',
     default: undefined,
     readers: ['functions', 'agent'],
@@ -348,8 +349,16 @@ export const SETTINGS = {
   },
 
   // ── the agent's options (each also a command-line flag: `npm run agent -- --help`) ─────────────────────────
-  HM_API_URL: { type: 'url', default: undefined, readers: ['agent'], defaultText: 'required', description: 'the API, e.g. `https://hostmgr.example.org/api`' },
+  HM_API_URL: {
+    flag: 'api-url',
+    type: 'url',
+    default: undefined,
+    readers: ['agent'],
+    defaultText: 'required',
+    description: 'the API, e.g. `https://hostmgr.example.org/api`',
+  },
   HM_AGENT_TOKEN: {
+    flag: 'token',
     type: 'string',
     default: undefined,
     secret: true,
@@ -357,22 +366,39 @@ export const SETTINGS = {
     description: "this node's agent token (`npm run token -- create --role agent --node <id>`)",
   },
   HM_AGENT_TOKEN_FILE: {
+    flag: 'token-file',
     type: 'string',
     default: undefined,
     readers: ['agent'],
     description: 'read the agent token from this file instead (keeps it out of ps)',
   },
-  HM_NODE_ID: { type: 'string', default: undefined, readers: ['agent'], defaultText: '`sysctl -n kern.hostuuid`', description: "the host's UUID" },
-  HM_NODE_NAME: { type: 'string', default: undefined, readers: ['agent'], defaultText: "the host's hostname", description: 'display name' },
+  HM_NODE_ID: {
+    flag: 'node-id',
+    type: 'string',
+    default: undefined,
+    readers: ['agent'],
+    defaultText: '`sysctl -n kern.hostuuid`',
+    description: "the host's UUID",
+  },
+  HM_NODE_NAME: { flag: 'node-name', type: 'string', default: undefined, readers: ['agent'], defaultText: "the host's hostname", description: 'display name' },
   HM_NODE_IP: {
+    flag: 'node-ip',
     type: 'string',
     default: undefined,
     readers: ['agent'],
     defaultText: "the SSH host's address, or the first IPv4",
     description: 'address other nodes reach this one on',
   },
-  HM_QUEUE_URL: { type: 'url', default: undefined, readers: ['agent'], defaultText: 'from registration', description: "this node's SQS FIFO queue" },
+  HM_QUEUE_URL: {
+    flag: 'queue-url',
+    type: 'url',
+    default: undefined,
+    readers: ['agent'],
+    defaultText: 'from registration',
+    description: "this node's SQS FIFO queue",
+  },
   HM_VISIBILITY_TIMEOUT: {
+    flag: 'visibility-timeout',
     type: 'int',
     default: 60,
     min: 3,
@@ -380,32 +406,42 @@ export const SETTINGS = {
     readers: ['agent'],
     description: 'seconds a received message stays hidden; extended while its task runs',
   },
-  HM_POLL_WAIT: { type: 'int', default: 20, min: 1, max: 20, readers: ['agent'], description: 'long-poll wait, seconds' },
+  HM_POLL_WAIT: { flag: 'poll-wait', type: 'int', default: 20, min: 1, max: 20, readers: ['agent'], description: 'long-poll wait, seconds' },
   HM_EXECUTOR: {
+    flag: 'executor',
     type: 'enum',
     values: ['local', 'ssh', 'simulator'],
     default: 'local',
     readers: ['agent'],
     description: 'how host commands run; `simulator` only in the simulator build (`dist/simulator/agent.js`)',
   },
-  HM_SSH_HOST: { type: 'string', default: undefined, readers: ['agent'], description: 'host of `--executor ssh`' },
-  HM_SSH_PORT: { type: 'int', default: 22, min: 1, max: 65_535, readers: ['agent'], description: 'its SSH port' },
-  HM_SSH_USER: { type: 'string', default: 'root', readers: ['agent'], description: 'its SSH user' },
-  HM_SSH_KEY: { type: 'string', default: undefined, readers: ['agent'], description: 'private key file for it' },
+  HM_SSH_HOST: { flag: 'ssh-host', type: 'string', default: undefined, readers: ['agent'], description: 'host of `--executor ssh`' },
+  HM_SSH_PORT: { flag: 'ssh-port', type: 'int', default: 22, min: 1, max: 65_535, readers: ['agent'], description: 'its SSH port' },
+  HM_SSH_USER: { flag: 'ssh-user', type: 'string', default: 'root', readers: ['agent'], description: 'its SSH user' },
+  HM_SSH_KEY: { flag: 'ssh-key', type: 'string', default: undefined, readers: ['agent'], description: 'private key file for it' },
   HM_SSH_HOST_KEY: {
+    flag: 'ssh-host-key',
     type: 'string',
     default: undefined,
     readers: ['agent'],
     description: "the host's key fingerprint(s), `SHA256:…` as `ssh-keygen -l` prints them, comma-separated; required with `ssh`",
   },
   HM_SSH_INSECURE_ACCEPT_ANY_HOST_KEY: {
+    flag: 'insecure-accept-any-host-key',
     type: 'flag',
     default: false,
     readers: ['agent'],
     description: 'accept any host key (the explicit opt-out of pinning)',
   },
-  HM_SIMULATOR_STATE: { type: 'string', default: undefined, readers: ['agent'], description: "for `--executor simulator`: the simulated host's JSON state" },
+  HM_SIMULATOR_STATE: {
+    flag: 'simulator-state',
+    type: 'string',
+    default: undefined,
+    readers: ['agent'],
+    description: "for `--executor simulator`: the simulated host's JSON state",
+  },
   HM_AGENT_PATH: {
+    flag: 'path',
     type: 'string',
     default: undefined,
     pattern: /^\/[^:]*(:\/[^:]*)*$/,
@@ -415,6 +451,7 @@ export const SETTINGS = {
     description: 'the PATH host programs are found through',
   },
   HM_PEER_SSH_PORT: {
+    flag: 'peer-ssh-port',
     type: 'int',
     default: 22,
     min: 1,
@@ -423,11 +460,26 @@ export const SETTINGS = {
     defaultText: '`22`; `npm start`: a free port',
     description: "SSH port of other nodes' hosts (E20 streams); `npm start`: its simulated hosts' SSH servers",
   },
-  HM_PEER_SSH_USER: { type: 'string', default: 'root', readers: ['agent'], description: "SSH user on other nodes' hosts" },
-  HM_PEER_SSH_KEY: { type: 'string', default: undefined, readers: ['agent'], description: "private key file for other nodes' hosts" },
-  HM_PEER_SSH_PREFIX: { type: 'string', default: undefined, readers: ['agent'], description: 'words put before every remote command (e.g. `doas`)' },
-  HM_CONCURRENCY: { type: 'int', default: 4, min: 1, max: 64, readers: ['agent'], description: 'tasks run at once; tasks of one resource run one at a time' },
+  HM_PEER_SSH_USER: { flag: 'peer-ssh-user', type: 'string', default: 'root', readers: ['agent'], description: "SSH user on other nodes' hosts" },
+  HM_PEER_SSH_KEY: { flag: 'peer-ssh-key', type: 'string', default: undefined, readers: ['agent'], description: "private key file for other nodes' hosts" },
+  HM_PEER_SSH_PREFIX: {
+    flag: 'peer-ssh-prefix',
+    type: 'string',
+    default: undefined,
+    readers: ['agent'],
+    description: 'words put before every remote command (e.g. `doas`)',
+  },
+  HM_CONCURRENCY: {
+    flag: 'concurrency',
+    type: 'int',
+    default: 4,
+    min: 1,
+    max: 64,
+    readers: ['agent'],
+    description: 'tasks run at once; tasks of one resource run one at a time',
+  },
   HM_HEARTBEAT_INTERVAL: {
+    flag: 'heartbeat-interval',
     type: 'int',
     default: 60,
     min: 1,
@@ -436,8 +488,17 @@ export const SETTINGS = {
     description:
       'the agent is heard from at least this often (registered with the node: offline after three intervals without a word, its running tasks interrupted then). A telemetry post counts: a bare heartbeat goes only when none was answered within the interval, or every `HM_TELEMETRY_INTERVAL` while tasks run (so an operator’s cancel reaches them)',
   },
-  HM_TELEMETRY_INTERVAL: { type: 'int', default: 10, min: 1, max: 3600, readers: ['agent'], description: 'seconds between ZFS pool/ARC samples (E14)' },
+  HM_TELEMETRY_INTERVAL: {
+    flag: 'telemetry-interval',
+    type: 'int',
+    default: 10,
+    min: 1,
+    max: 3600,
+    readers: ['agent'],
+    description: 'seconds between ZFS pool/ARC samples (E14)',
+  },
   HM_TELEMETRY_BATCH_INTERVAL: {
+    flag: 'telemetry-batch-interval',
     type: 'int',
     default: 60,
     min: 1,
@@ -447,6 +508,7 @@ export const SETTINGS = {
       'seconds between telemetry posts while nobody reads the node (each post carries the samples taken since, each with its own time); while an E14 client or the console reads it, every sample is posted as taken',
   },
   HM_INVENTORY_INTERVAL: {
+    flag: 'inventory-interval',
     type: 'int',
     default: 60,
     min: 1,
@@ -455,6 +517,7 @@ export const SETTINGS = {
     description: 'seconds between inventory checks: datasets, and the pools, jails and VMs whose probe (`zpool status`, `jls`, `virsh list`) changed',
   },
   HM_INVENTORY_SWEEP_INTERVAL: {
+    flag: 'inventory-sweep-interval',
     type: 'int',
     default: 600,
     min: 1,
@@ -463,8 +526,16 @@ export const SETTINGS = {
     description:
       'seconds between full inventory sweeps (also after every task): users, groups, routes, tunables, PCI devices, pool sizes, edited jail or VM definitions changed by hand reach the control plane within this',
   },
-  HM_DRAIN_TIMEOUT: { type: 'int', default: 600, min: 0, max: 86_400, readers: ['agent'], description: 'on SIGTERM, wait this long for running tasks' },
-  HM_STATE_DIR: { type: 'string', default: '/var/db/hostmgr-agent', readers: ['agent'], description: 'undelivered results are kept here' },
+  HM_DRAIN_TIMEOUT: {
+    flag: 'drain-timeout',
+    type: 'int',
+    default: 600,
+    min: 0,
+    max: 86_400,
+    readers: ['agent'],
+    description: 'on SIGTERM, wait this long for running tasks',
+  },
+  HM_STATE_DIR: { flag: 'state-dir', type: 'string', default: '/var/db/hostmgr-agent', readers: ['agent'], description: 'undelivered results are kept here' },
 
   // ── npm start ─────────────────────────────────────────────────────────────────────────────────────────────
   HM_ADMIN_TOKEN: {

@@ -15,6 +15,8 @@ interface Common {
   defaultText?: string;
   /** never echoed in an error message (tokens, connection strings with passwords) */
   secret?: boolean;
+  /** an agent option: its command-line flag (`--<flag>`), which wins over the environment variable */
+  flag?: string;
 }
 
 export type IntSpec = Common & { type: 'int'; default: number | undefined; min: number; max: number };

@@ -3,7 +3,7 @@
  * (./reapply-sources.ts) imports the sources, and ./reapply.ts imports the list: one way, no cycle.
  */
 import type { Db } from '#store/tables';
-import type { TaskKind, TaskPayloads } from '#shared/jobs/protocol';
+import type { TaskKind, TaskPayloads } from '#shared/agent-api/task-kinds';
 
 /** One piece of persisted configuration to apply again on the host, as the job that applies it. */
 export interface ReapplyItem<K extends TaskKind = TaskKind> {

@@ -1,10 +1,10 @@
 import type { KindOutcome, TaskOutcome } from '#shared/jobs/lifecycle';
-import { isTaskKind, type TaskKind } from '#shared/jobs/kinds';
+import { isTaskKind, type TaskKind } from '#shared/agent-api/task-kinds';
 import { notifyTaskEnded } from './notifications/raise.ts';
 import { completeMigration } from './jails/migrate.ts';
 import { applyVmTaskOutcome } from './vms/outcomes.ts';
 import { applyPptTaskOutcome } from './ppt/outcomes.ts';
-import { applyGroupTaskOutcome } from './groups/outcomes.ts';
+import { applyGroupDeleteOutcome, applyGroupMembersOutcome } from './groups/outcomes.ts';
 import { applyIscsiTaskOutcome } from './iscsi/outcomes.ts';
 import { applyBackupRunOutcome } from './backups/run-events.ts';
 import { applyRestoreOutcome } from './backups/restore.ts';
@@ -40,8 +40,8 @@ export const taskOutcomes: { [K in TaskKind]: KindOutcome<K> } = {
   'vm.power': applyPowerOutcome, // success: the VM's state as the agent found it after acting
   'ppt.import': applyPptTaskOutcome, // failed or cancelled: the device is not managed (its record goes)
   // group.*: a cancel puts back what the request changed; a failure brings back the host's last reported groups
-  'group.set-members': applyGroupTaskOutcome,
-  'group.delete': applyGroupTaskOutcome,
+  'group.set-members': applyGroupMembersOutcome,
+  'group.delete': applyGroupDeleteOutcome,
   'iscsi.apply-config': applyIscsiTaskOutcome, // failed or cancelled: the LUNs it added are removed again
   'backup.run': applyBackupRunOutcome, // its backup event follows the task (running, success, failed, interrupted)
   'backup.restore': applyRestoreOutcome, // its backup event follows the task (running, success, failed)

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { stableJson } from '#domain/nodes/inventory-hash';
+import { stableJson } from '#shared/agent-api/inventory-hash';
 import type { HandlerContext } from '#http/endpoint';
 import { accepted, type Reply } from '#http/envelope';
 import { inTransaction } from '#store/tx';

@@ -6,7 +6,7 @@ import type { Database, TaskRow } from '#store/tables';
 import { forgetNodeQueue, nodeQueueUrl } from '#shared/queue/node-queue';
 import { getSqs, loadSqs } from '#shared/queue/client';
 import { messageGroupId } from '#shared/queue/group-id';
-import type { QueueMessage } from './protocol.ts';
+import type { QueueMessage } from '#shared/agent-api/queue-message';
 
 type Dispatchable = Pick<TaskRow, 'id' | 'kind' | 'node_id' | 'resource' | 'payload' | 'status' | 'dispatch_count'> & Partial<Pick<TaskRow, 'dispatched_at'>>;
 

@@ -5,7 +5,7 @@ import { scrubTaskSecrets } from './secrets.ts';
 import { OUTPUT_TAIL_CHARS, type FinishReport, type ProgressReport } from '#shared/agent-api/reports';
 import { getTask } from './tasks.ts';
 import { resultProblem } from './result-check.ts';
-import { undoesAfterRestart, type TaskKind, type TaskPayload, type TaskResult } from './kinds.ts';
+import { undoesAfterRestart, type TaskKind, type TaskPayload, type TaskResult } from '#shared/agent-api/task-kinds';
 import type { PendingCancel } from '#shared/agent-api/contract';
 
 /**

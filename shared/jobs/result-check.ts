@@ -1,8 +1,8 @@
 import validators from '#generated/task-results.js';
-import { isTaskKind } from './kinds.ts';
+import { isTaskKind } from '#shared/agent-api/task-kinds';
 
 /**
- * Why a successful task's result is not what its kind declares (shared/jobs/kinds.ts), or null when it is: the
+ * Why a successful task's result is not what its kind declares (shared/agent-api/task-kinds.ts), or null when it is: the
  * control plane's outcomes read the result as the kind's type, so a result that is not one must never reach them.
  * A kind this control plane does not know has no schema to check against.
  */

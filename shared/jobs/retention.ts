@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '#store/tables';
 import { setting } from '#shared/config/read';
-import { ACTIVE_STATUSES } from './protocol.ts';
+import { ACTIVE_STATUSES } from '#shared/agent-api/task-status';
 
 /** How long ended tasks are kept (HM_TASK_RETENTION_DAYS). */
 export function taskRetentionDays(env: NodeJS.ProcessEnv = process.env): number {

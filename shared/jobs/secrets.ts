@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { TaskRow, Db } from '#store/tables';
-import { isTaskKind, taskKinds } from './kinds.ts';
+import { isTaskKind, taskKinds } from '#shared/agent-api/task-kinds';
 
 /**
- * The payload fields of a task kind that carry secrets (shared/jobs/kinds.ts): the agent needs them to do the
+ * The payload fields of a task kind that carry secrets (shared/agent-api/task-kinds.ts): the agent needs them to do the
  * work, nobody needs them after the task ended. VNC passwords and cloud-init user data / meta-data (passwords,
  * SSH keys) stay in `tasks.payload` only while the task is queued or running.
  */

@@ -2,17 +2,24 @@ import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import type { TaskRow, Db } from '#store/tables';
 import { afterTaskEnded, nodeTask, type TaskOutcome } from './lifecycle.ts';
-import { backupPeerId, isTaskKind, taskKinds, type PeerRef, type TaskKind } from './kinds.ts';
+import { backupPeerId, isTaskKind, taskKinds, type PeerRef, type TaskKind } from '#shared/agent-api/task-kinds';
 import { toTaskView } from './tasks.ts';
 import type { PeerHost, StartAnswer, Work } from '#shared/agent-api/tasks';
 
 export type { PeerHost, StartAnswer, Work } from '#shared/agent-api/tasks';
 
-/** The hosts a task reaches over SSH (its kind's `peers`): an SSH endpoint as the payload pins it, or member nodes as they registered. */
+/**
+ * The hosts a task reaches over SSH (its kind's `peers`): an SSH endpoint or a member node as the payload pins it,
+ * or member nodes as they registered.
+ */
 async function peersOf(db: Db, task: TaskRow): Promise<PeerHost[]> {
   const refs: PeerRef[] = isTaskKind(task.kind) ? (taskKinds[task.kind].peers?.(task.payload) ?? []) : [];
   const ssh: PeerHost[] = refs.flatMap((r) =>
-    r.kind === 'ssh' ? [{ nodeId: backupPeerId(r), address: r.host, port: r.port, user: r.user, hostKeys: r.hostKeys }] : [],
+    r.kind === 'ssh'
+      ? [{ nodeId: backupPeerId(r), address: r.host, port: r.port, user: r.user, hostKeys: r.hostKeys }]
+      : r.kind === 'planned'
+        ? [{ nodeId: r.nodeId, address: r.address, hostKeys: r.hostKeys }]
+        : [],
   );
   const ids = refs.flatMap((r) => (r.kind === 'node' ? [r.nodeId] : []));
   if (!ids.length) return ssh;

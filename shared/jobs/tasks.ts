@@ -1,8 +1,9 @@
 import { conflict, invalid, notFound } from '#shared/errors/domain-errors';
 import type { TaskRow, Db } from '#store/tables';
 import { iso, offsetOf, type PageRequest } from '#store/paging';
-import { ACTIVE_STATUSES, type TaskKind, type TaskPayloads, type TaskStatus } from './protocol.ts';
-import { taskKinds } from './kinds.ts';
+import { ACTIVE_STATUSES, type TaskStatus } from '#shared/agent-api/task-status';
+import type { TaskKind, TaskPayloads } from '#shared/agent-api/task-kinds';
+import { taskKinds } from '#shared/agent-api/task-kinds';
 import { noteAuditedTask } from '#store/audit-scope';
 import type { TaskView } from '#shared/agent-api/tasks';
 

@@ -2,7 +2,7 @@ import type { SimHost } from '#shared/seed/host/schema';
 import { getopt } from '../format.ts';
 import { registerCommand, withUsage, type CommandContext } from '../registry.ts';
 import { registerScriptCommand, type ShellResult } from '../shell.ts';
-import { parseCpuList } from '#domain/jails/cpu';
+import { parseCpuList } from '#shared/agent-api/jail-cpu';
 import { runningJails } from './jail-model.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { SimJail } from '#shared/seed/host/jail';
-import { HOOK_PHASES, hookInterpreter, IN_JAIL_PHASES, type HookPhase } from '#domain/jails/hooks';
+import { HOOK_PHASES, hookInterpreter, IN_JAIL_PHASES, type HookPhase } from '#shared/agent-api/jail-hooks';
 
 /**
  * The files a seeded jail has on its simulated host: what an earlier run of the agent left there (its layout is

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FromSchema } from 'json-schema-to-ts';
 import { XMLParser } from 'fast-xml-parser';
 import type { simVmSchema } from '#shared/seed/host/vm';
-import { compareVersions } from '#domain/capabilities';
+import { compareVersions } from '#shared/agent-api/capability-rules';
 import { AddressError, assignAddresses } from './virsh-addresses.ts';
 
 export type SimVm = FromSchema<typeof simVmSchema>;

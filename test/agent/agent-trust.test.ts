@@ -22,7 +22,7 @@ import { findSimJail } from '#simulator/commands/jail-model';
 import { readFile } from '#simulator/file-tree';
 import { nodeQueueUrl } from '#shared/queue/node-queue';
 import { dispatchTask, sendTask } from '#shared/jobs/dispatch';
-import { noHooks } from '#domain/jails/hooks';
+import { noHooks } from '#shared/agent-api/jail-hooks';
 import { freeGuestId } from '../http/jail-setup.ts';
 import { freeRids } from '../http/vm-fixtures.ts';
 import { DomainXml, attrsOf, find, is } from '#agent/drivers/domain-xml';

@@ -9,7 +9,7 @@ import { recvArgv } from '#agent/drivers/zfs/backup-stream';
 import { findSimJail } from '#simulator/commands/jail-model';
 import { readFile, writeFile } from '#simulator/file-tree';
 import { SIM_KEY_PROPERTY } from '#simulator/commands/zfs-load-key';
-import type { BackupRestorePayload } from '#shared/jobs/protocol';
+import type { BackupRestorePayload } from '#shared/agent-api/task-kinds';
 import type { SimHost } from '#shared/seed/host/schema';
 
 /**

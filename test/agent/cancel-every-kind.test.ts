@@ -5,7 +5,7 @@ import { freeRids, randomMac } from '../http/vm-fixtures.ts';
 import { createTarget } from '../http/iscsi-fixtures.ts';
 import { selfSignedCertificate } from '../helpers/self-signed.ts';
 import { HostSimulator } from '#simulator/simulator';
-import { TASK_KINDS, type TaskKind } from '#shared/jobs/protocol';
+import { TASK_KINDS, type TaskKind } from '#shared/agent-api/task-kinds';
 import type { SimHost } from '#shared/seed/host/schema';
 
 /**

@@ -32,7 +32,7 @@ describe('agent command line', () => {
     expect(run(['--api-url', 'http://x/api'])).toMatchObject({ code: 2, err: expect.stringContaining('--token (HM_AGENT_TOKEN)') });
     expect(run(['--api-url', 'http://x/api', '--token', 't', '--executor', 'telnet'])).toMatchObject({
       code: 2,
-      err: expect.stringContaining('--executor (HM_EXECUTOR): must be local, ssh or simulator'),
+      err: expect.stringContaining('--executor (HM_EXECUTOR): must be one of local, ssh, simulator'),
     });
     // an SSH executor pins the host key, or is told explicitly not to
     expect(run(['--api-url', 'http://x/api', '--token', 't', '--executor', 'ssh', '--ssh-host', 'h'])).toMatchObject({
@@ -67,7 +67,7 @@ describe('agent command line', () => {
     // its other configuration errors are the same as ever
     expect(run(['--api-url', 'http://x/api', '--token', 't', '--executor', 'telnet'], {}, productionAgentCommand())).toMatchObject({
       code: 2,
-      err: expect.stringContaining('must be local, ssh or simulator'),
+      err: expect.stringContaining('must be one of local, ssh, simulator'),
     });
   });
 

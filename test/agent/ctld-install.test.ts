@@ -2,7 +2,7 @@
 import { host, simulate } from '../unit/simulator/sim-helper.ts';
 import { installCtlConf } from '#agent/drivers/ctld';
 import type { Executor, RunResult } from '#agent/executors/executor';
-import type { IscsiConfig } from '#shared/jobs/protocol';
+import type { IscsiConfig } from '#shared/agent-api/task-kinds';
 import type { SimHost } from '#shared/seed/host/schema';
 
 /**

@@ -3,7 +3,7 @@ import type { SimHost } from '#shared/seed/host/schema';
 import { jailHost, simulatedHost } from '../helpers/simulated-host.ts';
 import { applyHooks, applyLimits, findJail, jailInventory, startJail, stopJail } from '#agent/drivers/jail';
 import { listRunningJails } from '#agent/drivers/jls';
-import { noHooks } from '#domain/jails/hooks';
+import { noHooks } from '#shared/agent-api/jail-hooks';
 import { findSimJail } from '#simulator/commands/jail-model';
 import { fixture } from '../helpers/fixtures.ts';
 

@@ -7,7 +7,7 @@ import { getTaskRow, hostKeyFile, startTestAgent, testJailHost, waitForTask, wai
 import { peerViaSshd, startSshd, type Sshd } from './sshd-server.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { findSimJail } from '#simulator/commands/jail-model';
-import { noHooks } from '#domain/jails/hooks';
+import { noHooks } from '#shared/agent-api/jail-hooks';
 import { freeGuestId } from '../http/jail-setup.ts';
 import type { SimHost } from '#shared/seed/host/schema';
 

@@ -2,8 +2,8 @@
 import type { SimHost } from '#shared/seed/host/schema';
 import { demoSeedHost, jailHost, simulatedHost } from '../helpers/simulated-host.ts';
 import { applyHooks, applyLimits, findJail, jailInventory, startJail, stopJail } from '#agent/drivers/jail';
-import { noHooks } from '#domain/jails/hooks';
-import { RACCT_REQUIRED } from '#domain/capabilities';
+import { noHooks } from '#shared/agent-api/jail-hooks';
+import { RACCT_REQUIRED } from '#shared/agent-api/capability-rules';
 import { findSimJail } from '#simulator/commands/jail-model';
 
 /**

@@ -37,7 +37,7 @@ function ctx(a: SimulatorExecutor, b: SimulatorExecutor, phases: string[]): JobC
   };
 }
 
-const payload = { ctid: 301, name: 'web', dataset: 'zroot/jails/web', target: { nodeId: 'node-b', address: '127.0.0.1' } };
+const payload = { ctid: 301, name: 'web', dataset: 'zroot/jails/web', target: { nodeId: 'node-b', address: '127.0.0.1', hostKeys: [] } };
 const datasets = (e: SimulatorExecutor) => e.simulator.state((s) => s.datasets.map((d) => d.name).filter((x) => x.startsWith('zroot/jails/')));
 
 test('replicates, stops, sends the increment, starts on the target and removes the jail here', async () => {

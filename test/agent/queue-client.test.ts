@@ -1,5 +1,5 @@
 /**
- * The agent's queue client speaks SQS's JSON protocol itself (agent/runtime/sqs-call.ts), so what it sends is
+ * The agent's queue client speaks SQS's JSON protocol itself (agent/sqs/sqs-call.ts), so what it sends is
  * checked against the SDK's own client: a SigV4 verifier written here from AWS's documented algorithm first
  * accepts a request the SDK signed (and refuses it tampered), then the agent's requests. The four calls then
  * run against the real local queue (fauxqs), and error answers, retries and digests against a capturing server.
@@ -11,9 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { agentCredentials } from '#agent/runtime/aws-credentials';
-import { NodeQueue } from '#agent/runtime/queue';
-import { SqsError, SqsJsonClient } from '#agent/runtime/sqs-call';
+import { agentCredentials } from '#agent/sqs/aws-credentials';
+import { NodeQueue } from '#agent/sqs/queue';
+import { SqsError, SqsJsonClient } from '#agent/sqs/sqs-call';
 import { stackQueue } from '../helpers/agent.ts';
 
 interface Captured {

@@ -6,7 +6,7 @@ import { readFile } from '#simulator/file-tree';
 import { simulatedVms } from '#simulator/commands/virsh';
 import { DomainXml, attrsOf, find, is } from '#agent/drivers/domain-xml';
 import { hasCdrom, readGuestAgent, readVnc } from '#agent/drivers/domain-xml-options';
-import type { VmConfig } from '#domain/vms/types';
+import type { VmConfig } from '#shared/domain/vms/types';
 import { freeRids, randomMac } from '../http/vm-fixtures.ts';
 
 /**

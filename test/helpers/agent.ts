@@ -12,7 +12,7 @@ import { createToken } from '#shared/auth/tokens';
 import { createTask, type NewTask } from '#shared/jobs/tasks';
 import { dispatchTask } from '#shared/jobs/dispatch';
 import { inTransaction } from '#store/tx';
-import type { TaskKind } from '#shared/jobs/protocol';
+import type { TaskKind } from '#shared/agent-api/task-kinds';
 import type { TaskRow } from '#store/tables';
 import type { SimHost } from '#shared/seed/host/schema';
 import { ensureSimulatorState } from '#scripts/stack/local-agent';

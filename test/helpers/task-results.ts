@@ -1,8 +1,8 @@
-import type { TaskKind, TaskPayloads, TaskResults } from '#shared/jobs/kinds';
+import type { TaskKind, TaskPayloads, TaskResults } from '#shared/agent-api/task-kinds';
 import { testDb } from './api.ts';
 
 /**
- * Results the kinds' schemas accept (shared/jobs/kinds.ts), for tests that play the agent's part and report a
+ * Results the kinds' schemas accept (shared/agent-api/task-kinds.ts), for tests that play the agent's part and report a
  * success: the control plane fails a success whose result is not its kind's.
  */
 const samples: { [K in TaskKind]?: (p: TaskPayloads[K]) => TaskResults[K] } = {

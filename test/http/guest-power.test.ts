@@ -66,7 +66,7 @@ describe('jail power', () => {
       kind: 'jail.migrate',
       nodeId: node,
       resource: `jail:${stopped}`,
-      payload: { ctid: stopped, name: `j${stopped}`, dataset: `zroot/jails/j${stopped}`, target: { nodeId: node, address: '192.0.2.1' } },
+      payload: { ctid: stopped, name: `j${stopped}`, dataset: `zroot/jails/j${stopped}`, target: { nodeId: node, address: '192.0.2.1', hostKeys: [] } },
     });
     const during = await power('jail', stopped, { action: 'start' });
     expectEnvelope(during, 409, 'jail_busy');

@@ -2,7 +2,8 @@ import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { createHost, sampleInventory } from './zfs-fixtures.ts';
 import { createTarget } from './iscsi-fixtures.ts';
 import type { DatasetInventory } from '#domain/inventory';
-import { defaultVmOptions, type VmInventory, type VmState } from '#domain/vms/types';
+import { defaultVmOptions } from '#shared/agent-api/vm-defaults';
+import type { VmInventory, VmState } from '#shared/domain/vms/types';
 import { freeRids } from './vm-fixtures.ts';
 
 const vol = (name: string): DatasetInventory => ({ name, type: 'volume', used: 1 << 30, available: 1 << 30, volsize: 1 << 30 });

@@ -128,7 +128,7 @@ describe('E4 PUT /api/jail/{ctid}/hardware/cpu', () => {
       kind: 'jail.migrate',
       nodeId: node,
       resource: `jail:${j}`,
-      payload: { ctid: j, name: `j${j}`, dataset: 'x', target: { nodeId: node, address: '127.0.0.1' } },
+      payload: { ctid: j, name: `j${j}`, dataset: 'x', target: { nodeId: node, address: '127.0.0.1', hostKeys: [] } },
       dispatch: false,
     });
     const res = await call('PUT', path(j), { token: operator, body: { cores: 1 } });

@@ -1,6 +1,6 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { queueTask } from '../helpers/agent.ts';
-import { noHooks } from '#domain/jails/hooks';
+import { noHooks } from '#shared/agent-api/jail-hooks';
 import { arrangeNode, freeGuestId, guestRow, jailInv, tasksOf } from './jail-setup.ts';
 
 const path = (ctid: number | string) => `/jail/${ctid}/options/lifecycle-hooks`;
@@ -127,7 +127,7 @@ describe('E3 PUT /api/jail/{ctid}/options/lifecycle-hooks', () => {
       kind: 'jail.migrate',
       nodeId: node,
       resource: `jail:${busy}`,
-      payload: { ctid: busy, name: `j${busy}`, dataset: 'x', target: { nodeId: node, address: '127.0.0.1' } },
+      payload: { ctid: busy, name: `j${busy}`, dataset: 'x', target: { nodeId: node, address: '127.0.0.1', hostKeys: [] } },
       dispatch: false,
     });
     const res = await call('PUT', path(busy), { token: operator, body: { hooks: hooks({ start: { enabled: true, script: 'x' } }) } });

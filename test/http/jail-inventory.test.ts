@@ -2,7 +2,7 @@ import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { queueTask } from '../helpers/agent.ts';
 import { applyJailInventory } from '#domain/jails/projection';
 import { inTransaction } from '#store/tx';
-import { noHooks } from '#domain/jails/hooks';
+import { noHooks } from '#shared/agent-api/jail-hooks';
 import { arrangeNode, freeGuestId, guestRow, jailInv } from './jail-setup.ts';
 
 const project = (nodeId: string, jails: Parameters<typeof applyJailInventory>[2]) => inTransaction(testDb(), (trx) => applyJailInventory(trx, nodeId, jails));

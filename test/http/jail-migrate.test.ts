@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
 import { queueTask } from '../helpers/agent.ts';
 import { onlineSql } from '#domain/nodes/presence';
+import { taskKinds } from '#shared/agent-api/task-kinds';
 import { arrangeNode, freeGuestId, guestRow, jailInv, tasksOf } from './jail-setup.ts';
 
 const path = (ctid: number | string) => `/jail/${ctid}/migrations`;
@@ -15,14 +16,18 @@ describe('E20 POST /api/jail/{ctid}/migrations (validation and queueing)', () =>
   test('202 {guestId, outcome, taskId} + Location; an exclusive task on the source node; the guest stays put until it succeeds', async () => {
     const j = await freeGuestId();
     const source = await arrangeNode({ jails: [jailInv(j, { state: 'running', jid: 4 })] });
-    const target = await arrangeNode({ ip: '198.51.100.7' });
+    const hostKey = 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const target = await arrangeNode({ ip: '198.51.100.7', sshHostKeys: [hostKey] });
     const res = await call('POST', path(j), { token: operator, body: { targetNodeUuid: target } });
     expectEnvelope(res, 202, 'jail_migration_queued');
     expect(res.body.data).toEqual({ guestId: j, outcome: 'queued', taskId: expect.any(Number) });
     expect(res.headers.get('location')).toBe(`/api/tasks/${res.body.data.taskId}`);
     const [task] = await tasksOf(j);
     expect(task).toMatchObject({ id: res.body.data.taskId, kind: 'jail.migrate', node_id: source, exclusive: true, status: 'queued' });
-    expect(task.payload).toEqual({ ctid: j, name: `j${j}`, dataset: `zroot/jails/j${j}`, target: { nodeId: target, address: '198.51.100.7' } });
+    // the target's address and host keys are stored as planned: the source's agent is handed these, not a re-read
+    const planned = { nodeId: target, address: '198.51.100.7', hostKeys: [hostKey] };
+    expect(task.payload).toEqual({ ctid: j, name: `j${j}`, dataset: `zroot/jails/j${j}`, target: planned });
+    expect(taskKinds['jail.migrate'].peers?.(task.payload)).toEqual([{ kind: 'planned', ...planned }]);
     expect((await guestRow(j))!.node_id).toBe(source);
 
     // the task is visible to viewers

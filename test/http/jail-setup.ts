@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { testDb } from '../helpers/api.ts';
 import { applyJailInventory } from '#domain/jails/projection';
-import { noHooks } from '#domain/jails/hooks';
+import { noHooks } from '#shared/agent-api/jail-hooks';
 import type { JailInventory } from '#domain/jails/types';
 import { inTransaction } from '#store/tx';
 
@@ -44,6 +44,8 @@ export interface NodeSpec {
   jails?: JailInventory[];
   vms?: Array<{ rid: number }>;
   ip?: string;
+  /** the SSH host keys its agent registered */
+  sshHostKeys?: string[];
   /** the inventory's capabilities section, as an agent that probes them reports it */
   capabilities?: { osrelease: string; osreldate: number; racct: boolean; zfsVersion?: string | null; libvirtVersion?: string | null };
 }
@@ -66,6 +68,7 @@ export async function arrangeNode(spec: NodeSpec = {}): Promise<string> {
       id,
       name: `node-${id.slice(0, 8)}`,
       ip: spec.ip ?? '192.0.2.20',
+      ...(spec.sshHostKeys ? { ssh_host_keys: JSON.stringify(spec.sshHostKeys) } : {}),
       status: spec.status ?? 'member',
       inventory: JSON.stringify(inventory),
       last_seen_at: spec.online === false ? sql<Date>`now() - interval '1 hour'` : sql<Date>`now()`,

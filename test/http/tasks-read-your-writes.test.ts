@@ -1,7 +1,7 @@
 import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { insertNode } from '../helpers/agent.ts';
 import { freeRids } from './vm-fixtures.ts';
-import { defaultVmOptions } from '#domain/vms/types';
+import { defaultVmOptions } from '#shared/agent-api/vm-defaults';
 import { sampleResultOf } from '../helpers/task-results.ts';
 
 /**

@@ -21,7 +21,7 @@ const probe = (nodeId: string, resource: string, extra: { idempotencyKey?: strin
   ...extra,
 });
 
-/** A task of a kind that holds its resource alone (shared/jobs/kinds.ts: `exclusive`). */
+/** A task of a kind that holds its resource alone (shared/agent-api/task-kinds.ts: `exclusive`). */
 const replacement = (nodeId: string, resource: string) => ({
   kind: 'pool.replace-device' as const,
   nodeId,

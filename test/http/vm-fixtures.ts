@@ -2,7 +2,8 @@
 import { sql } from 'kysely';
 import { testDb } from '../helpers/api.ts';
 import { insertNode } from '../helpers/agent.ts';
-import { defaultVmOptions, type VmConfig, type VmOptions, type VmState } from '#domain/vms/types';
+import { defaultVmOptions } from '#shared/agent-api/vm-defaults';
+import type { VmConfig, VmOptions, VmState } from '#shared/domain/vms/types';
 import { syncMacBindings } from '#domain/vms/mac-objects';
 
 /** Guest ids are cluster-wide and shared with other test files: pick ones nobody holds. */

@@ -3,7 +3,7 @@ import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { insertNode, queueTask, stackQueue } from '../helpers/agent.ts';
 import { finishTask, startTask, sweepTasks } from '#domain/task-transitions';
 import { inTransaction } from '#store/tx';
-import { defaultVmOptions } from '#domain/vms/types';
+import { defaultVmOptions } from '#shared/agent-api/vm-defaults';
 import { freeRids, insertVm } from './vm-fixtures.ts';
 import { sampleResultOf } from '../helpers/task-results.ts';
 

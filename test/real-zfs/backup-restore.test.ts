@@ -1,6 +1,6 @@
 import { backupRun } from '#agent/jobs/backup-run';
 import { restoreBackup } from '#agent/jobs/backup-restore';
-import type { BackupRestorePayload } from '#shared/jobs/protocol';
+import type { BackupRestorePayload } from '#shared/agent-api/task-kinds';
 import { type Guest, guest } from './guest.ts';
 import { createPool, dropPool, jobContext, propsWithSource, VDEV_DIR, values } from './scenario.ts';
 

@@ -5,7 +5,7 @@
  */
 import type { Executor } from '#agent/executors/executor';
 import type { JobContext } from '#agent/jobs/job';
-import type { TaskKind } from '#shared/jobs/kinds';
+import type { TaskKind } from '#shared/agent-api/task-kinds';
 import { executorFor, type Guest } from './guest.ts';
 
 export const VDEV_DIR = '/var/tmp/hm-vdevs';

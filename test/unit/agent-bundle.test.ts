@@ -56,7 +56,7 @@ describe('agent bundles', () => {
     // credential chain is for hosts without keys in their environment)
     const files = startFiles('dist/agent/agent.js');
     const atStart = files.flatMap(bundledModules);
-    expect(atStart).toContain(resolve('agent/runtime/queue.ts'));
+    expect(atStart).toContain(resolve('agent/sqs/queue.ts'));
     expect(atStart.filter((m) => m.startsWith(resolve('node_modules/aws4/')))).not.toEqual([]);
     const lazy = [
       'node_modules/node-forge/',

@@ -1,7 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { checkSettings, setting, SettingError } from '#shared/config/read';
+import { load } from 'js-yaml';
 import { SETTINGS } from '#shared/config/settings';
+import type { Reader } from '#shared/config/spec';
+import { HELP, parseConfig } from '#agent/runtime/config';
 
 /**
  * The one table of settings (shared/config): every value is parsed by its entry, a bad one refused naming the
@@ -95,12 +98,63 @@ describe('settings', () => {
     expect(names.filter((n) => !(n in SETTINGS))).toEqual([]);
   });
 
+  test("the agent's --help names every option of the table with its flag and variable, and no other", () => {
+    const options = Object.entries(SETTINGS).flatMap(([name, spec]) => ('flag' in spec ? [[name, spec.flag] as const] : []));
+    expect(options.length).toBeGreaterThanOrEqual(29);
+    for (const [name, flag] of options) {
+      expect(HELP).toMatch(new RegExp(`--${flag}\\b`));
+      expect(HELP).toContain(name);
+    }
+    const flagsInHelp = [...HELP.matchAll(/^\s+(?:\()?--([a-z-]+)/gm)].map((m) => m[1]).filter((f) => f !== 'help');
+    expect(flagsInHelp.filter((f) => !options.some(([, flag]) => flag === f))).toEqual([]);
+    // and parses them by the table: a range and a default it alone states
+    expect(parseConfig(['--api-url', 'http://x/api', '--token', 't'], {}, () => '')).toMatchObject({
+      concurrency: SETTINGS.HM_CONCURRENCY.default,
+      ssh: { port: 22 },
+    });
+    expect(() => parseConfig(['--api-url', 'http://x/api', '--token', 't', '--poll-wait', '21'], {}, () => '')).toThrow(
+      '--poll-wait (HM_POLL_WAIT): must be an integer 1–20, got "21"',
+    );
+    expect(() => parseConfig(['--api-url', 'http://x/api'], { HM_AGENT_TOKEN: 't', HM_QUEUE_URL: 'sqs' }, () => '')).toThrow(
+      '--queue-url (HM_QUEUE_URL): must be an http(s) URL',
+    );
+  });
+
   test('product code reads no HM_ setting from the environment but through the table', () => {
     const found = spawnSync('grep', ['-rnE', String.raw`env(\.|\[')HM_[A-Z0-9_]+`, 'shared', 'functions', 'agent', 'simulator', '--include=*.ts'], {
       encoding: 'utf8',
     });
-    // the agent's options are parsed with their flags in agent/runtime/config.ts (listed in the table, checked above)
-    const direct = found.stdout.split('\n').filter((l) => l && !l.startsWith('agent/runtime/config.ts:'));
+    const direct = found.stdout.split('\n').filter(Boolean);
     expect(direct).toEqual([]);
+  });
+});
+
+describe("serverless.yml's environment block", () => {
+  const block = (load(readFileSync('serverless.yml', 'utf8')) as { provider: { environment: Record<string, unknown> } }).provider.environment;
+  const readBy = (reader: Reader) => Object.entries(SETTINGS).flatMap(([name, spec]) => ((spec.readers as readonly Reader[]).includes(reader) ? [name] : []));
+  // Node's own variable (source maps in stack traces), not one of hostmgr's settings
+  const NOT_OURS = ['NODE_OPTIONS'];
+
+  test("names every setting the functions read, and nothing the table does not list as the functions'", () => {
+    const functions = readBy('functions');
+    expect(functions.length).toBeGreaterThan(20);
+    expect(functions.filter((n) => !(n in block))).toEqual([]);
+    expect(Object.keys(block).filter((n) => !functions.includes(n) && !NOT_OURS.includes(n))).toEqual([]);
+  });
+
+  test('a value taken from the deploy shell is taken from the variable of its own name (the local store URL aside)', () => {
+    const crossed = Object.entries(block).flatMap(([name, value]) => {
+      const from = typeof value === 'string' ? /\$\{env:([A-Z0-9_]+)/.exec(value)?.[1] : undefined;
+      return from && from !== name ? [`${name} ← ${from}`] : [];
+    });
+    expect(crossed).toEqual(['DATABASE_URL ← HM_LOCAL_DATABASE_URL']);
+  });
+
+  test("every setting of `serverless deploy` (reader 'deploy') is read by serverless.yml or what it runs", () => {
+    const deployFiles = ['serverless.yml', 'scripts/deploy/stage-guard.cjs', 'scripts/build/functions-yml.ts'];
+    const text = deployFiles.map((f) => readFileSync(f, 'utf8')).join('\n');
+    const deploy = readBy('deploy');
+    expect(deploy.length).toBeGreaterThan(5);
+    expect(deploy.filter((n) => !new RegExp(`\\b${n}\\b`).test(text))).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { load as loadYaml } from 'js-yaml';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,8 +31,7 @@ test('a schema, a catch-all and a schedule become their serverless functions', a
   });
   const fns = await declaredFunctions(root);
   expect(fns.map((f) => f.name)).toEqual(['meta-not-found', 'tasks-sweep', 'vm-get']);
-  const { default: YAML } = await import('yaml');
-  expect(YAML.parse(functionsYml(fns))).toEqual({
+  expect(loadYaml(functionsYml(fns))).toEqual({
     'meta-not-found': {
       handler: 'dist/functions/meta/not-found.handler',
       events: [{ httpApi: '*' }],
@@ -110,8 +110,7 @@ test('a trigger’s pages become public GET routes of its one function, with no 
     'functions/meta/docs.ts': handler,
     'functions/meta/docs.trigger.ts': `export const trigger = { summary: 's', pages: ['/api/docs', '/api/docs/{file}'] };\n`,
   });
-  const { default: YAML } = await import('yaml');
-  expect(YAML.parse(functionsYml(await declaredFunctions(root)))).toEqual({
+  expect(loadYaml(functionsYml(await declaredFunctions(root)))).toEqual({
     'meta-docs': {
       handler: 'dist/functions/meta/docs.handler',
       events: [{ httpApi: { method: 'GET', path: '/api/docs' } }, { httpApi: { method: 'GET', path: '/api/docs/{file}' } }],

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
-import YAML from 'yaml';
+import { load } from 'js-yaml';
 import { FUNCTIONS_YML, readRoutes } from '#scripts/build/routes';
 import { lambdaLogicalId } from '#scripts/build/functions-yml';
 import { prodRefusedSettings } from '#scripts/build/edge';
@@ -29,7 +29,7 @@ let template: { Resources: Record<string, { Type: string; Properties: Record<str
 
 // the functions section the build generated from the schemas and triggers (test/unit/routes.test.ts checks it)
 const declared = () =>
-  Object.entries(YAML.parse(readFileSync(FUNCTIONS_YML, 'utf8')) as Record<string, { handler: string }>).map(([name, fn]) => ({
+  Object.entries(load(readFileSync(FUNCTIONS_YML, 'utf8')) as Record<string, { handler: string }>).map(([name, fn]) => ({
     name,
     bundle: fn.handler.replace(/\.handler$/, '.js'),
   }));

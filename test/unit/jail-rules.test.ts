@@ -1,5 +1,6 @@
-import { HOOK_PHASES, hookInterpreter, hookProblems, normalizeHooks, noHooks, activePhases, type JailHooks } from '#domain/jails/hooks';
-import { fitCpuSet, leastUsedCpus, parseCpuList, cpuList } from '#domain/jails/cpu';
+import { HOOK_PHASES, hookInterpreter, normalizeHooks, noHooks, activePhases, type JailHooks } from '#shared/agent-api/jail-hooks';
+import { hookProblems } from '#shared/domain/jails/hook-problems';
+import { fitCpuSet, leastUsedCpus, parseCpuList, cpuList } from '#shared/agent-api/jail-cpu';
 import { reportedGuestIds } from '#domain/jails/migrate';
 import {
   hookFileContent,

@@ -10,15 +10,16 @@ import * as esbuild from 'esbuild';
  * agent never imports the simulator: the hosts' agent bundle holds no simulator code.
  * Type-only imports count too: a layer must not even know the shapes of the one above it.
  *
- * The agent wire (`shared/agent-api`: the calls, the inventory, the envelope) is a leaf under the whole stack, so the
- * agent and the control plane share it without the agent carrying the control plane: it imports nothing of
- * `shared/` but the task-kind table its start answer types payloads by, and that table imports only the wire.
- * The agent stands on the wire, the task protocol and the domain's pure rules, never on the store or the HTTP layer.
+ * The agent's contract (`shared/agent-api`: the calls, the inventory, the envelope, the task-kind table, the queue
+ * message and the pure host rules the agent shares with the domain) is a leaf under the whole stack, so the agent
+ * and the control plane share it without the agent carrying the control plane: it imports nothing of `shared/`.
+ * The agent stands on that contract, the settings table and the logger only: never on the task protocol, the
+ * domain, the store or the HTTP layer.
  */
 const SHARED_LAYERS: Record<string, number> = {
   errors: 0, // imports nothing at all
   trigger: 0,
-  'agent-api': 0, // imports nothing of shared/ but the task-kind table
+  'agent-api': 0, // the agent's contract: imports nothing of shared/
   config: 0, // the settings table; pure, the agent imports it too
   log: 0, // the logger; pure, the agent imports it too
   store: 1,
@@ -30,11 +31,8 @@ const SHARED_LAYERS: Record<string, number> = {
   seed: 4,
 };
 
-/** The task-kind table: the one module of the stack the wire may import; it imports only the wire. */
-const TASK_KIND_TABLE = ['shared/jobs/protocol.ts', 'shared/jobs/kinds.ts'];
-
-/** The folders of `shared/` the agent may import: the wire, the settings, the logger, the task protocol, the domain's pure rules. */
-const AGENT_SHARED = ['agent-api', 'config', 'log', 'jobs', 'domain'];
+/** The folders of `shared/` the agent may import: its contract, the settings, the logger. */
+const AGENT_SHARED = ['agent-api', 'config', 'log'];
 
 /** Top-level folders checked, and the other top-level folders each may import. */
 const TOP: Record<string, string[]> = {
@@ -107,10 +105,7 @@ function violation(file: string, imported: string): string | undefined {
     return TOP[to.top] && !TOP[from.top].includes(to.top) ? `${from.top} must not import ${to.top}` : undefined;
   }
   if (from.top !== 'shared' || from.folder === to.folder) return undefined;
-  if (from.folder === 'agent-api') {
-    return TASK_KIND_TABLE.includes(imported) ? undefined : `the agent wire (shared/agent-api) is a leaf: it must not import shared/${to.folder}`;
-  }
-  if (TASK_KIND_TABLE.includes(file) && to.folder !== 'agent-api') return `the task-kind table imports only the agent wire, not shared/${to.folder}`;
+  if (from.folder === 'agent-api') return `the agent's contract (shared/agent-api) is a leaf: it must not import shared/${to.folder}`;
   const a = SHARED_LAYERS[from.folder];
   const b = SHARED_LAYERS[to.folder];
   if (a === undefined || b === undefined) return `shared/${a === undefined ? from.folder : to.folder} has no layer in test/unit/layers.test.ts`;
@@ -144,7 +139,7 @@ describe('layers: no folder imports one above it', () => {
 
   test('the rules catch what they forbid', () => {
     expect(violation('shared/domain/x.ts', 'shared/http/errors.ts')).toMatch(/must not import/);
-    expect(violation('shared/store/tx.ts', 'shared/jobs/protocol.ts')).toMatch(/must not import/);
+    expect(violation('shared/store/tx.ts', 'shared/jobs/tasks.ts')).toMatch(/must not import/);
     expect(violation('shared/jobs/x.ts', 'shared/domain/y.ts')).toMatch(/must not import/);
     expect(violation('shared/jobs/x.ts', 'shared/auth/y.ts')).toMatch(/must not import/);
     expect(violation('shared/errors/x.ts', 'shared/store/y.ts')).toMatch(/imports nothing/);
@@ -178,7 +173,7 @@ describe('the agent stands on the wire only', () => {
       for (const t of importsOf(f)) walk(t.endsWith('.ts') ? t : `${t}.ts`);
     };
     for (const f of tsFiles('shared/agent-api')) walk(f);
-    expect([...seen].filter((f) => !f.startsWith('shared/agent-api/') && !TASK_KIND_TABLE.includes(f))).toEqual([]);
+    expect([...seen].filter((f) => !f.startsWith('shared/agent-api/'))).toEqual([]);
     expect(seen.size).toBeGreaterThan(5);
   });
 
@@ -189,8 +184,14 @@ describe('the agent stands on the wire only', () => {
     expect(violation('agent/runtime/client.ts', 'shared/agent-api/contract.ts')).toBeUndefined();
     expect(violation('shared/agent-api/contract.ts', 'shared/domain/inventory.ts')).toMatch(/is a leaf/);
     expect(violation('shared/agent-api/contract.ts', 'shared/http/spec.ts')).toMatch(/is a leaf/);
-    expect(violation('shared/agent-api/tasks.ts', 'shared/jobs/protocol.ts')).toBeUndefined();
-    expect(violation('shared/jobs/protocol.ts', 'shared/store/tables.ts')).toMatch(/imports only the agent wire/);
+    expect(violation('shared/agent-api/tasks.ts', 'shared/jobs/tasks.ts')).toMatch(/is a leaf/);
+    expect(violation('shared/agent-api/tasks.ts', 'shared/agent-api/task-kinds.ts')).toBeUndefined();
+    expect(violation('agent/jobs/x.ts', 'shared/jobs/tasks.ts')).toMatch(/agent must not import shared\/jobs/);
+    expect(violation('agent/drivers/x.ts', 'shared/domain/vms/types.ts')).toMatch(/agent must not import shared\/domain/);
+    expect(violation('agent/runtime/x.ts', 'shared/errors/domain-errors.ts')).toMatch(/agent must not import shared\/errors/);
+    expect(violation('agent/runtime/x.ts', 'shared/trigger.ts')).toMatch(/agent must not import shared\/trigger/);
+    expect(violation('agent/runtime/config.ts', 'shared/config/settings.ts')).toBeUndefined();
+    expect(violation('agent/runtime/log.ts', 'shared/log/logger.ts')).toBeUndefined();
     expect(violation('shared/domain/inventory.ts', 'shared/agent-api/inventory.ts')).toBeUndefined();
     expect(notAgentSafe(['agent/main.ts', 'shared/agent-api/contract.ts', 'node_modules/ssh2/lib/client.js'])).toEqual([]);
     expect(

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import YAML from 'yaml';
+import { load as loadYaml } from 'js-yaml';
 import { FUNCTIONS_YML } from '#scripts/build/routes';
 import { SCHEDULES_ENABLED } from '#scripts/build/functions-yml';
 import type { EndpointSchema } from '#http/spec';
@@ -18,7 +18,7 @@ interface Fn {
   tags?: { role?: string };
   events: Array<{ httpApi?: { method: string; path: string } | string; schedule?: string }>;
 }
-const generated = YAML.parse(readFileSync(FUNCTIONS_YML, 'utf8')) as Record<string, Fn>;
+const generated = loadYaml(readFileSync(FUNCTIONS_YML, 'utf8')) as Record<string, Fn>;
 
 /** `functions/<area>/<op>` of every file in functions/ ending in `suffix`. */
 const modules = (suffix: string) =>

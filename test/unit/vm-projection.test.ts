@@ -2,7 +2,8 @@
 import { sql } from 'kysely';
 import { testDb } from '../helpers/api.ts';
 import { applyVmInventory } from '#domain/vms/projection';
-import { defaultVmOptions, type VmConfig, type VmInventory } from '#domain/vms/types';
+import { defaultVmOptions } from '#shared/agent-api/vm-defaults';
+import type { VmConfig, VmInventory } from '#shared/domain/vms/types';
 import { freeRids, insertVm, onlineNode, randomMac } from '../http/vm-fixtures.ts';
 
 /** The VM inventory projection against the real store (PGlite or PostgreSQL). */

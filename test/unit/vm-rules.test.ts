@@ -1,7 +1,7 @@
 import { ValidationError } from '#shared/errors/domain-errors';
 import { checkCloudInit } from '#domain/vms/cloud-init-rules';
 import { checkVnc, isIpLiteral, parseResolution } from '#domain/vms/vnc-rules';
-import { VNC_PORT } from '#domain/vms/rules';
+import { VNC_PORT } from '#shared/agent-api/vm-rules';
 
 const fieldsOf = (fn: () => unknown): string[] => {
   try {

@@ -1,4 +1,4 @@
-import type { IscsiConfig } from '#shared/jobs/protocol';
+import type { IscsiConfig } from '#shared/agent-api/task-kinds';
 import { runChecked, type Executor } from '../../executors/executor.ts';
 import { CtlConfError } from '../../drivers/ctl-conf-check.ts';
 import { ctlConfModel, parseCtlConf } from '../../drivers/ctl-conf-parse.ts';

@@ -1,6 +1,6 @@
 import { parseCpusetMask } from '../../drivers/cpuset.ts';
 import { runChecked, type Executor } from '../../executors/executor.ts';
-import { noHooks } from '#domain/jails/hooks';
+import { noHooks } from '#shared/agent-api/jail-hooks';
 import { renderJailConf } from '../../drivers/jail-conf.ts';
 import { configuredJails, isRunning, jailInventory, startJail, stopJail } from '../../drivers/jail.ts';
 import { jailFiles } from '../../drivers/jail-layout.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { guestAgentChannelMissing } from '#domain/capabilities';
+import { guestAgentChannelMissing } from '#shared/agent-api/capability-rules';
 import { runChecked, type Executor } from '../../executors/executor.ts';
 import { DomainXml } from '../../drivers/domain-xml.ts';
 import { hasCdrom, readGuestAgent, readVnc } from '../../drivers/domain-xml-options.ts';

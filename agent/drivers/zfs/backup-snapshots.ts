@@ -1,5 +1,5 @@
 import { CommandError, runChecked, type Executor } from '../../executors/executor.ts';
-import { isJobSnapshot, jobSnapshotsOldestFirst } from '#domain/backups/snapshot-names';
+import { isJobSnapshot, jobSnapshotsOldestFirst } from '#shared/agent-api/backup-snapshot-names';
 
 /**
  * A backup job's snapshots on one host: listing them with their GUIDs (a snapshot received elsewhere keeps its

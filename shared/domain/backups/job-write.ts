@@ -3,7 +3,7 @@ import { conflict } from '#shared/errors/domain-errors';
 import type { Database } from '#store/tables';
 import { inTransaction } from '#store/tx';
 import { activeExclusiveTask } from '#shared/jobs/tasks';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import { jobColumns, type BackupJobInput } from './job-input.ts';
 import { requireBackupJob, toBackupJob, type BackupJob } from './jobs.ts';
 

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
-import type { Db, TaskRow } from '#store/tables';
-import type { TaskStatus } from '#shared/jobs/protocol';
+import type { Db } from '#store/tables';
+import type { TaskStatus } from '#shared/agent-api/task-status';
 import { raiseNotification } from '#domain/notifications/raise';
 import type { BackupEventStatus } from './events.ts';
 import { cancelledBeforeStart } from '#domain/task-undo';
+import type { KindOutcome } from '#shared/jobs/lifecycle';
 
 /** The replication output an event keeps: the tail, where zfs's last words are. */
 export const EVENT_OUTPUT_TAIL = 16 * 1024;
@@ -27,8 +28,7 @@ export const modeOf = (output: string): string => /^mode: (full|incremental)$/m.
  * error. A run that ends `failed` raises a `backup_failed` notification, one cancelled while it ran a
  * `backup_cancelled` one (information: someone chose it). A run cancelled before it started leaves no event.
  */
-export async function applyBackupRunOutcome(trx: Db, task: TaskRow): Promise<void> {
-  if (task.kind !== 'backup.run') return;
+export const applyBackupRunOutcome: KindOutcome<'backup.run'> = async (trx: Db, task) => {
   // cancelled before it started: the run never happened, so neither did its event (the job's schedule goes on)
   if (cancelledBeforeStart(task)) {
     await trx.deleteFrom('backup_events').where('task_id', '=', task.id).execute();
@@ -62,7 +62,7 @@ export async function applyBackupRunOutcome(trx: Db, task: TaskRow): Promise<voi
     nodeId: task.node_id,
     subject: { type: 'backup_job', id: ev.job_id, kind: 'backup.run', status },
   });
-}
+};
 
 /**
  * Safety net for events whose task ended by a path that applies no outcome: they end as their task did, never

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { conflict } from '#shared/errors/domain-errors';
 import type { BackupJobsTable, Db, TaskRow } from '#store/tables';
 import type { TaskPlan } from '#shared/jobs/tasks';
-import { resourceKey, type BackupRunTarget } from '#shared/jobs/protocol';
+import { resourceKey, type BackupRunTarget } from '#shared/agent-api/task-kinds';
 import { peerOf, targetOf } from './target.ts';
 
 type JobRow = Selectable<BackupJobsTable>;

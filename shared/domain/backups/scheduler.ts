@@ -5,7 +5,7 @@ import { onlineSql } from '#store/presence';
 import { activeExclusiveTask, createTask } from '#shared/jobs/tasks';
 import { dispatchTask } from '#shared/jobs/dispatch';
 import { raiseNotification } from '#domain/notifications/raise';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import { DomainError } from '#shared/errors/domain-errors';
 import { nextRunAfter } from './schedule.ts';
 import { planBackupRun, recordQueuedEvent } from './run-plan.ts';

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { BackupJobsTable } from '#store/tables';
-import type { BackupPeer } from '#shared/jobs/protocol';
+import type { BackupPeer } from '#shared/agent-api/task-kinds';
 import { hostKeyFingerprint } from './rules.ts';
 
 /** Where a backup job's snapshots are received: another member node's dataset, or an SSH endpoint. */

@@ -1,4 +1,4 @@
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import type { TaskPlan } from '#shared/jobs/tasks';
 import type { CertificateRow } from '#store/tables';
 

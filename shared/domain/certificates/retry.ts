@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { conflict } from '#shared/errors/domain-errors';
 import { activeExclusiveTask, type TaskPlan } from '#shared/jobs/tasks';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import type { Db } from '#store/tables';
 import { toCertificateRecord, type CertificateRecord } from './record.ts';
 import { requireCertificate } from './store.ts';

@@ -1,5 +1,5 @@
 import type { CertificateRow, Db } from '#store/tables';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import { toCertificateRecord, type CertificateRecord } from './record.ts';
 import { CERTIFICATE_TASK_KINDS } from './outcomes.ts';
 

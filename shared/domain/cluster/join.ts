@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import { conflict, ValidationError, type FieldError } from '#shared/errors/domain-errors';
-import { ACTIVE_STATUSES, resourceKey } from '#shared/jobs/protocol';
+import { ACTIVE_STATUSES } from '#shared/agent-api/task-status';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import type { Database, Db } from '#store/tables';
 import { onlineSql } from '#store/presence';
 import { isIpLiteral } from '#domain/vms/vnc-rules';

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { conflict } from '#shared/errors/domain-errors';
 import type { Enqueue } from '#shared/jobs/tasks';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import type { Database } from '#store/tables';
 import { PROTECTED_GROUPS } from './rules.ts';
 import { primaryMembers, requireGroup, toGroupView } from './store.ts';

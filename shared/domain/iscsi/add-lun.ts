@@ -1,10 +1,10 @@
 import { sql, type Transaction } from 'kysely';
 import { conflict, notFound } from '#shared/errors/domain-errors';
 import type { Enqueue } from '#shared/jobs/tasks';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import type { Database } from '#store/tables';
 import type { DatasetInventory } from '#domain/inventory';
-import type { VmInventory } from '#domain/vms/types';
+import type { VmInventory } from '#shared/domain/vms/types';
 import { requireCapability } from '#domain/nodes/capabilities';
 import { nodeIscsiConfig } from './config.ts';
 

@@ -1,4 +1,4 @@
-import type { IscsiConfig } from '#shared/jobs/protocol';
+import type { IscsiConfig } from '#shared/agent-api/task-kinds';
 import type { Db } from '#store/tables';
 
 /**

@@ -3,7 +3,7 @@ import { conflict, unavailable, ValidationError } from '#shared/errors/domain-er
 import type { Database, TaskRow, Db } from '#store/tables';
 import type { TaskPlan } from '#shared/jobs/tasks';
 import type { TaskOf } from '#shared/jobs/lifecycle';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import { onlineSql } from '#store/presence';
 import { requireJail, requireNoActiveTask } from './store.ts';
 import type { JailConfig } from './types.ts';
@@ -68,7 +68,8 @@ export async function planMigration(trx: Transaction<Database>, ctid: number, ta
     kind: 'jail.migrate',
     nodeId: jail.node_id,
     resource: resourceKey.jail(ctid),
-    payload: { ctid, name: jail.name, dataset: config.dataset, target: { nodeId: target.id, address: target.ip } },
+    // the target's address and host keys as they are now: the source's agent pins the stream to these
+    payload: { ctid, name: jail.name, dataset: config.dataset, target: { nodeId: target.id, address: target.ip, hostKeys: target.ssh_host_keys } },
   };
 }
 

@@ -1,4 +1,5 @@
-import type { Db, TaskRow } from '#store/tables';
+import type { Db } from '#store/tables';
+import type { TaskOf } from '#shared/jobs/lifecycle';
 import { restorableUndo } from '#domain/task-undo';
 import { jailConfigOf, saveJailConfig } from './store.ts';
 import type { JailConfig } from './types.ts';
@@ -11,14 +12,13 @@ export type JailUndo = Partial<Pick<JailConfig, 'hooks' | 'cores' | 'cpuSet'>>;
  * jail's persisted hooks or CPU limit go back to what they were before the request, so the re-application at
  * the next agent start does not apply the cancelled change after all.
  */
-export async function applyJailTaskOutcome(trx: Db, task: TaskRow): Promise<void> {
-  if (task.kind !== 'jail.apply-hooks' && task.kind !== 'jail.apply-limits') return;
+export async function applyJailTaskOutcome(trx: Db, task: TaskOf<'jail.apply-hooks'> | TaskOf<'jail.apply-limits'>): Promise<void> {
   const undo = await restorableUndo<JailUndo>(trx, task);
   if (!undo) return;
   const row = await trx
     .selectFrom('guests')
     .select(['id', 'config'])
-    .where('id', '=', (task.payload as { ctid: number }).ctid)
+    .where('id', '=', task.payload.ctid)
     .where('type', '=', 'jail')
     .where('node_id', '=', task.node_id)
     .forUpdate()

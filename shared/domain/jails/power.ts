@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { conflict, unavailable } from '#shared/errors/domain-errors';
 import type { Database, Db } from '#store/tables';
 import { activeExclusiveTask, type TaskPlan } from '#shared/jobs/tasks';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import { requireNode } from '#domain/nodes/require-node';
 import { PowerUnchanged, type JailPowerAction } from '#domain/power/power';
 import { requireJail, type JailRow } from './store.ts';

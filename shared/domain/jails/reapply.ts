@@ -1,5 +1,5 @@
 import type { ReapplyItem, ReapplySource } from '../reapply-item.ts';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import { jailConfigOf } from './store.ts';
 
 /**

@@ -2,8 +2,9 @@ import type { Transaction } from 'kysely';
 import { ValidationError } from '#shared/errors/domain-errors';
 import type { Database } from '#store/tables';
 import type { Enqueue } from '#shared/jobs/tasks';
-import { resourceKey } from '#shared/jobs/protocol';
-import { hookProblems, normalizeHooks, type JailHooks } from './hooks.ts';
+import { resourceKey } from '#shared/agent-api/task-kinds';
+import { hookProblems } from './hook-problems.ts';
+import { normalizeHooks, type JailHooks } from '#shared/agent-api/jail-hooks';
 import { requireJail, requireNoExclusiveTask, saveJailConfig } from './store.ts';
 import type { JailUndo } from './outcomes.ts';
 

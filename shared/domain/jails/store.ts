@@ -1,9 +1,10 @@
 import type { Selectable } from 'kysely';
 import { conflict, notFound } from '#shared/errors/domain-errors';
 import type { GuestsTable, Db } from '#store/tables';
-import { ACTIVE_STATUSES, resourceKey } from '#shared/jobs/protocol';
+import { ACTIVE_STATUSES } from '#shared/agent-api/task-status';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import { activeExclusiveTask } from '#shared/jobs/tasks';
-import { noHooks } from './hooks.ts';
+import { noHooks } from '#shared/agent-api/jail-hooks';
 import type { JailConfig } from './types.ts';
 
 export interface JailRow extends Omit<Selectable<GuestsTable>, 'config'> {

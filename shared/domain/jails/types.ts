@@ -1,4 +1,4 @@
-import type { JailHooks } from './hooks.ts';
+import type { JailHooks } from '#shared/agent-api/jail-hooks';
 import type { JailInventory } from '#shared/agent-api/inventory';
 
 // a jail as the agent reports it is part of the agent wire (shared/agent-api/inventory.ts)

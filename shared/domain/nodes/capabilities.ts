@@ -1,7 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import { conflict } from '#shared/errors/domain-errors';
 import type { Database } from '#store/tables';
-import { type CapabilityNeed, type HostCapabilities, missingCapability } from '#domain/capabilities';
+import { type CapabilityNeed, missingCapability } from '#shared/agent-api/capability-rules';
+import type { HostCapabilities } from '#shared/agent-api/capabilities';
 
 /** The capabilities a node's agent last reported (its inventory's `capabilities` section), if any. */
 export async function nodeCapabilities(db: Kysely<Database> | Transaction<Database>, nodeId: string): Promise<HostCapabilities | undefined> {

@@ -3,7 +3,7 @@ import { ValidationError } from '#shared/errors/domain-errors';
 import { sql } from 'kysely';
 import type { HostInventory } from '#domain/inventory';
 import type { NodeRow, Db } from '#store/tables';
-import { inventoryHash } from './inventory-hash.ts';
+import { inventoryHash } from '#shared/agent-api/inventory-hash';
 import { inventoryProjections } from './inventory-projections.ts';
 import { touchNode } from './touch.ts';
 import { settlingResources } from './settling.ts';

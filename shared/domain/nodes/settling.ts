@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '#store/tables';
-import { ACTIVE_STATUSES } from '#shared/jobs/protocol';
+import { ACTIVE_STATUSES } from '#shared/agent-api/task-status';
 
 /**
  * The resources (`vm:7`, `group:3`) of a node that a report may describe as they were before a task changed

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, NodeRow } from '#store/tables';
 import { iso, offsetOf } from '#store/paging';
 import { onlineSql } from '#store/presence';
-import type { HostCapabilities } from '#domain/capabilities';
+import type { HostCapabilities } from '#shared/agent-api/capabilities';
 import type { NodeView } from '#shared/agent-api/nodes';
 import type { InventoryView } from '#shared/agent-api/inventory';
 import { requireNode } from './require-node.ts';

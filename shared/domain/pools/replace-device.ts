@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { TaskPlan } from '#shared/jobs/tasks';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import type { Database } from '#store/tables';
 import { checkReplacement, requirePool } from './devices.ts';
 

@@ -1,4 +1,5 @@
-import type { TaskRow, Db } from '#store/tables';
+import type { Db } from '#store/tables';
+import type { KindOutcome } from '#shared/jobs/lifecycle';
 
 /**
  * What the store learns from a `ppt.import` task (registered in shared/domain/task-outcomes.ts): when the
@@ -7,7 +8,7 @@ import type { TaskRow, Db } from '#store/tables';
  * Already Managed. So too when the task was cancelled (before it started, or stopped by its agent): the
  * request is as if never made. Only the record the task was created for.
  */
-export async function applyPptTaskOutcome(trx: Db, task: TaskRow): Promise<void> {
-  if (task.kind !== 'ppt.import' || (task.status !== 'failed' && task.status !== 'cancelled')) return;
+export const applyPptTaskOutcome: KindOutcome<'ppt.import'> = async (trx: Db, task) => {
+  if (task.status !== 'failed' && task.status !== 'cancelled') return;
   await trx.deleteFrom('ppt_devices').where('node_id', '=', task.node_id).where('task_id', '=', task.id).execute();
-}
+};

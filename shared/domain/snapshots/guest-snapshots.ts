@@ -1,6 +1,6 @@
 import type { Db } from '#store/tables';
 import type { SnapshotInventory } from '#shared/agent-api/inventory';
-import { isJobSnapshot } from '#domain/backups/snapshot-names';
+import { isJobSnapshot } from '#shared/agent-api/backup-snapshot-names';
 import { notFound, unavailable } from '#shared/errors/domain-errors';
 import { onlineSql } from '#store/presence';
 

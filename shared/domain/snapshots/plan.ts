@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '#store/tables';
 import type { TaskPlan } from '#shared/jobs/tasks';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import { conflict, notFound, ValidationError } from '#shared/errors/domain-errors';
 import { guestStorage, requireOnline, type GuestSnapshot, type GuestStorage, type GuestType } from './guest-snapshots.ts';
 import { snapshotNameProblem } from './names.ts';

@@ -1,7 +1,7 @@
 import type { Selectable, Transaction } from 'kysely';
 import { invalid, notFound } from '#shared/errors/domain-errors';
 import type { Enqueue } from '#shared/jobs/tasks';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import type { Database, TunableSettingsTable, Db } from '#store/tables';
 import type { ReapplySource } from '#domain/reapply-item';
 import { targetNode } from '#domain/pools/target-node';

@@ -3,8 +3,9 @@ import { conflict, notFound, unavailable } from '#shared/errors/domain-errors';
 import { onlineSql } from '#store/presence';
 import type { Database, Db, GuestsTable } from '#store/tables';
 import { activeExclusiveTask } from '#shared/jobs/tasks';
-import { resourceKey } from '#shared/jobs/protocol';
-import { defaultVmOptions, type VmConfig, type VmOptions } from './types.ts';
+import { resourceKey } from '#shared/agent-api/task-kinds';
+import { defaultVmOptions } from '#shared/agent-api/vm-defaults';
+import type { VmConfig, VmOptions } from './types.ts';
 
 type VmRow = Selectable<GuestsTable> & { type: 'vm' };
 

@@ -1,5 +1,6 @@
 import type { HostInventory } from '#domain/inventory';
-import type { TaskRow, Db } from '#store/tables';
+import type { Db } from '#store/tables';
+import type { TaskOf } from '#shared/jobs/lifecycle';
 import { cancelledBeforeStart, restorableUndo } from '#domain/task-undo';
 import { applyVmInventory } from './projection.ts';
 import { vmConfigOf } from './guests.ts';
@@ -40,6 +41,9 @@ async function restorePurged(trx: Db, undo: VmUndo): Promise<void> {
       .execute();
 }
 
+/** The VM kinds whose outcome this is (vm.power has the power outcome). */
+type VmTask = TaskOf<'vm.guest-agent'> | TaskOf<'vm.shutdown-wait-time'> | TaskOf<'vm.cloud-init'> | TaskOf<'vm.vnc'> | TaskOf<'vm.purge-registration'>;
+
 /**
  * What the store learns from a VM task's outcome (registered in shared/domain/task-outcomes.ts).
  *
@@ -54,13 +58,12 @@ async function restorePurged(trx: Db, undo: VmUndo): Promise<void> {
  *
  * (Secrets in the payload are removed by shared/jobs/secrets.ts when any task ends.)
  */
-export async function applyVmTaskOutcome(trx: Db, task: TaskRow): Promise<void> {
-  if (!task.kind.startsWith('vm.')) return;
+export async function applyVmTaskOutcome(trx: Db, task: VmTask): Promise<void> {
   if (task.status === 'cancelled') {
     const undo = await restorableUndo<VmUndo>(trx, task);
     if (undo?.guest) await restorePurged(trx, undo);
     else if (undo?.options) {
-      const rid = (task.payload as { rid: number }).rid;
+      const rid = task.payload.rid;
       const row = await trx.selectFrom('guests').select(['id', 'config']).where('id', '=', rid).where('type', '=', 'vm').forUpdate().executeTakeFirst();
       if (row) {
         const config = vmConfigOf(row);

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { conflict, notFound } from '#shared/errors/domain-errors';
 import type { Database, Db } from '#store/tables';
 import type { TaskPlan } from '#shared/jobs/tasks';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import { PowerUnchanged, type VmPowerAction } from '#domain/power/power';
 import { lockVm, requireNodeOnline, requireNoPowerTask, vmConfigOf } from './guests.ts';
 

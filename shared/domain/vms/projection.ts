@@ -1,6 +1,6 @@
-import { ACTIVE_STATUSES } from '#shared/jobs/protocol';
+import { ACTIVE_STATUSES } from '#shared/agent-api/task-status';
 import type { Db } from '#store/tables';
-import { stableJson } from '#domain/nodes/inventory-hash';
+import { stableJson } from '#shared/agent-api/inventory-hash';
 import { outranks } from '#domain/nodes/membership';
 import { syncMacBindings } from './mac-objects.ts';
 import type { VmConfig, VmInventory } from './types.ts';

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Enqueue } from '#shared/jobs/tasks';
 import { conflict } from '#shared/errors/domain-errors';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import type { Database } from '#store/tables';
 import { lockVm, requireNodeOnline, vmConfigOf } from './guests.ts';
 import { macObjectsOf } from './mac-objects.ts';

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Enqueue } from '#shared/jobs/tasks';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import type { Database } from '#store/tables';
 import { lockVm, vmConfigOf, writeVmConfig } from './guests.ts';
 import type { VmUndo } from './outcomes.ts';

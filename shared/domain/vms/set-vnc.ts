@@ -1,12 +1,12 @@
 import type { Transaction } from 'kysely';
 import type { Enqueue } from '#shared/jobs/tasks';
 import { conflict } from '#shared/errors/domain-errors';
-import { resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
 import type { Database } from '#store/tables';
 import { lockShutOffVm, vmConfigOf, writeVmConfig } from './guests.ts';
 import { checkVnc, type VncRequest } from './vnc-rules.ts';
 import type { VmUndo } from './outcomes.ts';
-import { FIRST_AUTO_VNC_PORT } from './types.ts';
+import { FIRST_AUTO_VNC_PORT } from '#shared/agent-api/vm-defaults';
 
 /**
  * E19. The port must not be another VM's on the same node while VNC is enabled: every VM row of the node

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { type FieldError, ValidationError } from '#shared/errors/domain-errors';
-import { VNC_HEIGHT, VNC_WIDTH } from './rules.ts';
+import { VNC_HEIGHT, VNC_WIDTH } from '#shared/agent-api/vm-rules';
 
 const RESOLUTION = /^(\d{1,5})x(\d{1,5})$/;
 

@@ -1,4 +1,4 @@
-import { hooksSchema } from '#domain/jails/hooks';
+import { hooksSchema } from '#shared/agent-api/jail-hooks';
 import type { migrationResult } from '#domain/jails/migrate';
 import type { setLifecycleHooks } from '#domain/jails/set-hooks';
 import type { JailCpuLimit } from '#domain/jails/types';

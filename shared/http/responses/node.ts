@@ -1,4 +1,4 @@
-import { capabilitiesSchema } from '#domain/capabilities';
+import { capabilitiesSchema } from '#shared/agent-api/capabilities';
 import { inventoryViewSchema } from '#shared/agent-api/inventory';
 import type { NodeView } from '#domain/nodes/view';
 import { describes } from './same.ts';

@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { TASK_STATUSES } from '#shared/jobs/protocol';
+import { TASK_STATUSES } from '#shared/agent-api/task-status';
 import type { TaskView } from '#shared/jobs/tasks';
 import { isoTime, isoTimeOrNull } from './time.ts';
 

@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { hooksSchema } from '../../domain/jails/hooks.ts';
+import { hooksSchema } from '#shared/agent-api/jail-hooks';
 
 /** A jail of a simulated host: what the seed says (`hosts[nodeId].jails`) and, below "runtime", the kernel's view. */
 export const simJailSchema = {

@@ -1,8 +1,8 @@
 import { CtlConfConflict, mergeCtlConf, readStatements } from '#agent/drivers/ctl-conf-merge';
 import { renderCtlConf } from '#agent/drivers/ctl-conf';
-import { ctldFlagsUnmanaged } from '#domain/capabilities';
+import { ctldFlagsUnmanaged } from '#shared/agent-api/capability-rules';
 import { ctlConfRefusal } from '#simulator/commands/ctl-conf-reader';
-import type { IscsiConfig } from '#shared/jobs/protocol';
+import type { IscsiConfig } from '#shared/agent-api/task-kinds';
 
 /**
  * E13 merges the node's configuration into the host's own /etc/ctl.conf (agent/drivers/ctl-conf-merge.ts): what the

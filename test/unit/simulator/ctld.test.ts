@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fixture, host, simulate } from './sim-helper.ts';
 import { checkCtlConf, ctldRejection } from '#agent/drivers/ctl-conf-check';
 import { renderCtlConf } from '#agent/drivers/ctl-conf';
-import type { IscsiConfig } from '#shared/jobs/protocol';
+import type { IscsiConfig } from '#shared/agent-api/task-kinds';
 import type { SimHost } from '#shared/seed/host/schema';
 
 const config: IscsiConfig = {

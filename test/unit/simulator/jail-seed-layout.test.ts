@@ -2,7 +2,7 @@ import { seedJailFiles } from '#simulator/commands/jail-seed-layout';
 import { paramValue, paramValues, parseJailConf, renderJailConf, withManagedSection } from '#agent/drivers/jail-conf';
 import { readJailParams } from '#simulator/commands/jail-conf-reader';
 import { hookCommand, hookFileContent, jailFiles, limitsFileContent, managedLines } from '#agent/drivers/jail-layout';
-import { HOOK_PHASES, type HookPhase } from '#domain/jails/hooks';
+import { HOOK_PHASES, type HookPhase } from '#shared/agent-api/jail-hooks';
 import type { SimJail } from '#shared/seed/host/jail';
 
 /**

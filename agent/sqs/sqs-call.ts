@@ -1,13 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import aws4 from 'aws4';
-import { withRetries } from './backoff.ts';
-import { httpText } from './http-request.ts';
+import { withRetries } from '../runtime/backoff.ts';
+import { httpText } from '../runtime/http-request.ts';
+import { CLOCK_SKEW_ERROR_CODES, retryableAnswer } from './retry-codes.ts';
 
 /** An SQS error answer: `name` is the error code (`QueueDoesNotExist`, `ReceiptHandleIsInvalid`, …). */
 export class SqsError extends Error {
   /** refused for its signing time, and the clock offset changed since: worth sending again */
-  skewCorrected = false;
+  clockSkewCorrected = false;
 
   constructor(
     readonly name: string,
@@ -25,19 +26,12 @@ export interface SqsEndpoint {
   credentials: AwsCredentialIdentityProvider;
 }
 
-/** How often a call is tried, as the SDK's standard retry mode: throttling, 5xx and network errors. */
+/**
+ * How often a call is tried, as the SDK's standard retry mode. An error answer is retried when the SDK would
+ * (./retry-codes.ts); an error before any answer (a refused connection, a timeout) is always worth another try.
+ */
 const ATTEMPTS = 3;
-const THROTTLED = /Throttl|RequestThrottled|TooManyRequests|RequestLimitExceeded|SlowDown/;
-/** the codes the SDK takes for a skewed clock (@smithy/core's retry CLOCK_SKEW_ERROR_CODES) */
-const CLOCK_SKEW = new Set([
-  'AccessDeniedException',
-  'AuthFailure',
-  'InvalidSignatureException',
-  'RequestExpired',
-  'RequestInTheFuture',
-  'RequestTimeTooSkewed',
-  'SignatureDoesNotMatch',
-]);
+const retryable = (err: unknown): boolean => !(err instanceof SqsError) || retryableAnswer(err);
 
 /** `20261126T041500Z`, SigV4's X-Amz-Date */
 const amzDate = (ms: number): string => new Date(ms).toISOString().replace(/[:-]|\.\d{3}/g, '');
@@ -45,11 +39,8 @@ const amzDate = (ms: number): string => new Date(ms).toISOString().replace(/[:-]
 /**
  * SQS's JSON protocol (what `@aws-sdk/client-sqs` speaks since 3.4xx): each call POSTs its input as JSON to the
  * endpoint's root, the operation named in `X-Amz-Target`, signed with SigV4 by `aws4`. The agent makes four calls
- * on its queue, and this is all they need: the SDK's client, with its endpoint rules, serde schemas and
- * middleware, held ≈ 9 MiB more RSS (Node 24, --lite-mode; a bundle of each, after 20 receives from a local
- * server: 68.1 against 59.2 MiB), and an idle agent is meant to weigh what an exporter daemon weighs. AWS's own
- * signer (@smithy/signature-v4) weighs the same alone, but shares @smithy/core with the credential chain loaded
- * lazily (aws-credentials.ts), and esbuild's code splitting then put ≈ 130 KB of that at start.
+ * on its queue, and this is all they need; the SDK's client weighs more on every host (what was measured, and what
+ * would make us use it: docs/decisions/agent-sqs-client.md).
  */
 export class SqsJsonClient {
   private readonly url: URL;
@@ -70,7 +61,7 @@ export class SqsJsonClient {
       baseMs: 100,
       maxMs: 20_000,
       signal: o.signal,
-      retryable: (err) => !(err instanceof SqsError) || err.status >= 500 || err.status === 429 || THROTTLED.test(err.name) || err.skewCorrected,
+      retryable,
     });
   }
 
@@ -97,7 +88,8 @@ export class SqsJsonClient {
     if (res.status >= 200 && res.status < 300) return (res.text ? JSON.parse(res.text) : {}) as T;
     const err = errorOf(res.status, res.text);
     // as the SDK: only a skew past 4 minutes (SigV4 allows 5) counts as the reason
-    if (CLOCK_SKEW.has(err.name) && this.clockOffsetMs !== offsetBefore && Math.abs(this.clockOffsetMs) >= 240_000) err.skewCorrected = true;
+    if (CLOCK_SKEW_ERROR_CODES.includes(err.name) && this.clockOffsetMs !== offsetBefore && Math.abs(this.clockOffsetMs) >= 240_000)
+      err.clockSkewCorrected = true;
     throw err;
   }
 

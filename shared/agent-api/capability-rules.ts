@@ -1,13 +1,11 @@
-import type { HostCapabilities } from '#shared/agent-api/capabilities';
+import type { HostCapabilities } from './capabilities.ts';
 
 /**
- * What a host can do is reported by its agent in the inventory's `capabilities` section (the schema is part of the
- * agent wire: shared/agent-api/capabilities.ts). The control plane refuses a request that needs a capability the
+ * What a host can do is reported by its agent in the inventory's `capabilities` section (its schema:
+ * ./capabilities.ts). The control plane refuses a request that needs a capability the
  * node's last inventory says it lacks, with a 409 naming the capability and what the operator must do
  * ({@link missingCapability}); the agent checks again before it acts, since a host may change.
  */
-export { capabilitiesSchema, type HostCapabilities } from '#shared/agent-api/capabilities';
-
 /**
  * __FreeBSD_version from which ctld has `-t` (check the configuration and exit): 13.0. The C ctld of 13.x and 14.x
  * already parses getopt "dtuf:R" and prints `usage: ctld [-d][-u][-f config-file]` / `ctld -t [-u][-f config-file]`

@@ -1,6 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import type { JailHookPhases } from '#shared/jobs/protocol';
-import type { FieldError } from '#shared/errors/domain-errors';
+import type { JailHookPhases } from './task-kinds.ts';
 
 /**
  * Jail lifecycle hooks (E3): six phases, each `{enabled, script}`. Listed in the order jail(8)
@@ -33,7 +32,7 @@ export const hooksSchema = {
 
 type HookSetting = FromSchema<typeof hookPhaseSchema>;
 export type JailHooks = FromSchema<typeof hooksSchema>;
-// the job protocol declares the same shape without importing the domain: keep the two identical
+// the task-kind table (./task-kinds.ts) declares the same shape for the jail.apply-hooks payload: keep the two identical
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameShape: Same<JailHooks, JailHookPhases> = true;
 void sameShape;
@@ -52,21 +51,6 @@ export function hookInterpreter(script: string): string[] | null {
   if (!script.startsWith('#!')) return ['/bin/sh'];
   const m = /^(\/[A-Za-z0-9._+/-]+)(?:[ \t]+([A-Za-z0-9._+/=-]+))?$/.exec(script.slice(2).split('\n')[0].trim());
   return m ? [m[1], ...(m[2] ? [m[2]] : [])] : null;
-}
-
-/**
- * E3: an enabled phase needs a non-blank script; a start/stop script's `#!` line must name its interpreter by
- * absolute path (one optional argument). Field names as the 400 lists them.
- */
-export function hookProblems(hooks: JailHooks, root = 'body.hooks'): FieldError[] {
-  const out: FieldError[] = [];
-  for (const p of HOOK_PHASES) {
-    const h = hooks[p];
-    if (h.enabled && isBlank(h.script)) out.push({ field: `${root}.${p}.script`, problem: 'must not be blank when the phase is enabled' });
-    else if (IN_JAIL_PHASES.includes(p) && !isBlank(h.script) && hookInterpreter(h.script) === null)
-      out.push({ field: `${root}.${p}.script`, problem: "its '#!' line must be an absolute path with at most one argument" });
-  }
-  return out;
 }
 
 /** A disabled phase with a blank script is cleared (stored as `{enabled:false, script:''}`); others are kept as sent. */

@@ -25,7 +25,7 @@ function exact<const P extends Record<string, object>>(properties: P) {
 }
 
 const hookPhase = exact({ enabled: bool, script: str });
-/** A jail's six lifecycle hooks as a task carries them; shared/domain/jails/hooks.ts declares and checks them. */
+/** A jail's six lifecycle hooks as a task carries them; ./jail-hooks.ts declares them, shared/domain/jails/hook-problems.ts checks them. */
 const jailHookPhases = exact({ prestart: hookPhase, start: hookPhase, poststart: hookPhase, prestop: hookPhase, stop: hookPhase, poststop: hookPhase });
 
 /** A node's iSCSI configuration as the store holds it (shared/domain/iscsi/config.ts builds it; the agent renders ctl.conf). */
@@ -75,7 +75,8 @@ const backupRestorePayload = {
   additionalProperties: false,
 } as const;
 
-const migratePayload = exact({ ctid: int, name: str, dataset: str, target: exact({ nodeId: str, address: str }) });
+/** The target as the migration was planned: its address and SSH host keys then, not as they may be when it runs. */
+const migratePayload = exact({ ctid: int, name: str, dataset: str, target: exact({ nodeId: str, address: str, hostKeys: strings }) });
 const backupRunPayload = exact({ jobId: int, source: str, retention: int, target: backupRunTarget });
 
 /** What a certificate task reports: the certificate the host holds now. */
@@ -105,8 +106,14 @@ export const resourceKey = {
 };
 export type ResourceType = keyof typeof resourceKey;
 
-/** Another host a task reaches: a member node (as it registered), or an SSH endpoint as the payload pins it. */
-export type PeerRef = { kind: 'node'; nodeId: string } | { kind: 'ssh'; user: string; host: string; port: number; hostKeys: string[] };
+/**
+ * Another host a task reaches: a member node (as it registered, read when the task starts), a member node as the
+ * payload pinned it when the task was planned (`planned`), or an SSH endpoint as the payload pins it.
+ */
+export type PeerRef =
+  | { kind: 'node'; nodeId: string }
+  | { kind: 'planned'; nodeId: string; address: string; hostKeys: string[] }
+  | { kind: 'ssh'; user: string; host: string; port: number; hostKeys: string[] };
 
 interface KindDef<P, R> {
   payload: P;
@@ -169,7 +176,7 @@ export const taskKinds = {
       required: ['ctid', 'targetNodeId', 'state', 'warnings'],
       additionalProperties: false,
     },
-    peers: peersFrom(migratePayload, (p) => [{ kind: 'node', nodeId: p.target.nodeId }]),
+    peers: peersFrom(migratePayload, (p) => [{ kind: 'planned', ...p.target }]),
   }),
   /**
    * Power: start, stop or restart a jail as its conf defines it (`jail -f <conf> -c/-r`: its exec.* hooks and

@@ -1,33 +1,8 @@
-import { TASK_STATUSES, type TaskStatus } from '#shared/agent-api/task-status';
-
 /**
- * The job protocol shared by functions (producers) and the agent (consumer).
+ * The queue message between functions (producers) and the agent (consumer). Queue: one SQS FIFO queue per node;
+ * MessageGroupId = the resource's group (serial per resource), MessageDeduplicationId = task id; DLQ after 5
+ * receives. Body = QueueMessage as JSON.
  *
- * Queue: one SQS FIFO queue per node; MessageGroupId = the resource's group (serial per resource),
- * MessageDeduplicationId = task id; DLQ after 5 receives. Body = QueueMessage as JSON.
- */
-export { TASK_STATUSES, type TaskStatus };
-export const ACTIVE_STATUSES: TaskStatus[] = ['queued', 'running'];
-
-export {
-  backupPeerId,
-  isTaskKind,
-  resourceKey,
-  TASK_KINDS,
-  type BackupPeer,
-  type BackupRestorePayload,
-  type BackupRunTarget,
-  type IscsiConfig,
-  type JailHookPhases,
-  type RestoreSource,
-  type TaskKind,
-  type TaskPayload,
-  type TaskPayloads,
-  type TaskResult,
-  type TaskResults,
-} from './kinds.ts';
-
-/**
  * A queue message is a pointer, never an order: only the task id. Anyone who can send to a node's queue
  * can only make its agent ask the store (`start`) about a task of that node; what runs is the task row the
  * store returns. It also keeps user strings out of SQS, which refuses some characters (U+FFFE, U+FFFF, …).

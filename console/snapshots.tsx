@@ -2,8 +2,13 @@ import { api, call } from './api.ts';
 import { ActionForm } from './action-form.tsx';
 import { ErrorLine, useAction, useLoad, when } from './load.tsx';
 import { said } from './messages.ts';
-import { canAct } from './state.ts';
+import { useEffect, useState } from 'preact/hooks';
+import { canAct, poll } from './state.ts';
 import { refreshTasks } from './tasks.tsx';
+import type { Task } from './types.ts';
+
+/** polls of the list after the task ended: the inventory that shows its result follows the task's end */
+const AFTER_END_POLLS = 5;
 
 interface GuestSnapshot {
   snapshot: string;
@@ -19,18 +24,34 @@ interface GuestSnapshot {
 /**
  * A guest's snapshots: a table with a rollback and a destroy button per snapshot, each behind a confirmation
  * that names the guest (and, for a rollback past newer snapshots, every snapshot it destroys), and a form to take
- * a new one on all the guest's datasets.
+ * a new one on all the guest's datasets. A queued task is followed: the list reloads while it runs and for a few
+ * polls after it ends, because the snapshots are the host's next inventory, which the agent sends after the task.
  */
 export function GuestSnapshots({ type, id }: { type: 'jail' | 'vm'; id: number }) {
   const base = `/guests/${type}/${id}/snapshots`;
   const list = useLoad(() => api<{ name: string; snapshots: GuestSnapshot[] }>('GET', base), [type, id]);
   const act = useAction();
+  const [following, follow] = useState<number | null>(null);
+  useEffect(() => {
+    if (following === null) return;
+    let after = 0;
+    const stop = poll(async () => {
+      const t = await api<Task>('GET', `/tasks/${following}`);
+      await list.reload();
+      if (t.status !== 'queued' && t.status !== 'running' && ++after > AFTER_END_POLLS) {
+        stop();
+        follow(null);
+      }
+    }, 1000);
+    return stop;
+  }, [following]);
   const guest = `${type === 'jail' ? 'jail' : 'VM'} ${id}${list.data ? ` (${list.data.name})` : ''}`;
   const snaps = list.data?.snapshots ?? [];
   const run = (question: string, method: string, path: string, body: unknown) => {
     if (!window.confirm(question)) return;
     void act.run(async () => {
-      const res = await call(method, path, body);
+      const res = await call<{ id?: number }>(method, path, body);
+      if (res.httpStatus === 202 && typeof res.data?.id === 'number') follow(res.data.id);
       await refreshTasks();
       list.reload();
       return said(res.message);
@@ -86,7 +107,9 @@ export function GuestSnapshots({ type, id }: { type: 'jail' | 'vm'; id: number }
       <ActionForm
         label="Take snapshot"
         submit={async (f) => {
-          const res = await call('POST', base, { name: String(f.get('name') ?? '') });
+          const res = await call<{ id?: number }>('POST', base, { name: String(f.get('name') ?? '') });
+          if (res.httpStatus === 202 && typeof res.data?.id === 'number') follow(res.data.id);
+          await refreshTasks();
           list.reload();
           return res.message;
         }}

@@ -81,6 +81,14 @@ export function profileOf(state: SimHost): HostProfile {
   return PROFILES[(state.profile as ProfileId | undefined) ?? DEFAULT_PROFILE];
 }
 
+/**
+ * The libvirt `virsh version` reports: the host's own package when its seed names one (libvirt is a package,
+ * devel/libvirt, upgraded with `pkg upgrade libvirt` independently of the release), else the release's.
+ */
+export function libvirtVersionOf(state: SimHost): string {
+  return state.libvirtVersion ?? profileOf(state).libvirtVersion;
+}
+
 /** PATH of a process started by /etc/rc or service(8) (the agent's rc.d service) */
 export const RC_PATH = '/sbin:/bin:/usr/sbin:/usr/bin';
 /** PATH of an SSH login (login.conf's default class) */

@@ -19,7 +19,7 @@ export const schema = {
     202: 'jail_power_queued',
     400: 'validation_failed',
     404: 'jail_not_found',
-    409: 'jail_busy / resource_busy',
+    409: 'jail_busy (a migration, a power task or a backup restore of the jail) / resource_busy',
     503: 'node_offline',
   },
   data: powerAnswerSchema,

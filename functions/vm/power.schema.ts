@@ -20,7 +20,7 @@ export const schema = {
     202: 'vm_power_queued',
     400: 'validation_failed',
     404: 'vm_not_found',
-    409: 'vm_orphaned / vm_busy / resource_busy',
+    409: 'vm_orphaned / vm_busy (a power task or a backup restore of the VM) / resource_busy',
     503: 'node_offline',
   },
   data: powerAnswerSchema,

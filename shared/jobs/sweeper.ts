@@ -5,6 +5,7 @@ import { inTransaction } from '#store/tx';
 import { setting } from '#shared/config/read';
 import { log } from '#shared/log/logger';
 import { sendTask } from './dispatch.ts';
+import { undoesAfterRestart } from './kinds.ts';
 import { afterTaskEnded, interruptTasks, type TaskOutcome } from './lifecycle.ts';
 
 /**
@@ -15,7 +16,10 @@ import { afterTaskEnded, interruptTasks, type TaskOutcome } from './lifecycle.ts
  *     resource (else the message is simply waiting its turn, or for the agent to come back);
  *   - fails a task after `maxSends` send attempts, failed ones included (a message that keeps dying, e.g. one
  *     that crashes the agent, or one the queue keeps refusing), and notifies;
- *   - marks `running` tasks of a node that went silent `interrupted` (never stuck running).
+ *   - marks `running` tasks of a node that went silent `interrupted` (never stuck running) — except one an operator
+ *     asked to cancel whose kind its agent undoes after a restart: it stays `running` with its request, so the
+ *     returning agent undoes it and reports `cancelled` (as at an agent restart, lifecycle.ts interruptStaleTasks),
+ *     instead of the host finishing work the operator cancelled.
  * Duplicates it may cause are harmless: agents start tasks through the store, idempotently by id.
  * It runs on every agent heartbeat (for that node) and on a schedule (all nodes).
  */
@@ -118,17 +122,18 @@ export async function sweepTasks(db: Kysely<Database>, options: SweepOptions): P
   const silent = await db
     .selectFrom('tasks as t')
     .innerJoin('nodes as n', 'n.id', 't.node_id')
-    .select('t.id')
+    .select(['t.id', 't.kind', 't.cancel_requested_at'])
     .$if(Boolean(o.nodeId), (q) => q.where('t.node_id', '=', o.nodeId!))
     .where('t.status', '=', 'running')
     .where(sql<boolean>`NOT ${onlineSql('n')}`)
     .where(sql<boolean>`t.updated_at < now() - (${OFFLINE_AFTER_HEARTBEATS} * n.heartbeat_interval_s) * interval '1 second'`)
     .limit(o.limit)
     .execute();
-  if (silent.length) {
+  const lost = silent.filter((r) => !(r.cancel_requested_at && undoesAfterRestart(r.kind)));
+  if (lost.length) {
     out.interrupted = await interruptTasks(
       db,
-      silent.map((r) => r.id),
+      lost.map((r) => r.id),
       'interrupted: the node stopped reporting while the task was running',
       o.applyOutcome,
     );

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SimHost } from '#shared/seed/host/schema';
 import { rcEnabled } from '../boot.ts';
 import { makeDirs, readFile, writeFile } from '../file-tree.ts';
-import { profileOf } from '../profiles.ts';
+import { libvirtVersionOf, profileOf } from '../profiles.ts';
 import { fail, registerBootHook, registerCommand, registerTicker, type CommandContext, type CommandOutput } from '../registry.ts';
 import { DefineError, listTable, normalizeDefinition, seedDomainXml, startRefusal, withoutSecrets, type SimVm } from './virsh-model.ts';
 
@@ -95,7 +95,7 @@ registerBootHook('vms', (state) => {
   }
   if (!rcEnabled(state, 'libvirtd_enable')) return;
   for (const vm of defined(state)) {
-    if (vm.autostart && !startRefusal(vm.xml!, profileOf(state).libvirtVersion)) {
+    if (vm.autostart && !startRefusal(vm.xml!, libvirtVersionOf(state))) {
       vm.state = 'running';
       vm.id = nextPid(state, vm);
     }
@@ -133,7 +133,7 @@ registerCommand('virsh', (ctx) => {
 });
 
 sub('version', (ctx) => {
-  const v = profileOf(ctx.state).libvirtVersion;
+  const v = libvirtVersionOf(ctx.state);
   // bhyveConnectGetVersion: the kernel's release (uname), e.g. 14.3-RELEASE → 14.3.0
   const [major, minor] = profileOf(ctx.state).osrelease.split(/[.-]/);
   return {
@@ -236,7 +236,7 @@ sub('start', (ctx, args) => {
   if (!d) return noDomain(arg ?? '');
   const name = domainName(d);
   if (d.state !== 'shut off') return fail(`error: Failed to start domain '${name}'\nerror: Requested operation is not valid: domain is already running`);
-  const refusal = startRefusal(d.xml!, profileOf(ctx.state).libvirtVersion);
+  const refusal = startRefusal(d.xml!, libvirtVersionOf(ctx.state));
   if (refusal) return fail(`error: Failed to start domain '${name}'\nerror: ${refusal}`);
   d.state = 'running';
   d.id = nextPid(ctx.state, d);

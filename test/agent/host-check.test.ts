@@ -15,7 +15,7 @@ import { SshExecutor } from '#agent/executors/ssh';
 import { startPeerSsh, type PeerSsh } from '#scripts/stack/peer-ssh';
 import { freePort } from '#scripts/stack/ports';
 import { SimulatorExecutor } from '#simulator/executor';
-import type { ProfileId } from '#simulator/profiles';
+import { PROFILES, type ProfileId } from '#simulator/profiles';
 import { demoSeedHost } from '../helpers/simulated-host.ts';
 
 /**
@@ -43,7 +43,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A demo host of `profile` in its own state file (with `extra` files), served by a simulated sshd on 127.0.0.1. */
+/** A demo host of `profile` (with the release's own libvirt) in its own state file (with `extra` files), served by a simulated sshd on 127.0.0.1. */
 async function target(
   profile: ProfileId,
   name: string,
@@ -60,7 +60,7 @@ async function target(
       ([, f]) => f !== null,
     ),
   );
-  const sim = new SimulatorExecutor({ statePath, seed: { ...seed, profile, files, dirs: [...(seed.dirs ?? []), '/var/tmp'], ...(ctld ? { ctld } : {}) } });
+  const sim = new SimulatorExecutor({ statePath, seed: { ...seed, profile, libvirtVersion: PROFILES[profile].libvirtVersion, files, dirs: [...(seed.dirs ?? []), '/var/tmp'], ...(ctld ? { ctld } : {}) } });
   await sim.run(['sysctl', '-n', 'kern.hostname']); // the state file is made at the first command
   const ssh = await startPeerSsh({
     hosts: [{ nodeId: name, address: '127.0.0.1', statePath }],

@@ -598,6 +598,48 @@ test('a jail page’s power buttons: Stop asks first naming the jail, the task s
   await context.close();
 }, 60_000);
 
+test('a jail page’s snapshots: take two, roll back past the newer one (the question names the jail and what goes), destroy', async () => {
+  const { context, page } = await open(`/jail/${jailId}`, { token: await tokenFor('operator') });
+  const section = page.getByRole('region', { name: 'Snapshots' });
+  const row = (snap: string) => section.locator('tbody tr', { has: page.getByRole('cell', { name: snap, exact: true }) });
+  const take = section.getByRole('form', { name: 'Take snapshot' });
+  const snapTasks = (kind: string) =>
+    testDb().selectFrom('tasks').select(['id', 'status']).where('kind', '=', kind).where('resource', '=', `jail:${jailId}`).orderBy('id').execute();
+  for (const name of ['first', 'second']) {
+    await take.locator('input[name=name]').fill(name);
+    await take.getByRole('button', { name: 'Take snapshot' }).click();
+    // the list follows the task and the inventory after it, without a reload
+    await row(`tank/jails/web@${name}`).waitFor({ timeout: 30_000 });
+  }
+  expect((await snapTasks('snapshot.create')).map((t) => t.status)).toEqual(['success', 'success']);
+
+  // a dismissed question queues nothing
+  const asked: string[] = [];
+  page.once('dialog', (d) => void (asked.push(d.message()), d.dismiss()));
+  await section.getByRole('button', { name: 'Roll back to tank/jails/web@first' }).click();
+  await waitUntil('the question', async () => asked.length === 1, 10_000, 50);
+  expect(await snapTasks('snapshot.rollback')).toEqual([]);
+
+  page.once('dialog', (d) => void (asked.push(d.message()), d.accept()));
+  await section.getByRole('button', { name: 'Roll back to tank/jails/web@first' }).click();
+  await row('tank/jails/web@second').waitFor({ state: 'detached', timeout: 30_000 });
+  expect(asked).toEqual([
+    `Roll jail ${jailId} (web) back to tank/jails/web@first? This destroys the newer snapshots: tank/jails/web@second.`,
+    `Roll jail ${jailId} (web) back to tank/jails/web@first? This destroys the newer snapshots: tank/jails/web@second.`,
+  ]);
+  expect((await snapTasks('snapshot.rollback')).map((t) => t.status)).toEqual(['success']);
+  await expect(row('tank/jails/web@first').count()).resolves.toBe(1);
+
+  page.once('dialog', (d) => void (asked.push(d.message()), d.accept()));
+  await section.getByRole('button', { name: 'Destroy tank/jails/web@first' }).click();
+  await row('tank/jails/web@first').waitFor({ state: 'detached', timeout: 30_000 });
+  expect(asked[2]).toBe(`Destroy snapshot tank/jails/web@first of jail ${jailId} (web)? It cannot be undone.`);
+  expect((await snapTasks('snapshot.destroy')).map((t) => t.status)).toEqual(['success']);
+  expect((await call('GET', `/guests/jail/${jailId}/snapshots`)).body.data.snapshots).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
+  await context.close();
+}, 120_000);
+
 test('keyboard: Tab reaches the navigation, the bell and the task panel’s actions', async () => {
   const { context, page } = await open('/');
   await page.locator('header').waitFor();

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { scrubTaskSecrets } from '#shared/jobs/secrets';
-import { interruptStaleTasks, startTask } from '#domain/task-transitions';
+import { finishTask, interruptStaleTasks, startTask } from '#domain/task-transitions';
 import { inTransaction } from '#store/tx';
 import { call, expectEnvelope, testDb, tokenFor, uid } from '../helpers/api.ts';
 import { arrangeNode, freeGuestId, jailInv, setOnline } from './jail-setup.ts';
@@ -251,6 +251,22 @@ describe('E15 POST /api/cluster/backups/jobs/{id}/restore', () => {
     expect(event.completed_at).not.toBeNull();
     const [task] = await tasksOf(a.jobId);
     expect(task.payload).not.toHaveProperty('encryptionKey');
+  });
+
+  test('a running restore an operator cancels is recorded cancelled, as its task ends — not failed', async () => {
+    const a = await arrange();
+    const res = await call('POST', path(a.jobId), { token: operator, body: {} });
+    expectEnvelope(res, 202);
+    const taskId = res.body.data.taskId as number;
+    await inTransaction(testDb(), (trx) => startTask(trx, a.runner, taskId));
+    expectEnvelope(await call('POST', `/tasks/${taskId}/cancel`, { token: operator }), 202, 'task_cancel_requested');
+    // the agent stops the receive and reports the cancellation, saying what it undid
+    await inTransaction(testDb(), (trx) =>
+      finishTask(trx, a.runner, taskId, { attempt: 1, status: 'cancelled', error: 'cancelled: zfs receive stopped; undone: nothing received' }),
+    );
+    const [event] = await eventsOf(a.jobId);
+    expect(event).toMatchObject({ status: 'cancelled', error: 'cancelled: zfs receive stopped; undone: nothing received' });
+    expect(event.completed_at).not.toBeNull();
   });
 
   test('401 without a token, 403 for a viewer', async () => {

@@ -162,3 +162,45 @@ describe('vm power', () => {
     await call('POST', `/tasks/${first.body.data.taskId}/cancel`, { token: await tokenFor('operator') });
   });
 });
+
+test('a power request for a guest a backup restore (E15) is restoring is 409 busy, naming the restore; after it ends, 202', async () => {
+  const ctid = await freeGuestId();
+  const jailNode = await arrangeNode({ jails: [jailInv(ctid, { state: 'running', jid: 4 })] });
+  const vmNode = await onlineNode();
+  const rid = await insertVm({ nodeId: vmNode, state: 'running' });
+  // the restore's task is keyed on its backup job; its payload names the guest it stops and starts again
+  const restoring = (type: 'jail' | 'vm', id: number, runner: string) =>
+    queueTask({
+      kind: 'backup.restore',
+      nodeId: runner,
+      resource: `backup-job:${id}`,
+      dispatch: false,
+      payload: {
+        jobId: id,
+        eventId: id,
+        dataset: `zroot/${type}s/${id}`,
+        snapshot: null,
+        source: { kind: 'node', nodeId: runner, dataset: `tank/b/${id}` },
+        guest: { type, id, name: `${type}${id}` },
+      },
+    });
+  const restores = [await restoring('jail', ctid, jailNode), await restoring('vm', rid, vmNode)];
+  const jail = await power('jail', ctid, { action: 'stop' });
+  expectEnvelope(jail, 409, 'jail_busy');
+  expect(jail.body.error).toContain(`task ${restores[0].id} (backup.restore) is queued`);
+  const vm = await power('vm', rid, { action: 'poweroff' });
+  expectEnvelope(vm, 409, 'vm_busy');
+  expect(vm.body.error).toContain(`task ${restores[1].id} (backup.restore) is queued`);
+  expect([...(await jailTasks(ctid)), ...(await vmTasks(rid))]).toEqual([]);
+  await testDb()
+    .updateTable('tasks')
+    .set({ status: 'success', finished_at: new Date() })
+    .where(
+      'id',
+      'in',
+      restores.map((t) => t.id),
+    )
+    .execute();
+  expectEnvelope(await power('jail', ctid, { action: 'stop' }), 202, 'jail_power_queued');
+  expectEnvelope(await power('vm', rid, { action: 'poweroff' }), 202, 'vm_power_queued');
+});

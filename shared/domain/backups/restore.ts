@@ -115,7 +115,7 @@ export async function restoreResult(trx: Db, task: Pick<TaskRow, 'id' | 'payload
   return { jobId: p.jobId, eventId: p.eventId, taskId: task.id, dataset: p.dataset, snapshot: p.snapshot, outcome: 'queued' };
 }
 
-/** The restore's backup event follows its task: running when it starts, then success or failed (with the error). */
+/** The restore's backup event follows its task: running when it starts, then as it ended (with the error). */
 export async function applyRestoreOutcome(trx: Db, task: TaskOf<'backup.restore'>): Promise<void> {
   const eventId = task.payload.eventId;
   if (!eventId) return;
@@ -133,7 +133,8 @@ export async function applyRestoreOutcome(trx: Db, task: TaskOf<'backup.restore'
     await trx.deleteFrom('backup_events').where('id', '=', eventId).execute();
     return;
   }
-  const status = task.status === 'success' ? 'success' : task.status === 'interrupted' ? 'interrupted' : 'failed';
+  // a restore an operator cancelled while it ran is `cancelled`, as its task and a backup run's event end
+  const status = task.status === 'failed' ? 'failed' : task.status;
   const restored = task.result?.snapshot;
   await q
     .set({

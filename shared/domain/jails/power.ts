@@ -5,6 +5,7 @@ import { activeExclusiveTask, type TaskPlan } from '#shared/jobs/tasks';
 import { resourceKey } from '#shared/agent-api/task-kinds';
 import { requireNode } from '#domain/nodes/require-node';
 import { PowerUnchanged, type JailPowerAction } from '#domain/power/power';
+import { requireNoRestoreOf } from '#domain/power/restore-guard';
 import { requireJail, type JailRow } from './store.ts';
 
 /** The state a start or stop leaves a jail in; a restart ends running too. */
@@ -34,6 +35,7 @@ async function requireNotBusy(db: Db, jail: JailRow): Promise<void> {
 export async function planJailPower(trx: Transaction<Database>, ctid: number, action: JailPowerAction): Promise<TaskPlan> {
   const jail = await requireJail(trx, ctid);
   await requireNotBusy(trx, jail);
+  await requireNoRestoreOf(trx, 'jail', ctid);
   const node = await requireNode(trx, jail.node_id);
   if (!node.online) throw unavailable('node_offline', `jail ${ctid} is on node ${jail.node_id}, which is offline; retry when its agent reports again`);
   return { kind: 'jail.power', nodeId: jail.node_id, resource: resourceKey.jail(ctid), payload: { ctid, name: jail.name, action } };

@@ -4,6 +4,7 @@ import type { Database, Db } from '#store/tables';
 import type { TaskPlan } from '#shared/jobs/tasks';
 import { resourceKey } from '#shared/agent-api/task-kinds';
 import { PowerUnchanged, type VmPowerAction } from '#domain/power/power';
+import { requireNoRestoreOf } from '#domain/power/restore-guard';
 import { lockVm, requireNodeOnline, requireNoPowerTask, vmConfigOf } from './guests.ts';
 
 /** A VM that runs a guest (a stop, poweroff or restart has something to act on). */
@@ -43,6 +44,7 @@ export async function planVmPower(trx: Transaction<Database>, rid: number, actio
   await requireNodeOnline(trx, vm);
   refuseOrphaned(rid, vm.state);
   await requireNoPowerTask(trx, rid);
+  await requireNoRestoreOf(trx, 'vm', rid);
   const config = vmConfigOf(vm);
   return {
     kind: 'vm.power',

@@ -249,6 +249,11 @@ export const hostSchema = {
     hostname: { type: 'string', minLength: 1, maxLength: 255 },
     /** the release, OpenZFS and libvirt the host runs (simulator/profiles.ts); default HM_SIM_PROFILE, else freebsd-14.3 */
     profile: { enum: ['freebsd-14.3', 'freebsd-15.0'] },
+    /**
+     * the libvirt package installed when it is not the release's own (simulator/profiles.ts): libvirt is a package
+     * (devel/libvirt), so a 14.3 host that ran `pkg upgrade libvirt` from the latest branch runs a newer one
+     */
+    libvirtVersion: { type: 'string', pattern: '^[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}$' },
     /** programs this host does not have (a package not installed, e.g. `virsh` without libvirt): not found on any PATH */
     absentPrograms: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64 } },
     /** sockets listening on the host (sockstat -l), e.g. an httpd on port 80 */

@@ -1,0 +1,21 @@
+import { sql } from 'kysely';
+import { conflict } from '#shared/errors/domain-errors';
+import { ACTIVE_STATUSES } from '#shared/jobs/protocol';
+import type { Db } from '#store/tables';
+
+/**
+ * 409 (`jail_busy` / `vm_busy`) while a backup restore (E15) of this guest is queued or running: the restore stops
+ * the guest for the dataset swap and starts it again if it ran, so a power action in between would race it. The
+ * restore's task is keyed on its backup job, so its payload names the guest.
+ */
+export async function requireNoRestoreOf(db: Db, type: 'jail' | 'vm', id: number): Promise<void> {
+  const t = await db
+    .selectFrom('tasks')
+    .select(['id', 'status'])
+    .where('kind', '=', 'backup.restore')
+    .where('status', 'in', ACTIVE_STATUSES)
+    .where(sql<boolean>`payload->'guest'->>'type' = ${type} AND payload->'guest'->>'id' = ${String(id)}`)
+    .orderBy('id')
+    .executeTakeFirst();
+  if (t) throw conflict(`${type}_busy`, `${type} ${id} is busy: task ${t.id} (backup.restore) is ${t.status}; it stops and starts the guest itself`);
+}

@@ -5,7 +5,7 @@ import { inTransaction } from '#store/tx';
 import { setting } from '#shared/config/read';
 import { log } from '#shared/log/logger';
 import { sendTask } from './dispatch.ts';
-import { undoesAfterRestart } from './kinds.ts';
+import { undoesAfterRestart } from '#shared/agent-api/task-kinds';
 import { afterTaskEnded, interruptTasks, type TaskOutcome } from './lifecycle.ts';
 
 /**

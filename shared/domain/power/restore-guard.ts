@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { conflict } from '#shared/errors/domain-errors';
-import { ACTIVE_STATUSES } from '#shared/jobs/protocol';
+import { ACTIVE_STATUSES } from '#shared/agent-api/task-status';
 import type { Db } from '#store/tables';
 
 /**

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SimHost } from '#shared/seed/host/schema';
 import { DEFAULT_PROFILE, libvirtVersionOf } from '#simulator/profiles';
-import { guestAgentChannelMissing } from '#shared/domain/capabilities';
+import { guestAgentChannelMissing } from '#shared/agent-api/capability-rules';
 import { seedDomainXml, startRefusal, type SimVm } from '#simulator/commands/virsh-model';
 
 /**

@@ -1,6 +1,6 @@
 import { setting } from '#shared/config/read';
 import type { SimDataset, SimHost } from '#shared/seed/host/schema';
-import { getopt, nicenum } from '../format.ts';
+import { getopt, nicenum, UsageError } from '../format.ts';
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
 import { descendants, findDataset, isMounted, parentOf, poolOf } from '../dataset-model.ts';
 import { newGuid } from '../pool-model.ts';
@@ -70,29 +70,44 @@ const maxPayload = () => setting('HM_SIM_SEND_MAX_BYTES');
 
 const snapshotsOf = (state: SimHost, fs: string) => state.datasets.filter((d) => d.type === 'snapshot' && d.name.startsWith(`${fs}@`));
 
+/**
+ * zfs_main.c zfs_do_snapshot (zfs-2.3.2; the same in 2.2.7): an operand without `@`, or whose dataset does not
+ * open, is the usage (exit 2, after zfs_open's `cannot open`); the snapshots of every operand (with -r each
+ * descendant's) are taken at once by lzc_snapshot or none is. libzfs_dataset.c zfs_snapshot_nvl prints
+ * `cannot create snapshot 'x': dataset already exists` for each one taken already, and zfs_do_snapshot adds
+ * `no snapshots were created` when it asked for more than one (-r or several operands).
+ */
 function snapshot(ctx: CommandContext): CommandOutput {
   const o = getopt(ctx.args, 'ro:');
-  if (!o.operands.length) return fail('missing snapshot argument', 2);
+  if (!o.operands.length) throw new UsageError('missing snapshot argument');
+  const multiple = o.flags.has('r') || o.operands.length > 1;
+  const wanted: { d: SimDataset; snap: string }[] = [];
   for (const target of o.operands) {
-    const [fs, snap] = target.split('@');
-    if (!snap) return fail(`cannot create snapshot '${target}': invalid character '@' in name`, 2);
+    const at = target.indexOf('@');
+    if (at < 0) throw new UsageError('');
+    const [fs, snap] = [target.slice(0, at), target.slice(at + 1)];
     const root = findDataset(ctx.state, fs);
-    if (!root || root.type === 'snapshot') return notExist(fs);
-    const all = o.flags.has('r') ? descendants(ctx.state, fs) : [root];
-    const taken = all.find((d) => findDataset(ctx.state, `${d.name}@${snap}`));
-    if (taken) return fail(`cannot create snapshot '${taken.name}@${snap}': dataset already exists`);
-    for (const d of all) {
-      ctx.state.datasets.push({
-        name: `${d.name}@${snap}`,
-        type: 'snapshot',
-        guid: newGuid(),
-        usedBytes: 0,
-        referencedBytes: d.referencedBytes ?? d.usedBytes,
-        creation: Math.floor(ctx.now / 1000),
-      });
-      const content = contentOf(ctx.state, d);
-      if (d.type === 'filesystem') setContent(ctx.state, d, { ...content, ...under(snapDir(snap), live(content)) });
-    }
+    if (!root || root.type === 'snapshot') throw new UsageError(`cannot open '${fs}': dataset does not exist`);
+    for (const d of o.flags.has('r') ? descendants(ctx.state, fs) : [root])
+      if (!wanted.some((w) => w.d === d && w.snap === snap)) wanted.push({ d, snap });
+  }
+  const taken = wanted.filter((w) => findDataset(ctx.state, `${w.d.name}@${w.snap}`));
+  if (taken.length) {
+    const lines = taken.map((w) => `cannot create snapshot '${w.d.name}@${w.snap}': dataset already exists`);
+    return fail([...lines, ...(multiple ? ['no snapshots were created'] : [])].join('\n'));
+  }
+  for (const { d, snap } of wanted) {
+    ctx.state.datasets.push({
+      name: `${d.name}@${snap}`,
+      type: 'snapshot',
+      guid: newGuid(),
+      usedBytes: 0,
+      referencedBytes: d.referencedBytes ?? d.usedBytes,
+      creation: Math.floor(ctx.now / 1000),
+      ...(d.type === 'volume' ? { volsizeBytes: d.volsizeBytes ?? 0 } : {}),
+    });
+    const content = contentOf(ctx.state, d);
+    if (d.type === 'filesystem') setContent(ctx.state, d, { ...content, ...under(snapDir(snap), live(content)) });
   }
   return {};
 }
@@ -390,7 +405,10 @@ function recv(ctx: CommandContext): CommandOutput {
   return { stdout: o.flags.has('v') ? verboseReceive(h, fs, existingSnaps) : '' };
 }
 
-registerSubcommand('zfs', 'snapshot', withUsage(snapshot, '\tsnapshot [-r] [-o property=value] ... <filesystem|volume>@<snap> ...'));
+// zfs_main.c usage(B_FALSE) for a command other than set/get/inherit/list: its usage, then these three hints
+const ZFS_USAGE_HINTS =
+  '\n\nFor the property list, run: zfs set|get\n\nFor the delegated permission list, run: zfs allow|unallow\n\nFor further help on a command or topic, run: zfs help [<topic>]';
+registerSubcommand('zfs', 'snapshot', withUsage(snapshot, `\tsnapshot [-r] [-o property=value] ... <filesystem|volume>@<snap> ...${ZFS_USAGE_HINTS}`));
 registerSubcommand('zfs', 'send', withUsage(send, '\tsend [-DnPpRvLecwhb] [-[i|I] snapshot] <snapshot>'));
 // zfs_main.c get_usage(HELP_RECEIVE)
 const RECV_USAGE =

@@ -264,18 +264,59 @@ function parseStream(text: string): StreamHeader | null {
 }
 
 /**
- * Whether a filesystem changed since its newest snapshot, as the kernel decides before an incremental receive
- * (dsl_dataset_modified_since_snap: any block born after the snapshot — a write, a removal, an atime update):
- * here, its files differ from what the snapshot recorded. Writes while it is not mounted cannot reach it.
+ * Whether a filesystem changed since one of its snapshots (its newest when none is named), as the kernel decides
+ * before an incremental receive (dsl_dataset_modified_since_snap: any block born after the snapshot — a write, a
+ * removal, an atime update): here, its files differ from what the snapshot recorded. Writes while it is not
+ * mounted cannot reach it.
  */
-export function modifiedSinceSnapshot(state: SimHost, d: SimDataset): boolean {
-  const latest = snapshotsOf(state, d.name).at(-1);
-  if (!latest || d.type !== 'filesystem') return false;
+export function modifiedSinceSnapshot(state: SimHost, d: SimDataset, snap?: string): boolean {
+  const since = snap ?? snapshotsOf(state, d.name).at(-1)?.name.split('@')[1];
+  if (since === undefined || d.type !== 'filesystem') return false;
   const content = contentOf(state, d);
-  const recorded = filesUnder(content, snapDir(latest.name.split('@')[1]));
+  const recorded = filesUnder(content, snapDir(since));
   const now = live(content);
   const keys = Object.keys(now);
   return keys.length !== Object.keys(recorded).length || keys.some((k) => recorded[k]?.content !== now[k].content);
+}
+
+/**
+ * Whether the kernel refuses an incremental stream's snapshots, taken in the stream's order (parents first, each
+ * dataset's snapshots oldest first), as libzfs_sendrecv.c zfs_receive_one (zfs-2.3.2, the same in 2.2.7) meets
+ * them: `-v` prints `receiving …` before each; a snapshot the destination already has is skipped (the ioctl's
+ * EEXIST: `snap … already exists; ignoring`). Otherwise dmu_recv.c recv_begin_check_existing_impl: the snapshot the
+ * stream starts from must be one of the destination's, not necessarily its newest (ENODEV: `most recent snapshot
+ * of … does not match incremental source`), and without -F the destination must be unchanged since that snapshot
+ * (ETXTBSY: `destination … has been modified since most recent snapshot`); a raw stream's must be the newest.
+ * So a `-R -I @a c` stream is received by a copy whose newest snapshot is one the stream carries, and an
+ * incremental from an older snapshot by a copy whose later snapshots hold the same files. The simulator checks
+ * them all before receiving any (a real receive keeps the snapshots received before the refusal).
+ */
+function incrementalRefusal(state: SimHost, h: StreamHeader, fs: string, force: boolean): { printed: string; message: string } | null {
+  let printed = '';
+  const src = h.source ?? fs;
+  for (const sd of h.datasets) {
+    const name = `${fs}${sd.rel}`;
+    const d = findDataset(state, name);
+    const have = d ? snapshotsOf(state, name).map((x) => x.name.split('@')[1]) : [];
+    let received = false;
+    for (const [i, s] of sd.snapshots.entries()) {
+      const dst = `${name}@${s.name}`;
+      printed += `receiving incremental stream of ${src}${sd.rel}@${s.name} into ${dst}\n`;
+      if (have.includes(s.name)) {
+        printed += `snap ${dst} already exists; ignoring\nreceived 0B stream in 0.01 seconds (0B/sec)\n`;
+        continue;
+      }
+      const before = sd.snapshots[i - 1]?.name ?? h.from;
+      const refuse = (why: string) => ({ printed, message: `cannot receive incremental stream: ${why}` });
+      if (!d || before === undefined || !have.includes(before)) return refuse(`most recent snapshot of ${name} does not\nmatch incremental source`);
+      if (!force && !received && (modifiedSinceSnapshot(state, d, before) || (h.raw && have.at(-1) !== before)))
+        return refuse(`destination ${name} has been modified\nsince most recent snapshot`);
+      printed += 'received 0B stream in 0.01 seconds (0B/sec)\n';
+      have.push(s.name);
+      received = true;
+    }
+  }
+  return null;
 }
 
 /**
@@ -293,7 +334,9 @@ function verboseReceive(h: StreamHeader, fs: string, existing: Set<string>): str
       const dst = `${fs}${sd.rel}@${s.name}`;
       out += `receiving ${kind} stream of ${src}${sd.rel}@${s.name} into ${dst}\n`;
       const size = Math.max(1024, kind === 'full' ? (s.referencedBytes ?? s.usedBytes) : Math.floor((s.referencedBytes ?? s.usedBytes) / 100));
-      out += existing.has(dst) ? `snap ${dst} already exists; ignoring\n` : `received ${nicenum(size)} stream in 0.01 seconds (${nicenum(size * 100)}/sec)\n`;
+      // zfs_receive_one: a skipped snapshot's (empty) stream is reported received too
+      if (existing.has(dst)) out += `snap ${dst} already exists; ignoring\nreceived 0B stream in 0.01 seconds (0B/sec)\n`;
+      else out += `received ${nicenum(size)} stream in 0.01 seconds (${nicenum(size * 100)}/sec)\n`;
     }
   }
   return out;
@@ -336,14 +379,9 @@ function recv(ctx: CommandContext): CommandOutput {
       if (p.type !== 'filesystem') return fail(`cannot receive new filesystem stream: parent '${parent}' is not a filesystem`);
     }
   } else {
-    const latest = existing ? snapshotsOf(ctx.state, fs).at(-1) : undefined;
     if (!existing) return fail(`cannot receive incremental stream: destination '${fs}' does not exist`);
-    if (!latest || latest.name !== `${fs}@${h.from}`)
-      return fail(`cannot receive incremental stream: most recent snapshot of ${fs} does not\nmatch incremental source`);
-    if (!o.flags.has('F')) {
-      const changed = h.datasets.map((sd) => findDataset(ctx.state, `${fs}${sd.rel}`)).find((d) => d && modifiedSinceSnapshot(ctx.state, d));
-      if (changed) return fail(`cannot receive incremental stream: destination ${changed.name} has been modified\nsince most recent snapshot`);
-    }
+    const refused = incrementalRefusal(ctx.state, h, fs, o.flags.has('F'));
+    if (refused) return { code: 1, stdout: o.flags.has('v') ? refused.printed : '', stderr: `${refused.message}\n` };
   }
   const refusal = rawStreamRefusal(cmdProps, h.raw === true);
   if (refusal) return fail(`${errbuf}: ${refusal}`);

@@ -50,6 +50,8 @@ interface StreamHeader {
   snapshotFiles?: Record<string, Record<string, SimFile>>;
   /** sent with -w: encrypted blocks as they are on disk */
   raw?: boolean;
+  /** sent with -R: a replication package (its receive is zfs_receive_package's) */
+  replicate?: boolean;
 }
 
 /** Files of a filesystem's content without its snapshots' directories. */
@@ -222,6 +224,7 @@ function send(ctx: CommandContext): CommandOutput {
         .map((n) => [n, snapshotContent(content, n)]),
     ),
     ...(o.flags.has('w') ? { raw: true } : {}),
+    ...(o.flags.has('R') ? { replicate: true } : {}),
   };
   const parts = streamParts(
     members.map((d) => ({ d, snaps: carried(d) })),
@@ -384,7 +387,10 @@ function recv(ctx: CommandContext): CommandOutput {
     if (refused) return { code: 1, stdout: o.flags.has('v') ? refused.printed : '', stderr: `${refused.message}\n` };
   }
   const refusal = rawStreamRefusal(cmdProps, h.raw === true);
-  if (refusal) return fail(`${errbuf}: ${refusal}`);
+  // libzfs_sendrecv.c zfs_receive_package (zfs-2.3.2; 2.2.7 the same): after a raw package's receive, even a refused
+  // one, recv_fix_encryption_hierarchy opens the top dataset zfs_receive_one recorded — absent when it was new
+  if (refusal)
+    return fail(`${errbuf}: ${refusal}${h.replicate && h.raw && !existing ? `\ncannot open '${fs}': dataset does not exist` : ''}`);
   if (o.flags.has('n')) return {};
   const existingSnaps = new Set(ctx.state.datasets.filter((d) => d.type === 'snapshot').map((d) => d.name));
   for (const sd of h.datasets) {

@@ -90,8 +90,7 @@ function snapshot(ctx: CommandContext): CommandOutput {
     const [fs, snap] = [target.slice(0, at), target.slice(at + 1)];
     const root = findDataset(ctx.state, fs);
     if (!root || root.type === 'snapshot') throw new UsageError(`cannot open '${fs}': dataset does not exist`);
-    for (const d of o.flags.has('r') ? descendants(ctx.state, fs) : [root])
-      if (!wanted.some((w) => w.d === d && w.snap === snap)) wanted.push({ d, snap });
+    for (const d of o.flags.has('r') ? descendants(ctx.state, fs) : [root]) if (!wanted.some((w) => w.d === d && w.snap === snap)) wanted.push({ d, snap });
   }
   const taken = wanted.filter((w) => findDataset(ctx.state, `${w.d.name}@${w.snap}`));
   if (taken.length) {
@@ -389,8 +388,7 @@ function recv(ctx: CommandContext): CommandOutput {
   const refusal = rawStreamRefusal(cmdProps, h.raw === true);
   // libzfs_sendrecv.c zfs_receive_package (zfs-2.3.2; 2.2.7 the same): after a raw package's receive, even a refused
   // one, recv_fix_encryption_hierarchy opens the top dataset zfs_receive_one recorded — absent when it was new
-  if (refusal)
-    return fail(`${errbuf}: ${refusal}${h.replicate && h.raw && !existing ? `\ncannot open '${fs}': dataset does not exist` : ''}`);
+  if (refusal) return fail(`${errbuf}: ${refusal}${h.replicate && h.raw && !existing ? `\ncannot open '${fs}': dataset does not exist` : ''}`);
   if (o.flags.has('n')) return {};
   const existingSnaps = new Set(ctx.state.datasets.filter((d) => d.type === 'snapshot').map((d) => d.name));
   for (const sd of h.datasets) {

@@ -11,18 +11,22 @@ export const poolOf = (name: string) => name.split(/[/@]/)[0];
 export const parentOf = (name: string) =>
   name.includes('@') ? name.slice(0, name.indexOf('@')) : name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null;
 
-/** zfs's order: a dataset, then its snapshots, then its children (each level by name). */
+/**
+ * zfs list/get's order (cmd/zfs/zfs_iter.c zfs_compare, zfs-2.3.2; the same in 2.2.7 and 2.4): the names before
+ * `@` compared by strcmp — so `tank/a-x` comes before `tank/a/b` ('-' < '/') — and a dataset before its snapshots.
+ */
 export function compareDatasets(a: string, b: string): number {
   const [fa, sa = ''] = a.split('@');
   const [fb, sb = ''] = b.split('@');
-  if (fa !== fb) {
-    const pa = fa.split('/');
-    const pb = fb.split('/');
-    for (let i = 0; i < Math.min(pa.length, pb.length); i++) if (pa[i] !== pb[i]) return pa[i] < pb[i] ? -1 : 1;
-    return pa.length - pb.length;
-  }
+  if (fa !== fb) return fa < fb ? -1 : 1;
   if (!sa || !sb) return sa ? 1 : sb ? -1 : 0;
   return 0; // snapshots of one dataset keep their (creation) order
+}
+
+/** A snapshot's volsize: the one recorded when it was taken, else its volume's; a filesystem's snapshot has none. */
+function snapshotVolsize(host: SimHost, snap: SimDataset): number | null {
+  const origin = findDataset(host, snap.name.slice(0, snap.name.indexOf('@')));
+  return origin?.type === 'volume' ? (snap.volsizeBytes ?? origin.volsizeBytes ?? 0) : null;
 }
 
 export function sortedDatasets(host: SimHost): SimDataset[] {
@@ -170,7 +174,9 @@ export const DATASET_PROPS: Record<string, DatasetProp> = {
     header: 'USEDDS',
   },
   usedbyrefreservation: { ...bytes((_h, d) => (d.type === 'snapshot' ? null : 0)), header: 'USEDREFRESERV' },
-  volsize: { ...bytes((_h, d) => (d.type === 'volume' ? (d.volsizeBytes ?? 0) : null)), header: 'VOLSIZE' },
+  // a volume's snapshot has the volsize the volume had when it was taken (module/zcommon/zfs_prop.c
+  // zfs_prop_init, zfs-2.3.2: volsize is registered for ZFS_TYPE_SNAPSHOT | ZFS_TYPE_VOLUME)
+  volsize: { ...bytes((h, d) => (d.type === 'volume' ? (d.volsizeBytes ?? 0) : d.type === 'snapshot' ? snapshotVolsize(h, d) : null)), header: 'VOLSIZE' },
   mountpoint: {
     header: 'MOUNTPOINT',
     value: (h, d) => mountpointProperty(h, d)?.value ?? null,

@@ -123,7 +123,7 @@ export function withUsage(handler: CommandHandler, usage: string): CommandHandle
       return await handler(ctx);
     } catch (e) {
       if (e instanceof BadPropertyError) return fail(e.message, 2);
-      if (e instanceof UsageError) return { code: 2, stderr: `${e.message}\nusage:\n${usage}\n` };
+      if (e instanceof UsageError) return { code: 2, stderr: `${e.message ? `${e.message}\n` : ''}usage:\n${usage}\n` };
       throw e;
     }
   };

@@ -36,6 +36,7 @@ import './zfs-create.ts';
 import './zfs-destroy.ts';
 import './zfs-hold-rollback.ts';
 import './zfs-load-key.ts';
+import './zfs-change-key.ts';
 import './zfs-mount.ts';
 import './zfs-rename.ts';
 import './zfs-set.ts';

@@ -86,7 +86,9 @@ function destroy(ctx: CommandContext): CommandOutput {
     const owners = recurse ? descendants(ctx.state, fs).map((x) => x.name) : [fs];
     const names = new Set(list.split(',').flatMap((s) => owners.map((f) => `${f}@${s}`)));
     const gone = ctx.state.datasets.filter((x) => x.type === 'snapshot' && names.has(x.name));
-    if (!gone.length) return list.includes(',') ? fail('could not find any snapshots to destroy; check snapshot names.') : notExist(target);
+    // zfs_main.c zfs_do_destroy / gather_snapshots (zfs-2.3.2, as in 2.2.7): a name that matches no snapshot is
+    // skipped (zfs_iter_snapspec's ENOENT), and when none matched at all the command says so, with or without -r
+    if (!gone.length) return fail('could not find any snapshots to destroy; check snapshot names.');
     const refusals = gone.map((x) => snapshotDestroyRefusal(ctx.state, x)).filter((r): r is string => r !== null);
     if (refusals.length) return fail(refusals.join('\n'));
     dropSnapshots(ctx.state, gone);

@@ -1,5 +1,6 @@
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
-import { canonicalDatasetProp, DATASET_PROPS, findDataset, isMounted } from '../dataset-model.ts';
+import type { SimDataset, SimHost } from '#shared/seed/host/schema';
+import { canonicalDatasetProp, DATASET_PROPS, findDataset, isMounted, parentOf } from '../dataset-model.ts';
 import { busyError, mountFs, mountpointOf, remount, unmountFs } from './zfs-mounts.ts';
 
 /**
@@ -51,15 +52,29 @@ function set(ctx: CommandContext): CommandOutput {
           remount(ctx.state, was, mountpointOf(ctx.state, d));
         } else {
           d.mountpoint = value;
-          // libzfs_changelist.c changelist_postfix: after a mountpoint change, a filesystem that is not mounted is
-          // mounted when canmount=on and its key is loaded (zfs_mount), not only one whose old value was none
-          const locked = d.properties?.keystatus === 'unavailable';
-          if (!locked && (d.properties?.canmount ?? 'on') === 'on') mountFs(ctx.state, d);
         }
+        // libzfs_changelist.c changelist_gather/changelist_postfix (zfs-2.3.2, as in 2.2.7): the change list is the
+        // dataset and the filesystems below it that inherit its mountpoint (change_one stops at a local one); after
+        // the change each of them that is not mounted is mounted when canmount=on and its key is loaded
+        if (value !== 'none' && value !== 'legacy')
+          for (const x of inheritingMountpoint(ctx.state, d)) {
+            const locked = x.properties?.keystatus === 'unavailable';
+            if (!locked && (x.properties?.canmount ?? 'on') === 'on') mountFs(ctx.state, x);
+          }
       } else d.properties = { ...d.properties, [prop]: value };
     }
   }
   return {};
+}
+
+/** The filesystem and, parents first, the filesystems below it whose mountpoint is inherited from it. */
+function inheritingMountpoint(state: SimHost, d: SimDataset): SimDataset[] {
+  const out = [d];
+  const below = state.datasets
+    .filter((x) => x.type === 'filesystem' && x.name.startsWith(`${d.name}/`))
+    .sort((a, b) => a.name.split('/').length - b.name.split('/').length);
+  for (const x of below) if (x.mountpoint === undefined && out.some((p) => p.name === parentOf(x.name))) out.push(x);
+  return out;
 }
 
 registerSubcommand('zfs', 'set', withUsage(set, '\tset <property=value> ... <filesystem|volume|snapshot> ...'));

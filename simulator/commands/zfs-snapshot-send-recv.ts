@@ -1,6 +1,6 @@
 import { setting } from '#shared/config/read';
 import type { SimDataset, SimHost } from '#shared/seed/host/schema';
-import { getopt, nicenum } from '../format.ts';
+import { getopt, nicenum, UsageError } from '../format.ts';
 import { fail, registerSubcommand, withUsage, type CommandContext, type CommandOutput } from '../registry.ts';
 import { descendants, findDataset, isMounted, parentOf, poolOf } from '../dataset-model.ts';
 import { newGuid } from '../pool-model.ts';
@@ -50,6 +50,8 @@ interface StreamHeader {
   snapshotFiles?: Record<string, Record<string, SimFile>>;
   /** sent with -w: encrypted blocks as they are on disk */
   raw?: boolean;
+  /** sent with -R: a replication package (its receive is zfs_receive_package's) */
+  replicate?: boolean;
 }
 
 /** Files of a filesystem's content without its snapshots' directories. */
@@ -70,29 +72,43 @@ const maxPayload = () => setting('HM_SIM_SEND_MAX_BYTES');
 
 const snapshotsOf = (state: SimHost, fs: string) => state.datasets.filter((d) => d.type === 'snapshot' && d.name.startsWith(`${fs}@`));
 
+/**
+ * zfs_main.c zfs_do_snapshot (zfs-2.3.2; the same in 2.2.7): an operand without `@`, or whose dataset does not
+ * open, is the usage (exit 2, after zfs_open's `cannot open`); the snapshots of every operand (with -r each
+ * descendant's) are taken at once by lzc_snapshot or none is. libzfs_dataset.c zfs_snapshot_nvl prints
+ * `cannot create snapshot 'x': dataset already exists` for each one taken already, and zfs_do_snapshot adds
+ * `no snapshots were created` when it asked for more than one (-r or several operands).
+ */
 function snapshot(ctx: CommandContext): CommandOutput {
   const o = getopt(ctx.args, 'ro:');
-  if (!o.operands.length) return fail('missing snapshot argument', 2);
+  if (!o.operands.length) throw new UsageError('missing snapshot argument');
+  const multiple = o.flags.has('r') || o.operands.length > 1;
+  const wanted: { d: SimDataset; snap: string }[] = [];
   for (const target of o.operands) {
-    const [fs, snap] = target.split('@');
-    if (!snap) return fail(`cannot create snapshot '${target}': invalid character '@' in name`, 2);
+    const at = target.indexOf('@');
+    if (at < 0) throw new UsageError('');
+    const [fs, snap] = [target.slice(0, at), target.slice(at + 1)];
     const root = findDataset(ctx.state, fs);
-    if (!root || root.type === 'snapshot') return notExist(fs);
-    const all = o.flags.has('r') ? descendants(ctx.state, fs) : [root];
-    const taken = all.find((d) => findDataset(ctx.state, `${d.name}@${snap}`));
-    if (taken) return fail(`cannot create snapshot '${taken.name}@${snap}': dataset already exists`);
-    for (const d of all) {
-      ctx.state.datasets.push({
-        name: `${d.name}@${snap}`,
-        type: 'snapshot',
-        guid: newGuid(),
-        usedBytes: 0,
-        referencedBytes: d.referencedBytes ?? d.usedBytes,
-        creation: Math.floor(ctx.now / 1000),
-      });
-      const content = contentOf(ctx.state, d);
-      if (d.type === 'filesystem') setContent(ctx.state, d, { ...content, ...under(snapDir(snap), live(content)) });
-    }
+    if (!root || root.type === 'snapshot') throw new UsageError(`cannot open '${fs}': dataset does not exist`);
+    for (const d of o.flags.has('r') ? descendants(ctx.state, fs) : [root]) if (!wanted.some((w) => w.d === d && w.snap === snap)) wanted.push({ d, snap });
+  }
+  const taken = wanted.filter((w) => findDataset(ctx.state, `${w.d.name}@${w.snap}`));
+  if (taken.length) {
+    const lines = taken.map((w) => `cannot create snapshot '${w.d.name}@${w.snap}': dataset already exists`);
+    return fail([...lines, ...(multiple ? ['no snapshots were created'] : [])].join('\n'));
+  }
+  for (const { d, snap } of wanted) {
+    ctx.state.datasets.push({
+      name: `${d.name}@${snap}`,
+      type: 'snapshot',
+      guid: newGuid(),
+      usedBytes: 0,
+      referencedBytes: d.referencedBytes ?? d.usedBytes,
+      creation: Math.floor(ctx.now / 1000),
+      ...(d.type === 'volume' ? { volsizeBytes: d.volsizeBytes ?? 0 } : {}),
+    });
+    const content = contentOf(ctx.state, d);
+    if (d.type === 'filesystem') setContent(ctx.state, d, { ...content, ...under(snapDir(snap), live(content)) });
   }
   return {};
 }
@@ -207,6 +223,7 @@ function send(ctx: CommandContext): CommandOutput {
         .map((n) => [n, snapshotContent(content, n)]),
     ),
     ...(o.flags.has('w') ? { raw: true } : {}),
+    ...(o.flags.has('R') ? { replicate: true } : {}),
   };
   const parts = streamParts(
     members.map((d) => ({ d, snaps: carried(d) })),
@@ -249,18 +266,59 @@ function parseStream(text: string): StreamHeader | null {
 }
 
 /**
- * Whether a filesystem changed since its newest snapshot, as the kernel decides before an incremental receive
- * (dsl_dataset_modified_since_snap: any block born after the snapshot — a write, a removal, an atime update):
- * here, its files differ from what the snapshot recorded. Writes while it is not mounted cannot reach it.
+ * Whether a filesystem changed since one of its snapshots (its newest when none is named), as the kernel decides
+ * before an incremental receive (dsl_dataset_modified_since_snap: any block born after the snapshot — a write, a
+ * removal, an atime update): here, its files differ from what the snapshot recorded. Writes while it is not
+ * mounted cannot reach it.
  */
-export function modifiedSinceSnapshot(state: SimHost, d: SimDataset): boolean {
-  const latest = snapshotsOf(state, d.name).at(-1);
-  if (!latest || d.type !== 'filesystem') return false;
+export function modifiedSinceSnapshot(state: SimHost, d: SimDataset, snap?: string): boolean {
+  const since = snap ?? snapshotsOf(state, d.name).at(-1)?.name.split('@')[1];
+  if (since === undefined || d.type !== 'filesystem') return false;
   const content = contentOf(state, d);
-  const recorded = filesUnder(content, snapDir(latest.name.split('@')[1]));
+  const recorded = filesUnder(content, snapDir(since));
   const now = live(content);
   const keys = Object.keys(now);
   return keys.length !== Object.keys(recorded).length || keys.some((k) => recorded[k]?.content !== now[k].content);
+}
+
+/**
+ * Whether the kernel refuses an incremental stream's snapshots, taken in the stream's order (parents first, each
+ * dataset's snapshots oldest first), as libzfs_sendrecv.c zfs_receive_one (zfs-2.3.2, the same in 2.2.7) meets
+ * them: `-v` prints `receiving …` before each; a snapshot the destination already has is skipped (the ioctl's
+ * EEXIST: `snap … already exists; ignoring`). Otherwise dmu_recv.c recv_begin_check_existing_impl: the snapshot the
+ * stream starts from must be one of the destination's, not necessarily its newest (ENODEV: `most recent snapshot
+ * of … does not match incremental source`), and without -F the destination must be unchanged since that snapshot
+ * (ETXTBSY: `destination … has been modified since most recent snapshot`); a raw stream's must be the newest.
+ * So a `-R -I @a c` stream is received by a copy whose newest snapshot is one the stream carries, and an
+ * incremental from an older snapshot by a copy whose later snapshots hold the same files. The simulator checks
+ * them all before receiving any (a real receive keeps the snapshots received before the refusal).
+ */
+function incrementalRefusal(state: SimHost, h: StreamHeader, fs: string, force: boolean): { printed: string; message: string } | null {
+  let printed = '';
+  const src = h.source ?? fs;
+  for (const sd of h.datasets) {
+    const name = `${fs}${sd.rel}`;
+    const d = findDataset(state, name);
+    const have = d ? snapshotsOf(state, name).map((x) => x.name.split('@')[1]) : [];
+    let received = false;
+    for (const [i, s] of sd.snapshots.entries()) {
+      const dst = `${name}@${s.name}`;
+      printed += `receiving incremental stream of ${src}${sd.rel}@${s.name} into ${dst}\n`;
+      if (have.includes(s.name)) {
+        printed += `snap ${dst} already exists; ignoring\nreceived 0B stream in 0.01 seconds (0B/sec)\n`;
+        continue;
+      }
+      const before = sd.snapshots[i - 1]?.name ?? h.from;
+      const refuse = (why: string) => ({ printed, message: `cannot receive incremental stream: ${why}` });
+      if (!d || before === undefined || !have.includes(before)) return refuse(`most recent snapshot of ${name} does not\nmatch incremental source`);
+      if (!force && !received && (modifiedSinceSnapshot(state, d, before) || (h.raw && have.at(-1) !== before)))
+        return refuse(`destination ${name} has been modified\nsince most recent snapshot`);
+      printed += 'received 0B stream in 0.01 seconds (0B/sec)\n';
+      have.push(s.name);
+      received = true;
+    }
+  }
+  return null;
 }
 
 /**
@@ -278,7 +336,9 @@ function verboseReceive(h: StreamHeader, fs: string, existing: Set<string>): str
       const dst = `${fs}${sd.rel}@${s.name}`;
       out += `receiving ${kind} stream of ${src}${sd.rel}@${s.name} into ${dst}\n`;
       const size = Math.max(1024, kind === 'full' ? (s.referencedBytes ?? s.usedBytes) : Math.floor((s.referencedBytes ?? s.usedBytes) / 100));
-      out += existing.has(dst) ? `snap ${dst} already exists; ignoring\n` : `received ${nicenum(size)} stream in 0.01 seconds (${nicenum(size * 100)}/sec)\n`;
+      // zfs_receive_one: a skipped snapshot's (empty) stream is reported received too
+      if (existing.has(dst)) out += `snap ${dst} already exists; ignoring\nreceived 0B stream in 0.01 seconds (0B/sec)\n`;
+      else out += `received ${nicenum(size)} stream in 0.01 seconds (${nicenum(size * 100)}/sec)\n`;
     }
   }
   return out;
@@ -321,17 +381,14 @@ function recv(ctx: CommandContext): CommandOutput {
       if (p.type !== 'filesystem') return fail(`cannot receive new filesystem stream: parent '${parent}' is not a filesystem`);
     }
   } else {
-    const latest = existing ? snapshotsOf(ctx.state, fs).at(-1) : undefined;
     if (!existing) return fail(`cannot receive incremental stream: destination '${fs}' does not exist`);
-    if (!latest || latest.name !== `${fs}@${h.from}`)
-      return fail(`cannot receive incremental stream: most recent snapshot of ${fs} does not\nmatch incremental source`);
-    if (!o.flags.has('F')) {
-      const changed = h.datasets.map((sd) => findDataset(ctx.state, `${fs}${sd.rel}`)).find((d) => d && modifiedSinceSnapshot(ctx.state, d));
-      if (changed) return fail(`cannot receive incremental stream: destination ${changed.name} has been modified\nsince most recent snapshot`);
-    }
+    const refused = incrementalRefusal(ctx.state, h, fs, o.flags.has('F'));
+    if (refused) return { code: 1, stdout: o.flags.has('v') ? refused.printed : '', stderr: `${refused.message}\n` };
   }
   const refusal = rawStreamRefusal(cmdProps, h.raw === true);
-  if (refusal) return fail(`${errbuf}: ${refusal}`);
+  // libzfs_sendrecv.c zfs_receive_package (zfs-2.3.2; 2.2.7 the same): after a raw package's receive, even a refused
+  // one, recv_fix_encryption_hierarchy opens the top dataset zfs_receive_one recorded — absent when it was new
+  if (refusal) return fail(`${errbuf}: ${refusal}${h.replicate && h.raw && !existing ? `\ncannot open '${fs}': dataset does not exist` : ''}`);
   if (o.flags.has('n')) return {};
   const existingSnaps = new Set(ctx.state.datasets.filter((d) => d.type === 'snapshot').map((d) => d.name));
   for (const sd of h.datasets) {
@@ -390,7 +447,10 @@ function recv(ctx: CommandContext): CommandOutput {
   return { stdout: o.flags.has('v') ? verboseReceive(h, fs, existingSnaps) : '' };
 }
 
-registerSubcommand('zfs', 'snapshot', withUsage(snapshot, '\tsnapshot [-r] [-o property=value] ... <filesystem|volume>@<snap> ...'));
+// zfs_main.c usage(B_FALSE) for a command other than set/get/inherit/list: its usage, then these three hints
+const ZFS_USAGE_HINTS =
+  '\n\nFor the property list, run: zfs set|get\n\nFor the delegated permission list, run: zfs allow|unallow\n\nFor further help on a command or topic, run: zfs help [<topic>]';
+registerSubcommand('zfs', 'snapshot', withUsage(snapshot, `\tsnapshot [-r] [-o property=value] ... <filesystem|volume>@<snap> ...${ZFS_USAGE_HINTS}`));
 registerSubcommand('zfs', 'send', withUsage(send, '\tsend [-DnPpRvLecwhb] [-[i|I] snapshot] <snapshot>'));
 // zfs_main.c get_usage(HELP_RECEIVE)
 const RECV_USAGE =

@@ -270,6 +270,9 @@ function iostat(ctx: CommandContext): CommandOutput {
   const num = (n: number) => (parsable ? String(Math.round(n)) : nicenum(Math.round(n)));
   const time = (n: number, ops: number) => (ops < 0.5 || n <= 0 ? '-' : parsable ? rawTime(n) : nicenum(Math.round(n), 'time'));
   const rows = pools.map((p) => {
+    // a pool without a workload still did the I/O of its creation, which only the since-import report counts
+    const created = sinceBoot && !p.io && p.importIo ? p.importIo : null;
+    if (created) return createdRow(p, created);
     const s = poolIo(p, at);
     const cells = [p.name, num(p.allocatedBytes), num(poolFree(ctx.state, p)), num(s.readOps), num(s.writeOps), num(s.readBytes), num(s.writeBytes)];
     if (latency)
@@ -290,6 +293,32 @@ function iostat(ctx: CommandContext): CommandOutput {
       );
     return cells;
   });
+  /**
+   * zpool_main.c print_iostat_latency (zfs-2.3.2): each queue's average from its histogram, `-` for an empty one;
+   * creation's reads are sync reads (vdev labels), so the async read queue is empty, its writes went through both
+   */
+  function createdRow(p: SimPool, io: NonNullable<SimPool['importIo']>): string[] {
+    const n = (x: number | undefined) => num(x ?? 0);
+    const t = (x: number | undefined) => (!x ? '-' : parsable ? rawTime(x) : nicenum(Math.round(x), 'time'));
+    const cells = [p.name, num(p.allocatedBytes), num(poolFree(ctx.state, p)), n(io.readOps), n(io.writeOps), n(io.readBytes), n(io.writeBytes)];
+    if (!latency) return cells;
+    const rq = (io.readWaitNs ?? 0) - (io.readDiskWaitNs ?? 0);
+    const wq = (io.writeWaitNs ?? 0) - (io.writeDiskWaitNs ?? 0);
+    return [
+      ...cells,
+      t(io.readWaitNs),
+      t(io.writeWaitNs),
+      t(io.readDiskWaitNs),
+      t(io.writeDiskWaitNs),
+      t(rq || io.readWaitNs),
+      t(wq / 2),
+      '-',
+      t(wq / 2),
+      '-',
+      '-',
+      '-',
+    ];
+  }
   if (o.flags.has('H')) return { stdout: rows.map((r) => r.join('\t') + '\n').join('') };
   return { stdout: iostatTable(rows, latency) };
 }

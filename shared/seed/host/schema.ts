@@ -103,6 +103,11 @@ const poolSchema = {
     dedupRatio: { type: 'number', minimum: 1 },
     scan: scanSchema,
     io: ioSchema,
+    /**
+     * The I/O of the pool's creation (label and uberblock reads and writes, its first txgs): part of `zpool iostat`'s
+     * since-import report, never of a later interval's. Sync reads only; writes through the sync and async queues.
+     */
+    importIo: ioSchema,
     /** zpool properties `zpool get` answers besides the computed ones (e.g. bootfs, autoreplace) */
     properties: { type: 'object', additionalProperties: { type: 'string' } },
   },

@@ -29,6 +29,11 @@ export interface Sequence {
 export interface Target {
   run(argv: string[], stdin?: string): Promise<Result>;
   pipe(send: string[], recv: string[]): Promise<[Result, Result]>;
+  /**
+   * Runs consecutive `run`/`setup`/`pipe` steps in one go, each as `run`/`pipe` would, and returns their results in
+   * order (a pipe's as [send, recv]): the guest runs them as one script, saving a round trip per command.
+   */
+  batch?(steps: Exclude<Step, { until: string[] }>[]): Promise<(Result | [Result, Result])[]>;
 }
 
 /** The directory every sequence keeps its vdev files and keys in. */
@@ -37,24 +42,49 @@ export const WORK = '/var/tmp/zd';
 /** The compared results of one sequence, one entry per compared step (setup steps give null). */
 export async function runSequence(seq: Sequence, target: Target): Promise<(Result | null)[]> {
   const out: (Result | null)[] = [];
-  for (const [i, step] of seq.steps.entries()) {
-    if ('setup' in step) {
-      const r = await target.run(step.setup, step.stdin);
-      if (r.code !== 0) throw new Error(`${seq.id} step ${i} setup ${step.setup.join(' ')} failed (${r.code}): ${r.stderr}`);
-      out.push(null);
-    } else if ('pipe' in step) {
-      const [s, r] = await target.pipe(step.pipe[0], step.pipe[1]);
-      out.push({ code: s.code * 1000 + r.code, stdout: r.stdout, stderr: `${s.stderr}--- recv ---\n${r.stderr}` });
-    } else if ('until' in step) {
+  const steps = seq.steps;
+  for (let i = 0; i < steps.length; ) {
+    const step = steps[i];
+    if ('until' in step) {
       let r = await target.run(step.until);
       for (let n = 0; n < 60 && !step.match.test(r.stdout); n++) {
         await new Promise((res) => setTimeout(res, 500));
         r = await target.run(step.until);
       }
       out.push(r);
-    } else {
-      const r = await target.run(step.run, step.stdin);
+      i++;
+      continue;
+    }
+    // the steps up to the next `until` (which must see the time pass between its tries) run together
+    let end = i;
+    while (end < steps.length && !('until' in steps[end])) end++;
+    const chunk = steps.slice(i, end) as Exclude<Step, { until: string[] }>[];
+    const results = target.batch ? await target.batch(chunk) : await oneByOne(target, chunk);
+    for (const [k, c] of chunk.entries()) {
+      const r = results[k];
+      if ('setup' in c) {
+        const one = r as Result;
+        if (one.code !== 0) throw new Error(`${seq.id} step ${i + k} setup ${c.setup.join(' ')} failed (${one.code}): ${one.stderr}`);
+        out.push(null);
+      } else if ('pipe' in c) {
+        const [snd, rcv] = r as [Result, Result];
+        out.push({ code: snd.code * 1000 + rcv.code, stdout: rcv.stdout, stderr: `${snd.stderr}--- recv ---\n${rcv.stderr}` });
+      } else out.push(r as Result);
+    }
+    i = end;
+  }
+  return out;
+}
+
+async function oneByOne(target: Target, steps: Exclude<Step, { until: string[] }>[]): Promise<(Result | [Result, Result])[]> {
+  const out: (Result | [Result, Result])[] = [];
+  for (const step of steps) {
+    if ('pipe' in step) out.push(await target.pipe(step.pipe[0], step.pipe[1]));
+    else {
+      const r = await target.run('setup' in step ? step.setup : step.run, step.stdin);
       out.push(r);
+      // a failed setup ends the sequence (runSequence throws); nothing after it runs
+      if ('setup' in step && r.code !== 0) break;
     }
   }
   return out;

@@ -49,7 +49,7 @@ const line = (argv: string[]) => argv.map(shq).join(' ');
  * The guest as a target, given a way to run one shell command line on it (over SSH). A stream is kept in a file
  * between the two sides, so each side's exit code and stderr are its own; stdin is fed by printf, never a tty.
  */
-export function guestTarget(sh: (script: string) => Promise<Result>): Target & { reset(): Promise<void> } {
+export function guestTarget(sh: (script: string) => Promise<Result>): Target & { reset(): Promise<void>; batch: NonNullable<Target['batch']> } {
   const stream = '/var/tmp/hm-diff.stream';
   return {
     run: (argv, stdin) => sh(stdin === undefined ? line(argv) : `printf '%s' ${shq(stdin)} | ${line(argv)}`),
@@ -57,6 +57,34 @@ export function guestTarget(sh: (script: string) => Promise<Result>): Target & {
       const s = await sh(`${line(send)} > ${stream}`);
       const r = await sh(`${line(recv)} < ${stream}`);
       return [s, r];
+    },
+    /**
+     * The steps as one script: each command as `run`/`pipe` runs it (stdin from printf, else /dev/null), its exit
+     * code and its output and error files printed base64-encoded after a marker line, so one round trip carries
+     * a whole sequence and the outputs come back byte for byte.
+     */
+    async batch(steps) {
+      const dir = '/var/tmp/hm-diff.batch';
+      const body = steps.map((step, i) => {
+        const cmd = (argv: string[], stdin?: string) => (stdin === undefined ? `${line(argv)} </dev/null` : `printf '%s' ${shq(stdin)} | ${line(argv)}`);
+        const run =
+          'pipe' in step
+            ? `${line(step.pipe[0])} </dev/null >${stream} 2>${dir}/e1; c1=$?; ${line(step.pipe[1])} <${stream} >${dir}/o 2>${dir}/e2; c2=$?`
+            : `: >${dir}/e1; c1=0; ${cmd('setup' in step ? step.setup : step.run, step.stdin)} >${dir}/o 2>${dir}/e2; c2=$?`;
+        return `${run}\necho "@@@ ${i} $c1 $c2"; for f in o e1 e2; do base64 -w0 ${dir}/$f; echo; done`;
+      });
+      const r = await sh(`rm -rf ${dir} && mkdir -p ${dir} || exit 99\n${body.join('\n')}\nrm -rf ${dir}`);
+      if (r.code !== 0) throw new Error(`batch on the guest failed (${r.code}): ${r.stderr}`);
+      const lines = r.stdout.split('\n');
+      const b64 = (t: string) => Buffer.from(t, 'base64').toString('utf8');
+      return steps.map((step, i) => {
+        const at = lines.indexOf(lines.find((l) => l.startsWith(`@@@ ${i} `)) ?? '@@@ missing');
+        if (at < 0) throw new Error(`batch on the guest printed no result for step ${i}: ${r.stdout.slice(-400)}${r.stderr}`);
+        const [, , c1, c2] = lines[at].split(' ');
+        const [o, e1, e2] = [lines[at + 1], lines[at + 2], lines[at + 3]].map(b64);
+        const recv: Result = { code: Number(c2), stdout: o, stderr: e2 };
+        return 'pipe' in step ? ([{ code: Number(c1), stdout: '', stderr: e1 }, recv] as [Result, Result]) : recv;
+      });
     },
     /** every pool destroyed, the work directory emptied: the state each sequence starts from */
     async reset() {

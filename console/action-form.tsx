@@ -59,7 +59,7 @@ export function Field(props: { label: ComponentChildren; field: string; nested?:
 /**
  * A form that submits its fields to one call and shows the API's answer as a sentence, and each field problem
  * the answer names next to that field (Field). With `reset`, a success empties the form, so a typed secret does
- * not stay in the page.
+ * not stay in the page. While the call is in flight the submit button is disabled (no double submit).
  */
 export function ActionForm(props: { label: string; children: ComponentChildren; submit: (f: FormData) => Promise<string>; reset?: boolean }) {
   const act = useAction();
@@ -68,6 +68,7 @@ export function ActionForm(props: { label: string; children: ComponentChildren; 
     <form
       class="action"
       aria-label={props.label}
+      aria-busy={act.busy}
       onSubmit={(e) => {
         e.preventDefault();
         const form = e.currentTarget;
@@ -91,7 +92,9 @@ export function ActionForm(props: { label: string; children: ComponentChildren; 
         <fieldset disabled={!canAct()}>
           <legend>{props.label}</legend>
           {props.children}
-          <button type="submit">{props.label}</button>
+          <button type="submit" disabled={act.busy}>
+            {act.busy ? `${props.label}…` : props.label}
+          </button>
         </fieldset>
       </FieldErrorsContext.Provider>
       <act.Answer />

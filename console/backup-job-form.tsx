@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ActionForm, Field } from './action-form.tsx';
 import { call } from './api.ts';
-import type { NodeView } from './types.ts';
+import type { NodeView } from './api-types.ts';
 
 type SourceKind = 'dataset' | 'jail' | 'vm';
 type TargetKind = 'node' | 'ssh';

@@ -4,6 +4,7 @@ import { ApiError, setToken, token } from './api.ts';
 import { Bell } from './bell.tsx';
 import { Guests, JailPage, VmPage } from './guests.tsx';
 import { Icon } from './icons.tsx';
+import { OfflineBanner } from './offline-banner.tsx';
 import { Overview } from './overview.tsx';
 import { Audit, Backups, Certificates, Notifications } from './pages.tsx';
 import { isAdmin, loadWhoami, role, route, who } from './state.ts';
@@ -136,6 +137,7 @@ function App() {
           </button>
         </div>
       </header>
+      <OfflineBanner />
       <main>
         <Page />
       </main>

@@ -3,14 +3,14 @@ import { ErrorLine, useAction, useLoad, when } from './load.tsx';
 import { said } from './messages.ts';
 import { isAdmin } from './state.ts';
 import { tasks } from './tasks.tsx';
-import type { BackupEvent, Certificate, NodeView, Page } from './types.ts';
+import type { ApiData, BackupEvent, NodeView } from './api-types.ts';
 
 const DAY = 86_400_000;
 
 export function Overview() {
-  const nodes = useLoad(() => api<Page<NodeView>>('GET', '/cluster/nodes?size=100'));
-  const certs = useLoad(() => api<Page<Certificate>>('GET', '/certificates?size=100'));
-  const events = useLoad(() => api<Page<BackupEvent>>('GET', '/cluster/backups/events/remote?size=100'));
+  const nodes = useLoad(() => api<ApiData['GET /api/cluster/nodes']>('GET', '/cluster/nodes?size=100'));
+  const certs = useLoad(() => api<ApiData['GET /api/certificates']>('GET', '/certificates?size=100'));
+  const events = useLoad(() => api<ApiData['GET /api/cluster/backups/events/remote']>('GET', '/cluster/backups/events/remote?size=100'));
   const act = useAction();
   const list = nodes.data?.data ?? [];
   const members = list.filter((n) => n.status === 'member');

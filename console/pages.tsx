@@ -4,14 +4,14 @@ import { ErrorLine, useAction, useLoad, when } from './load.tsx';
 import { said } from './messages.ts';
 import { canAct } from './state.ts';
 import { refreshTasks } from './tasks.tsx';
-import type { AuditRow, BackupEvent, BackupJob, Certificate, Notification, Page } from './types.ts';
+import type { ApiData, BackupJob } from './api-types.ts';
 import { bellCount, refreshBell } from './bell.tsx';
 import { Channels, Rules } from './notify.tsx';
 import { BackupJobForm } from './backup-job-form.tsx';
 import { memberNodes } from './nodes.ts';
 
 export function Notifications() {
-  const list = useLoad(() => api<Page<Notification>>('GET', '/notifications?size=100'), [bellCount.value]);
+  const list = useLoad(() => api<ApiData['GET /api/notifications']>('GET', '/notifications?size=100'), [bellCount.value]);
   const act = useAction();
   const dismiss = (path: string) =>
     act.run(async () => {
@@ -50,10 +50,13 @@ export function Notifications() {
 }
 
 export function Backups() {
-  const jobs = useLoad(() => api<Page<BackupJob>>('GET', '/cluster/backups/jobs?size=100'));
+  const jobs = useLoad(() => api<ApiData['GET /api/cluster/backups/jobs']>('GET', '/cluster/backups/jobs?size=100'));
   const nodes = useLoad(memberNodes);
   const [filter, setFilter] = useState<{ jobId?: string; search?: string }>({});
-  const events = useLoad(() => api<Page<BackupEvent>>('GET', `/cluster/backups/events/remote${qs({ ...filter, size: 50 })}`), [filter]);
+  const events = useLoad(
+    () => api<ApiData['GET /api/cluster/backups/events/remote']>('GET', `/cluster/backups/events/remote${qs({ ...filter, size: 50 })}`),
+    [filter],
+  );
   const act = useAction();
   const run = (j: BackupJob) =>
     act.run(async () => {
@@ -173,7 +176,7 @@ export function Backups() {
 }
 
 export function Certificates() {
-  const list = useLoad(() => api<Page<Certificate>>('GET', '/certificates?size=100'));
+  const list = useLoad(() => api<ApiData['GET /api/certificates']>('GET', '/certificates?size=100'));
   const act = useAction();
   const go = (fn: () => Promise<{ message: string }>) =>
     act.run(async () => {
@@ -255,7 +258,7 @@ export function Certificates() {
 
 export function Audit() {
   const [filter, setFilter] = useState<Record<string, string>>({});
-  const rows = useLoad(() => api<Page<AuditRow>>('GET', `/audit${qs({ ...filter, size: 50 })}`), [filter]);
+  const rows = useLoad(() => api<ApiData['GET /api/audit']>('GET', `/audit${qs({ ...filter, size: 50 })}`), [filter]);
   return (
     <div>
       <h1>Audit log</h1>

@@ -7,20 +7,32 @@ import type { ApiData, BackupEvent, NodeView } from './api-types.ts';
 
 const DAY = 86_400_000;
 
+const finished = (e: BackupEvent) => e.status !== 'queued' && e.status !== 'running';
+
+/**
+ * Each job's last run: its newest finished event, asked per job (the cluster's newest events may all be one
+ * busy job's). A run queued or under way has no outcome yet and must not hide the failure before it.
+ */
+async function lastFinishedRuns(): Promise<Array<BackupEvent | undefined>> {
+  const jobs = await api<ApiData['GET /api/cluster/backups/jobs']>('GET', '/cluster/backups/jobs?size=100');
+  return Promise.all(
+    jobs.data.map(async (j) =>
+      (await api<ApiData['GET /api/cluster/backups/events/remote']>('GET', `/cluster/backups/events/remote?jobId=${j.id}&size=10`)).data.find(finished),
+    ),
+  );
+}
+
 export function Overview() {
   const nodes = useLoad(() => api<ApiData['GET /api/cluster/nodes']>('GET', '/cluster/nodes?size=100'));
   const certs = useLoad(() => api<ApiData['GET /api/certificates']>('GET', '/certificates?size=100'));
-  const events = useLoad(() => api<ApiData['GET /api/cluster/backups/events/remote']>('GET', '/cluster/backups/events/remote?size=100'));
+  const lastRuns = useLoad(lastFinishedRuns);
   const act = useAction();
   const list = nodes.data?.data ?? [];
   const members = list.filter((n) => n.status === 'member');
   const pending = list.filter((n) => n.status === 'pending');
   const failing = tasks.value.filter((t) => t.status === 'failed' && Date.now() - Date.parse(t.finishedAt ?? t.createdAt) < DAY);
   const expiring = (certs.data?.data ?? []).filter((c) => c.notAfter && Date.parse(c.notAfter) - Date.now() < 30 * DAY);
-  // a job's last run is its newest event (the list is newest first)
-  const lastRun = new Map<number, BackupEvent>();
-  for (const e of events.data?.data ?? []) if (!lastRun.has(e.jobId)) lastRun.set(e.jobId, e);
-  const failedJobs = [...lastRun.values()].filter((e) => e.status === 'failed');
+  const failedJobs = (lastRuns.data ?? []).filter((e) => e?.status === 'failed');
   const approve = (n: NodeView, form: HTMLFormElement) =>
     act.run(async () => {
       const f = new FormData(form);

@@ -4,11 +4,9 @@ import { ErrorLine, useAction, useLoad, when } from './load.tsx';
 import { said } from './messages.ts';
 import { canAct } from './state.ts';
 import { refreshTasks } from './tasks.tsx';
-import type { ApiData, BackupJob } from './api-types.ts';
+import type { ApiData } from './api-types.ts';
 import { bellCount, refreshBell } from './bell.tsx';
 import { Channels, Rules } from './notify.tsx';
-import { BackupJobForm } from './backup-job-form.tsx';
-import { memberNodes } from './nodes.ts';
 
 export function Notifications() {
   const list = useLoad(() => api<ApiData['GET /api/notifications']>('GET', '/notifications?size=100'), [bellCount.value]);
@@ -49,131 +47,8 @@ export function Notifications() {
   );
 }
 
-export function Backups() {
-  const jobs = useLoad(() => api<ApiData['GET /api/cluster/backups/jobs']>('GET', '/cluster/backups/jobs?size=100'));
-  const nodes = useLoad(memberNodes);
-  const [filter, setFilter] = useState<{ jobId?: string; search?: string }>({});
-  const events = useLoad(
-    () => api<ApiData['GET /api/cluster/backups/events/remote']>('GET', `/cluster/backups/events/remote${qs({ ...filter, size: 50 })}`),
-    [filter],
-  );
-  const act = useAction();
-  const run = (j: BackupJob) =>
-    act.run(async () => {
-      const res = await call('POST', `/cluster/backups/jobs/${j.id}/run`);
-      await refreshTasks();
-      await events.reload();
-      return said(res.message);
-    });
-  const restore = (j: BackupJob, snapshot: string) =>
-    act.run(async () => {
-      const res = await call('POST', `/cluster/backups/jobs/${j.id}/restore`, snapshot ? { snapshot } : {});
-      await refreshTasks();
-      return said(res.message);
-    });
-  return (
-    <div>
-      <h1>Backups</h1>
-      <ErrorLine error={jobs.error} />
-      <act.Answer />
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Job</th>
-            <th scope="col">Source</th>
-            <th scope="col">Target</th>
-            <th scope="col">Schedule</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(jobs.data?.data ?? []).map((j) => (
-            <tr key={j.id} data-job={j.id}>
-              <td>{j.name}</td>
-              <td>{j.sourceDataset}</td>
-              <td>{j.targetEndpoint}</td>
-              <td>{j.enabled ? j.schedule : 'disabled'}</td>
-              <td>
-                {canAct() ? (
-                  <>
-                    <button type="button" class="small" onClick={() => run(j)}>
-                      Run {j.name}
-                    </button>{' '}
-                    <form
-                      class="inline"
-                      onSubmit={(e) => {
-                        e.preventDefault();
-                        void restore(j, String(new FormData(e.currentTarget).get('snapshot') ?? ''));
-                      }}
-                    >
-                      <label>
-                        Snapshot <input name="snapshot" placeholder="latest" />
-                      </label>
-                      <button type="submit" class="small">
-                        Restore {j.name}
-                      </button>
-                    </form>
-                  </>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {canAct() ? <BackupJobForm nodes={nodes.data ?? []} created={jobs.reload} /> : null}
-      <h2>Events</h2>
-      <form
-        class="toolbar"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const f = new FormData(e.currentTarget);
-          setFilter({ jobId: String(f.get('jobId') ?? ''), search: String(f.get('search') ?? '') });
-        }}
-      >
-        <label>
-          Job{' '}
-          <select name="jobId">
-            <option value="">all</option>
-            {(jobs.data?.data ?? []).map((j) => (
-              <option key={j.id} value={j.id}>
-                {j.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Search <input name="search" />
-        </label>
-        <button type="submit">Filter events</button>
-      </form>
-      <ErrorLine error={events.error} />
-      <table class="events">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Job</th>
-            <th scope="col">Source</th>
-            <th scope="col">Status</th>
-            <th scope="col">Started</th>
-            <th scope="col">Error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(events.data?.data ?? []).map((e) => (
-            <tr key={e.id} data-event={e.id}>
-              <td>{e.id}</td>
-              <td>{e.jobId}</td>
-              <td>{e.sourceDataset}</td>
-              <td>{e.status}</td>
-              <td>{when(e.startedAt)}</td>
-              <td>{e.error}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
+/** The backups page lives in backups.tsx; the shell imports it from here. */
+export { Backups } from './backups.tsx';
 
 export function Certificates() {
   const list = useLoad(() => api<ApiData['GET /api/certificates']>('GET', '/certificates?size=100'));

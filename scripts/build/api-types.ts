@@ -24,7 +24,9 @@ export function apiTypes(docFile = '.generated/openapi.json'): string {
   const components = doc.components?.schemas ?? {};
   const data: string[] = [];
   const bodies: string[] = [];
-  const entry = (key: string, schema: unknown) => `  '${key}': FromSchema<${JSON.stringify(inline(schema, components))}>;`;
+  // a request may leave out a property that has a default (the API fills it in); an answer always carries it
+  const entry = (key: string, schema: unknown, request = false) =>
+    `  '${key}': FromSchema<${JSON.stringify(inline(schema, components))}${request ? ', { keepDefaultedPropertiesOptional: true }' : ''}>;`;
   for (const [path, methods] of Object.entries(doc.paths).sort(([a], [b]) => a.localeCompare(b))) {
     for (const [method, op] of Object.entries(methods)) {
       const key = `${method.toUpperCase()} ${path}`;
@@ -33,7 +35,7 @@ export function apiTypes(docFile = '.generated/openapi.json'): string {
       const answer = (schema?.allOf?.[1] as { properties?: { data?: unknown } } | undefined)?.properties?.data;
       if (answer !== undefined) data.push(entry(key, answer));
       const body = op.requestBody?.content?.['application/json']?.schema;
-      if (body !== undefined) bodies.push(entry(key, body));
+      if (body !== undefined) bodies.push(entry(key, body, true));
     }
   }
   return [

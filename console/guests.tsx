@@ -61,7 +61,11 @@ export function JailPage({ ctid }: { ctid: number }) {
       <ActionForm
         label="Migrate"
         submit={async (f) => {
-          const res = await call<{ taskId: number }>('POST', `/jail/${ctid}/migrations`, f.get('target') ? { targetNodeUuid: f.get('target') } : {});
+          const res = await call<ApiData['POST /api/jail/{ctid}/migrations']>(
+            'POST',
+            `/jail/${ctid}/migrations`,
+            f.get('target') ? { targetNodeUuid: f.get('target') } : {},
+          );
           follow(res.data.taskId);
           return res.message;
         }}

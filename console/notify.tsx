@@ -165,7 +165,7 @@ export function Rules() {
       </table>
       {canAct() ? (
         <>
-          <button type="button" onClick={remove}>
+          <button type="button" disabled={act.busy} onClick={remove}>
             Delete selected rules
           </button>
           <ActionForm

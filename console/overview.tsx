@@ -1,5 +1,5 @@
 import { api, call } from './api.ts';
-import { ErrorLine, useAction, useLoad, when } from './load.tsx';
+import { ErrorLine, LoadState, useAction, useLoad, when } from './load.tsx';
 import { said } from './messages.ts';
 import { isAdmin } from './state.ts';
 import { tasks } from './tasks.tsx';
@@ -43,7 +43,8 @@ export function Overview() {
   return (
     <div>
       <h1>Overview</h1>
-      <ErrorLine error={nodes.error} />
+      <LoadState load={nodes} count={nodes.data?.data.length} empty="No nodes yet: start an agent to register one." />
+      <ErrorLine error={certs.error ?? lastRuns.error} />
       <div class="cards">
         <div class="card">
           <h2>Nodes online</h2>
@@ -121,7 +122,9 @@ export function Overview() {
                     <label>
                       Leader address <input name="leaderIp" required value={members[0]?.ip ?? ''} />
                     </label>
-                    <button type="submit">Approve {n.name}</button>
+                    <button type="submit" disabled={act.busy}>
+                      Approve {n.name}
+                    </button>
                   </form>
                 ) : null}
               </li>

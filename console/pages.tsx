@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call, qs } from './api.ts';
-import { ErrorLine, useAction, useLoad, when } from './load.tsx';
+import { LoadState, useAction, useLoad, when } from './load.tsx';
 import { said } from './messages.ts';
 import { canAct } from './state.ts';
 import { refreshTasks } from './tasks.tsx';
@@ -20,9 +20,9 @@ export function Notifications() {
   return (
     <div>
       <h1>Notifications</h1>
-      <ErrorLine error={list.error} />
+      <LoadState load={list} count={list.data?.data.length} empty="No active notifications." />
       {canAct() ? (
-        <button type="button" onClick={() => dismiss('/notifications/dismiss-all')}>
+        <button type="button" disabled={act.busy} onClick={() => dismiss('/notifications/dismiss-all')}>
           Dismiss all global notifications
         </button>
       ) : null}
@@ -33,14 +33,13 @@ export function Notifications() {
             <strong>{n.title}</strong> <span class="badge">{n.severity}</span> <span class="muted">{when(n.createdAt)}</span>
             <p>{n.body}</p>
             {canAct() ? (
-              <button type="button" class="small" onClick={() => dismiss(`/notifications/${n.id}/dismiss`)}>
+              <button type="button" class="small" disabled={act.busy} onClick={() => dismiss(`/notifications/${n.id}/dismiss`)}>
                 Dismiss “{n.title}”
               </button>
             ) : null}
           </li>
         ))}
       </ul>
-      {list.data && list.data.data.length === 0 ? <p class="muted">No active notifications.</p> : null}
       <Channels />
       <Rules />
     </div>
@@ -62,7 +61,7 @@ export function Certificates() {
   return (
     <div>
       <h1>Certificates</h1>
-      <ErrorLine error={list.error} />
+      <LoadState load={list} count={list.data?.data.length} empty="No certificates yet." />
       <act.Answer />
       <table>
         <thead>
@@ -90,7 +89,7 @@ export function Certificates() {
               <td class="mono">{c.fingerprint || '—'}</td>
               <td>
                 {canAct() && c.issuanceStatus === 'failed' ? (
-                  <button type="button" class="small" onClick={() => go(() => call('POST', `/certificates/${c.id}/retry`))}>
+                  <button type="button" class="small" disabled={act.busy} onClick={() => go(() => call('POST', `/certificates/${c.id}/retry`))}>
                     Retry {c.name}
                   </button>
                 ) : null}
@@ -123,7 +122,9 @@ export function Certificates() {
                 <option value="self-signed">self-signed</option>
               </select>
             </label>
-            <button type="submit">Create certificate</button>
+            <button type="submit" disabled={act.busy}>
+              Create certificate
+            </button>
           </fieldset>
         </form>
       ) : null}
@@ -162,7 +163,7 @@ export function Audit() {
         </label>
         <button type="submit">Filter audit log</button>
       </form>
-      <ErrorLine error={rows.error} />
+      <LoadState load={rows} count={rows.data?.data.length} empty="No audit entries match." />
       <table class="audit">
         <thead>
           <tr>

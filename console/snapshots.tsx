@@ -1,7 +1,7 @@
 import { api, call } from './api.ts';
 import type { GuestSnapshot, GuestSnapshotList } from './api-types.ts';
 import { ActionForm } from './action-form.tsx';
-import { ErrorLine, useAction, useLoad, when } from './load.tsx';
+import { LoadState, useAction, useLoad, when } from './load.tsx';
 import { said } from './messages.ts';
 import { canAct } from './state.ts';
 import { refreshTasks } from './tasks.tsx';
@@ -37,7 +37,7 @@ export function GuestSnapshots({ type, id }: { type: 'jail' | 'vm'; id: number }
   return (
     <section aria-label="Snapshots">
       <h2>Snapshots</h2>
-      <ErrorLine error={list.error} />
+      <LoadState load={list} count={snaps.length} empty="No snapshots yet." />
       <table>
         <thead>
           <tr>

@@ -36,14 +36,17 @@ function compile(client: 'console' | 'cli', generated: string): string[] {
 /** The OpenAPI document with `field` taken out of the `title` schema wherever it is declared. */
 function withoutField(doc: unknown, title: string, field: string): unknown {
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
     if (node === null || typeof node !== 'object') return;
     const schema = node as { title?: string; properties?: Record<string, unknown>; required?: string[] };
     if (schema.title === title && schema.properties && field in schema.properties) {
       delete schema.properties[field];
       schema.required = schema.required?.filter((r) => r !== field);
     }
-    Object.values(node).forEach(walk);
+    for (const value of Object.values(node)) walk(value);
   };
   const copy = structuredClone(doc);
   walk(copy);

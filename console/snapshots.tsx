@@ -1,20 +1,10 @@
 import { api, call } from './api.ts';
+import type { GuestSnapshot, GuestSnapshotList } from './api-types.ts';
 import { ActionForm } from './action-form.tsx';
-import { ErrorLine, useAction, useLoad, when } from './load.tsx';
+import { LoadState, useAction, useLoad, when } from './load.tsx';
 import { said } from './messages.ts';
 import { canAct } from './state.ts';
 import { refreshTasks } from './tasks.tsx';
-
-interface GuestSnapshot {
-  snapshot: string;
-  dataset: string;
-  name: string;
-  createdAt: string;
-  usedBytes: number;
-  holds: string[];
-  clones: string[];
-  backupJob: number | null;
-}
 
 /**
  * A guest's snapshots: a table with a rollback and a destroy button per snapshot, each behind a confirmation
@@ -23,7 +13,7 @@ interface GuestSnapshot {
  */
 export function GuestSnapshots({ type, id }: { type: 'jail' | 'vm'; id: number }) {
   const base = `/guests/${type}/${id}/snapshots`;
-  const list = useLoad(() => api<{ name: string; snapshots: GuestSnapshot[] }>('GET', base), [type, id]);
+  const list = useLoad(() => api<GuestSnapshotList>('GET', base), [type, id]);
   const act = useAction();
   const guest = `${type === 'jail' ? 'jail' : 'VM'} ${id}${list.data ? ` (${list.data.name})` : ''}`;
   const snaps = list.data?.snapshots ?? [];
@@ -47,7 +37,7 @@ export function GuestSnapshots({ type, id }: { type: 'jail' | 'vm'; id: number }
   return (
     <section aria-label="Snapshots">
       <h2>Snapshots</h2>
-      <ErrorLine error={list.error} />
+      <LoadState load={list} count={snaps.length} empty="No snapshots yet." />
       <table>
         <thead>
           <tr>

@@ -109,7 +109,12 @@ test('a burst across many functions stays within max_connections, and idle pools
     // never a 500; a 503 is a statement that waited past its bound on a busy machine (seen in the full e2e tier);
     // a refusal would also answer 503, so the server's own log tells them apart: it refused no connection
     expect(statuses.filter((s) => s.status >= 500 && s.status !== 503)).toEqual([]);
-    expect(server.log().slice(logged).match(/.*too many clients.*/g) ?? []).toEqual([]);
+    expect(
+      server
+        .log()
+        .slice(logged)
+        .match(/.*too many clients.*/g) ?? [],
+    ).toEqual([]);
     // the burst did reach the store through several functions at once
     expect(peak).toBeGreaterThan(2);
     expect(peak).toBeLessThanOrEqual(MAX_CONNECTIONS - 1);

@@ -1,19 +1,13 @@
+import type { ApiData } from '#generated/api-types.ts';
 import type { Client } from './client.ts';
 
 /** Nodes and their inventories, for the friendly verbs that take names (a node's name, a pool's name). */
-export interface NodeSummary {
-  id: string;
-  name: string;
-  ip: string;
-  status: string;
-  online: boolean;
-  lastSeenAt: string | null;
-}
+export type NodeSummary = ApiData['GET /api/cluster/nodes']['data'][number];
 
 export async function listNodes(client: Client): Promise<NodeSummary[]> {
   const out: NodeSummary[] = [];
   for (let page = 1; ; page++) {
-    const { data, total } = (await client.call<{ data: NodeSummary[]; total: number }>('GET', '/cluster/nodes', { query: { page: String(page), size: '100' } }))
+    const { data, total } = (await client.call<ApiData['GET /api/cluster/nodes']>('GET', '/cluster/nodes', { query: { page: String(page), size: '100' } }))
       .envelope.data;
     out.push(...data);
     if (!data.length || out.length >= total) return out;
@@ -35,7 +29,7 @@ export async function inventories(client: Client): Promise<{ node: NodeSummary; 
     nodes.map(async (node) => ({
       node,
       // a node read without data counts as one without guests (seen once under load in CI; cause not found)
-      inventory: ((await client.call<{ inventory?: Record<string, unknown> } | null>('GET', `/cluster/nodes/${node.id}`)).envelope.data?.inventory ??
+      inventory: ((await client.call<ApiData['GET /api/cluster/nodes/{nodeId}'] | null>('GET', `/cluster/nodes/${node.id}`)).envelope.data?.inventory ??
         {}) as Record<string, unknown>,
     })),
   );

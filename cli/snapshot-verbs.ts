@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { clientFor, flagsOf, perform, type Io } from './context.ts';
 import { json, table } from './output.ts';
 import { watchTask } from './watch.ts';
+import type { ApiData } from '#generated/api-types.ts';
 
 /** `jail 101` / `vm 201` → the guest's path under /guests. */
 function guestPath(type: string, id: string): string {
@@ -18,9 +19,9 @@ export function addSnapshotVerbs(program: Command, io: Io): void {
     .description('the snapshots of a jail or VM, oldest first, with holds, clones and backup-job ownership')
     .addHelpText('after', '\nExample:\n  hostmgr snapshot list jail 101\n')
     .action(async (type: string, id: string, _o, cmd: Command) => {
-      const { data } = (await clientFor(cmd, io).call<{ snapshots: Record<string, unknown>[] }>('GET', guestPath(type, id))).envelope;
+      const { data } = (await clientFor(cmd, io).call<ApiData['GET /api/guests/{guestType}/{guestId}/snapshots']>('GET', guestPath(type, id))).envelope;
       if (flagsOf(cmd).json) return void io.stdout.write(json(data));
-      const rows = data.snapshots.map((s) => ({ ...s, holds: (s.holds as string[]).join(','), clones: (s.clones as string[]).join(',') }));
+      const rows = data.snapshots.map((s) => ({ ...s, holds: s.holds.join(','), clones: s.clones.join(',') }));
       io.stdout.write(table(rows, ['snapshot', 'createdAt', 'usedBytes', 'holds', 'clones', 'backupJob']));
     });
   snapshot
@@ -36,7 +37,7 @@ export function addSnapshotVerbs(program: Command, io: Io): void {
     .action(async (type: string, id: string, snap: string, o: { destroyNewer?: boolean }, cmd: Command) => {
       const client = clientFor(cmd, io);
       const flags = flagsOf(cmd);
-      const answer = await client.call<{ destroys: string[] }>('POST', `${guestPath(type, id)}/rollback`, {
+      const answer = await client.call<ApiData['POST /api/guests/{guestType}/{guestId}/snapshots/rollback']>('POST', `${guestPath(type, id)}/rollback`, {
         body: { snapshot: snap, destroyNewer: Boolean(o.destroyNewer) },
       });
       const out = flags.json ? io.stderr : io.stdout;

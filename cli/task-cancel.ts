@@ -3,6 +3,7 @@ import { ApiError } from './client.ts';
 import { clientFor, flagsOf, type Io } from './context.ts';
 import { json, safe } from './output.ts';
 import { TASK_EXIT, watchTask } from './watch.ts';
+import type { ApiData } from '#generated/api-types.ts';
 
 /**
  * `hostmgr task cancel` exits 0 only when the task ends cancelled: a cancel that came too late (the task had
@@ -14,9 +15,9 @@ export const CANCEL_TOO_LATE = 6;
 export async function cancelTask(cmd: Command, io: Io, id: number): Promise<void> {
   const flags = flagsOf(cmd);
   const client = clientFor(cmd, io);
-  let answer: Awaited<ReturnType<typeof client.call<{ status?: string }>>>;
+  let answer: Awaited<ReturnType<typeof client.call<ApiData['POST /api/tasks/{id}/cancel']>>>;
   try {
-    answer = await client.call<{ status?: string }>('POST', `/tasks/${id}/cancel`);
+    answer = await client.call<ApiData['POST /api/tasks/{id}/cancel']>('POST', `/tasks/${id}/cancel`);
   } catch (err) {
     if (!(err instanceof ApiError) || err.envelope.message !== 'task_already_finished') throw err;
     io.stderr.write(`error: too late: ${safe(err.envelope.error)}; nothing was cancelled\n`);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { clientFor, flagsOf, perform, type Io } from './context.ts';
 import { parseExpiry } from './expiry.ts';
 import { json, keyValues, table } from './output.ts';
+import type { ApiData } from '#generated/api-types.ts';
 
 const ROLES = ['viewer', 'operator', 'admin', 'agent'];
 
@@ -18,7 +19,7 @@ export function addTokenVerbs(program: Command, io: Io): void {
     .action(async (name: string, o: { role: string; expires?: string; node?: string }, cmd: Command) => {
       if (!ROLES.includes(o.role)) throw new Error(`--role must be one of ${ROLES.join(', ')} (got "${o.role}")`);
       const body = { name, role: o.role, expiresAt: o.expires ? parseExpiry(o.expires).toISOString() : null, ...(o.node ? { nodeId: o.node } : {}) };
-      const { data } = (await clientFor(cmd, io).call<Record<string, unknown> & { secret: string }>('POST', '/tokens', { body })).envelope;
+      const { data } = (await clientFor(cmd, io).call<ApiData['POST /api/tokens']>('POST', '/tokens', { body })).envelope;
       if (flagsOf(cmd).json) return void io.stdout.write(json(data));
       const { secret, ...shown } = data;
       io.stdout.write(`${keyValues(shown)}\nsecret — shown only now; store it safely:\n\n  ${secret}\n\n`);
@@ -27,7 +28,7 @@ export function addTokenVerbs(program: Command, io: Io): void {
     .command('list')
     .description('every token: name, role, node, expiry, last use, state — never a secret')
     .action(async (_o, cmd: Command) => {
-      const { data } = (await clientFor(cmd, io).call<Record<string, unknown>[]>('GET', '/tokens')).envelope;
+      const { data } = (await clientFor(cmd, io).call<ApiData['GET /api/tokens']>('GET', '/tokens')).envelope;
       io.stdout.write(flagsOf(cmd).json ? json(data) : table(data, ['id', 'name', 'role', 'nodeId', 'createdAt', 'expiresAt', 'lastUsedAt', 'state']));
     });
   token

@@ -5,6 +5,7 @@ import { json, table } from './output.ts';
 import { resolveRef } from './resolve-refs.ts';
 import { CANCEL_TOO_LATE, cancelTask } from './task-cancel.ts';
 import { watchTask } from './watch.ts';
+import type { ApiData } from '#generated/api-types.ts';
 
 /** The daily commands, by name rather than by route: nodes, jails, VMs, tasks, a migration, a device replacement … */
 export function addVerbs(program: Command, io: Io): void {
@@ -53,7 +54,7 @@ export function addVerbs(program: Command, io: Io): void {
       if (o.resource) query.resource = o.resource;
       if (o.kind) query.kind = o.kind;
       if (o.node) query.nodeId = (await findNode(client, o.node)).id;
-      const page = (await client.call<{ data: Record<string, unknown>[] }>('GET', '/tasks', { query })).envelope.data;
+      const page = (await client.call<ApiData['GET /api/tasks']>('GET', '/tasks', { query })).envelope.data;
       print(cmd, page.data, ['id', 'kind', 'status', 'phase', 'progress', 'resource', 'createdAt', 'error']);
     });
 

@@ -1,16 +1,10 @@
 import { SingleBar } from 'cli-progress';
 import { ApiError, UnreachableError, type Client } from './client.ts';
 import { safe } from './output.ts';
+import type { ApiData } from '#generated/api-types.ts';
 
-/** A task as GET /api/tasks/{id} answers it (the fields the watcher uses). */
-interface TaskView {
-  id: number;
-  kind: string;
-  status: 'queued' | 'running' | 'success' | 'failed' | 'interrupted' | 'cancelled';
-  phase: string;
-  progress: number;
-  error: string;
-}
+/** A task as GET /api/tasks/{id} answers it. */
+type TaskView = ApiData['GET /api/tasks/{id}'];
 
 const FINAL = new Set(['success', 'failed', 'interrupted', 'cancelled']);
 

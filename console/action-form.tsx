@@ -62,7 +62,7 @@ export function Field(props: { label: ComponentChildren; field: string; nested?:
 /**
  * A form that submits its fields to one call and shows the API's answer as a sentence, and each field problem
  * the answer names next to that field (Field). With `reset`, a success empties the form, so a typed secret does
- * not stay in the page.
+ * not stay in the page. While the call is in flight the submit button is disabled (no double submit).
  */
 export function ActionForm(props: { label: string; children: ComponentChildren; submit: (f: FormData) => Promise<string>; reset?: boolean }) {
   const act = useAction();
@@ -71,6 +71,7 @@ export function ActionForm(props: { label: string; children: ComponentChildren; 
     <form
       class="action"
       aria-label={props.label}
+      aria-busy={act.busy}
       onSubmit={(e) => {
         e.preventDefault();
         const form = e.currentTarget;
@@ -95,7 +96,9 @@ export function ActionForm(props: { label: string; children: ComponentChildren; 
           <legend>{props.label}</legend>
           {canAct() ? null : <p class="muted why">{ROLE_NEEDED}</p>}
           {props.children}
-          <button type="submit">{props.label}</button>
+          <button type="submit" disabled={act.busy}>
+            {act.busy ? `${props.label}…` : props.label}
+          </button>
         </fieldset>
       </FieldErrorsContext.Provider>
       <act.Answer />

@@ -1,5 +1,6 @@
 import { signal } from '@preact/signals';
 import { sentence } from './messages.ts';
+import { answered } from './connection.ts';
 
 /** The bearer token lives in this tab's sessionStorage only: closing the tab signs out. */
 const TOKEN_KEY = 'hostmgr.token';
@@ -41,8 +42,10 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   try {
     res = await fetch(`/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
+    answered(false);
     throw new ApiError(0, 'network_error', undefined);
   }
+  answered(true);
   let env: Envelope<T>;
   try {
     env = (await res.json()) as Envelope<T>;

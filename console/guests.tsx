@@ -6,66 +6,12 @@ import { GuestSnapshots } from './snapshots.tsx';
 import { ErrorLine, useLoad } from './load.tsx';
 import { memberNodes } from './nodes.ts';
 import { poll } from './state.ts';
-import type { Jail, NodeView, Task, Vm } from './types.ts';
+import type { ApiData, Task } from './api-types.ts';
 
 const HOOK_PHASES = ['prestart', 'start', 'poststart', 'prestop', 'stop', 'poststop'] as const;
 
-/** Every member's inventory (jails and VMs per node): the guests list reads the nodes' own reports. */
-async function inventories(): Promise<NodeView[]> {
-  return Promise.all((await memberNodes()).map((n) => api<NodeView>('GET', `/cluster/nodes/${n.id}`)));
-}
-
-export function Guests() {
-  const all = useLoad(inventories);
-  return (
-    <div>
-      <h1>Guests</h1>
-      <ErrorLine error={all.error} />
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Guest</th>
-            <th scope="col">Type</th>
-            <th scope="col">Node</th>
-            <th scope="col">State</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(all.data ?? []).flatMap((n) => [
-            ...(n.inventory?.jails ?? []).map((j: Jail) => (
-              <tr key={`j${j.ctid}`} data-guest={`jail-${j.ctid}`}>
-                <td>
-                  <a href={`#/jail/${j.ctid}`}>
-                    {j.name} ({j.ctid})
-                  </a>
-                </td>
-                <td>jail</td>
-                <td>
-                  <a href={`#/node/${n.id}`}>{n.name}</a>
-                </td>
-                <td>{j.state}</td>
-              </tr>
-            )),
-            ...(n.inventory?.vms ?? []).map((v: Vm) => (
-              <tr key={`v${v.rid}`} data-guest={`vm-${v.rid}`}>
-                <td>
-                  <a href={`#/vm/${v.rid}`}>
-                    {v.name} ({v.rid})
-                  </a>
-                </td>
-                <td>VM</td>
-                <td>
-                  <a href={`#/node/${n.id}`}>{n.name}</a>
-                </td>
-                <td>{v.state}</td>
-              </tr>
-            )),
-          ])}
-        </tbody>
-      </table>
-    </div>
-  );
-}
+/** The guests list lives in guest-list.tsx; pages import it from here. */
+export { Guests } from './guest-list.tsx';
 
 const send = async (method: string, path: string, body?: unknown) => (await call(method, path, body)).message;
 
@@ -92,7 +38,7 @@ function useAfterTask(done: () => unknown): (taskId: number) => void {
 }
 
 export function JailPage({ ctid }: { ctid: number }) {
-  const jail = useLoad(() => api<Record<string, unknown>>('GET', `/jail/${ctid}`), [ctid]);
+  const jail = useLoad(() => api<ApiData['GET /api/jail/{ctid}']>('GET', `/jail/${ctid}`), [ctid]);
   const nodes = useLoad(memberNodes);
   const follow = useAfterTask(jail.reload);
   const j = jail.data;
@@ -103,7 +49,7 @@ export function JailPage({ ctid }: { ctid: number }) {
       <ErrorLine error={jail.error} />
       {j ? (
         <dl class="facts">
-          {['name', 'state', 'nodeId', 'hostname', 'dataset'].map((k) => (
+          {(['name', 'state', 'nodeId', 'hostname', 'dataset'] as const).map((k) => (
             <div key={k}>
               <dt>{k}</dt>
               <dd data-fact={k}>{String(j[k] ?? '—')}</dd>
@@ -115,7 +61,11 @@ export function JailPage({ ctid }: { ctid: number }) {
       <ActionForm
         label="Migrate"
         submit={async (f) => {
-          const res = await call<{ taskId: number }>('POST', `/jail/${ctid}/migrations`, f.get('target') ? { targetNodeUuid: f.get('target') } : {});
+          const res = await call<ApiData['POST /api/jail/{ctid}/migrations']>(
+            'POST',
+            `/jail/${ctid}/migrations`,
+            f.get('target') ? { targetNodeUuid: f.get('target') } : {},
+          );
           follow(res.data.taskId);
           return res.message;
         }}
@@ -162,7 +112,7 @@ export function JailPage({ ctid }: { ctid: number }) {
 }
 
 export function VmPage({ rid }: { rid: number }) {
-  const vm = useLoad(() => api<Record<string, unknown>>('GET', `/vm/${rid}`), [rid]);
+  const vm = useLoad(() => api<ApiData['GET /api/vm/{rid}']>('GET', `/vm/${rid}`), [rid]);
   const follow = useAfterTask(vm.reload);
   const v = vm.data;
   const options = (v?.options ?? {}) as { qemuGuestAgent?: boolean; shutdownWaitTime?: number; vnc?: { enabled: boolean; resolution: string; wait: boolean } };
@@ -172,7 +122,7 @@ export function VmPage({ rid }: { rid: number }) {
       <ErrorLine error={vm.error} />
       {v ? (
         <dl class="facts">
-          {['name', 'state', 'nodeId'].map((k) => (
+          {(['name', 'state', 'nodeId'] as const).map((k) => (
             <div key={k}>
               <dt>{k}</dt>
               <dd data-fact={k}>{String(v[k] ?? '—')}</dd>

@@ -5,6 +5,7 @@ import { Bell } from './bell.tsx';
 import { Guests, JailPage, VmPage } from './guests.tsx';
 import { NodePage } from './node.tsx';
 import { Icon } from './icons.tsx';
+import { OfflineBanner } from './offline-banner.tsx';
 import { Overview } from './overview.tsx';
 import { Audit, Backups, Certificates, Notifications } from './pages.tsx';
 import { isAdmin, loadWhoami, role, route, who } from './state.ts';
@@ -146,6 +147,7 @@ function App() {
           </button>
         </div>
       </header>
+      <OfflineBanner />
       <main ref={mainRef}>
         {role.value === 'viewer' ? (
           <p class="viewer-note" data-why="viewer">

@@ -54,6 +54,11 @@ const MESSAGES: Record<string, string> = {
   nothing_to_change: 'Nothing to change: fill in a field first.',
   nothing_selected: 'Select at least one rule first.',
   backup_job_created: 'Backup job created.',
+  backup_job_updated: 'Backup job saved.',
+  backup_job_deleted: 'Backup job deleted.',
+  backup_job_busy: 'The backup job is busy with a task; try again when it ends.',
+  backup_job_has_no_target: 'The backup job has no target: edit it to choose one.',
+  backup_run_queued: 'Backup run queued: follow it in the task panel.',
   internal_error: 'The API failed; the error is in its log.',
 };
 

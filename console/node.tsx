@@ -1,5 +1,4 @@
 import { useEffect, useId, useState } from 'preact/hooks';
-import type { ApiData } from '../.generated/console-api-types.ts';
 import { api, call } from './api.ts';
 import { bytes } from './chart.ts';
 import { ErrorLine, useAction, useLoad } from './load.tsx';
@@ -7,11 +6,10 @@ import { said } from './messages.ts';
 import { canAct, poll, role } from './state.ts';
 import { refreshTasks, tasks } from './tasks.tsx';
 import { since, Time } from './time.tsx';
+import type { Inventory, NodeView } from './api-types.ts';
 
-type NodeDetail = ApiData['GET /api/cluster/nodes/{nodeId}'];
-type Inventory = NonNullable<NodeDetail['inventory']>;
 type Pool = NonNullable<Inventory['pools']>[number];
-type Caps = NonNullable<NodeDetail['capabilities']>;
+type Caps = NonNullable<NodeView['capabilities']>;
 /** One vdev at any depth (every level of the generated tree is assignable to it). */
 interface Vdev {
   name: string;
@@ -219,7 +217,7 @@ function PoolSection(props: { pool: Pool; disks: string[]; done: () => void }) {
 
 /** One node: what it is and runs, what its host can do, and its pools with their devices. */
 export function NodePage({ id }: { id: string }) {
-  const node = useLoad(() => api<NodeDetail>('GET', `/cluster/nodes/${encodeURIComponent(id)}`), [id]);
+  const node = useLoad(() => api<NodeView>('GET', `/cluster/nodes/${encodeURIComponent(id)}`), [id]);
   // while a task runs on this node its inventory changes (a resilver, a replaced device): read it more often
   const busy = tasks.value.some((t) => t.nodeId === id && live(t.status));
   useEffect(() => poll(node.reload, busy ? 2000 : 15_000), [id, busy]);

@@ -1,11 +1,11 @@
 import { api } from './api.ts';
-import type { NodeView, Page } from './types.ts';
+import type { ApiData, NodeView } from './api-types.ts';
 
 /** Every cluster member, page after page (the list answers at most 100 a page). */
 export async function memberNodes(): Promise<NodeView[]> {
   const out: NodeView[] = [];
   for (let page = 1; ; page++) {
-    const p = await api<Page<NodeView>>('GET', `/cluster/nodes?status=member&size=100&page=${page}`);
+    const p = await api<ApiData['GET /api/cluster/nodes']>('GET', `/cluster/nodes?status=member&size=100&page=${page}`);
     out.push(...p.data);
     if (page >= p.last_page || p.data.length === 0) return out;
   }

@@ -6,22 +6,12 @@ import { ErrorLine, useAction, useLoad } from './load.tsx';
 import { said } from './messages.ts';
 import { canAct } from './state.ts';
 import { memberNodes } from './nodes.ts';
-import { channelFlags, DELIVERY, RuleEditForm, type Rule } from './rule-edit-form.tsx';
+import { channelFlags, DELIVERY, RuleEditForm } from './rule-edit-form.tsx';
+import type { ApiData, Channel } from './api-types.ts';
 
 /** Each channel's plain and write-only fields, as `PATCH /api/notifications/channels` takes them. */
 const FIELDS: Record<string, { plain: readonly string[]; secret: readonly string[] }> = CHANNEL_FIELDS;
 const CHANNELS: readonly string[] = DELIVERY_CHANNELS;
-
-interface Channel {
-  channel: string;
-  settings: Record<string, string | number | boolean | null>;
-  updatedAt: string | null;
-}
-interface Template {
-  key: string;
-  label: string;
-  targets: Array<{ key: string; label: string }>;
-}
 
 const send = async (method: string, path: string, body?: unknown) => (await call(method, path, body)).message;
 
@@ -56,8 +46,8 @@ export function Channels() {
 }
 
 function ChannelForms() {
-  const list = useLoad(() => api<Channel[]>('GET', '/notifications/channels'));
-  const byName = new Map((list.data ?? []).map((c) => [c.channel, c]));
+  const list = useLoad(() => api<ApiData['GET /api/notifications/channels']>('GET', '/notifications/channels'));
+  const byName = new Map<string, Channel>((list.data ?? []).map((c) => [c.channel, c]));
   return (
     <section aria-labelledby="channels-h">
       <h2 id="channels-h">Channels</h2>
@@ -115,7 +105,7 @@ function ChannelForms() {
 
 /** Rules: the list with bulk delete (E23), a form to create one, and per rule a form that edits all of it. */
 export function Rules() {
-  const list = useLoad(() => api<{ rules: Rule[]; templates: Template[] }>('GET', '/notifications/rules'));
+  const list = useLoad(() => api<ApiData['GET /api/notifications/rules']>('GET', '/notifications/rules'));
   const nodes = useLoad(memberNodes);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [template, setTemplate] = useState('');
@@ -189,7 +179,7 @@ export function Rules() {
       </table>
       {canAct() ? (
         <>
-          <button type="button" onClick={remove}>
+          <button type="button" disabled={act.busy} onClick={remove}>
             Delete selected rules
           </button>
           <ActionForm

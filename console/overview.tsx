@@ -1,10 +1,10 @@
 import { api, call } from './api.ts';
-import { ErrorLine, useAction, useLoad, when } from './load.tsx';
+import { ErrorLine, LoadState, useAction, useLoad, when } from './load.tsx';
 import { said } from './messages.ts';
 import { capabilitySummary } from './node.tsx';
 import { isAdmin } from './state.ts';
 import { tasks } from './tasks.tsx';
-import type { BackupEvent, Certificate, NodeView, Page } from './types.ts';
+import type { ApiData, BackupEvent, NodeView } from './api-types.ts';
 
 const DAY = 86_400_000;
 
@@ -27,20 +27,32 @@ function Capabilities({ node }: { node: NodeView }) {
   );
 }
 
+const finished = (e: BackupEvent) => e.status !== 'queued' && e.status !== 'running';
+
+/**
+ * Each job's last run: its newest finished event, asked per job (the cluster's newest events may all be one
+ * busy job's). A run queued or under way has no outcome yet and must not hide the failure before it.
+ */
+async function lastFinishedRuns(): Promise<Array<BackupEvent | undefined>> {
+  const jobs = await api<ApiData['GET /api/cluster/backups/jobs']>('GET', '/cluster/backups/jobs?size=100');
+  return Promise.all(
+    jobs.data.map(async (j) =>
+      (await api<ApiData['GET /api/cluster/backups/events/remote']>('GET', `/cluster/backups/events/remote?jobId=${j.id}&size=10`)).data.find(finished),
+    ),
+  );
+}
+
 export function Overview() {
-  const nodes = useLoad(() => api<Page<NodeView>>('GET', '/cluster/nodes?size=100'));
-  const certs = useLoad(() => api<Page<Certificate>>('GET', '/certificates?size=100'));
-  const events = useLoad(() => api<Page<BackupEvent>>('GET', '/cluster/backups/events/remote?size=100'));
+  const nodes = useLoad(() => api<ApiData['GET /api/cluster/nodes']>('GET', '/cluster/nodes?size=100'));
+  const certs = useLoad(() => api<ApiData['GET /api/certificates']>('GET', '/certificates?size=100'));
+  const lastRuns = useLoad(lastFinishedRuns);
   const act = useAction();
   const list = nodes.data?.data ?? [];
   const members = list.filter((n) => n.status === 'member');
   const pending = list.filter((n) => n.status === 'pending');
   const failing = tasks.value.filter((t) => t.status === 'failed' && Date.now() - Date.parse(t.finishedAt ?? t.createdAt) < DAY);
   const expiring = (certs.data?.data ?? []).filter((c) => c.notAfter && Date.parse(c.notAfter) - Date.now() < 30 * DAY);
-  // a job's last run is its newest event (the list is newest first)
-  const lastRun = new Map<number, BackupEvent>();
-  for (const e of events.data?.data ?? []) if (!lastRun.has(e.jobId)) lastRun.set(e.jobId, e);
-  const failedJobs = [...lastRun.values()].filter((e) => e.status === 'failed');
+  const failedJobs = (lastRuns.data ?? []).filter((e) => e?.status === 'failed');
   const approve = (n: NodeView, form: HTMLFormElement) =>
     act.run(async () => {
       const f = new FormData(form);
@@ -51,7 +63,8 @@ export function Overview() {
   return (
     <div>
       <h1>Overview</h1>
-      <ErrorLine error={nodes.error} />
+      <LoadState load={nodes} count={nodes.data?.data.length} empty="No nodes yet: start an agent to register one." />
+      <ErrorLine error={certs.error ?? lastRuns.error} />
       <div class="cards">
         <div class="card">
           <h2>Nodes online</h2>
@@ -133,7 +146,9 @@ export function Overview() {
                     <label>
                       Leader address <input name="leaderIp" required value={members[0]?.ip ?? ''} />
                     </label>
-                    <button type="submit">Approve {n.name}</button>
+                    <button type="submit" disabled={act.busy}>
+                      Approve {n.name}
+                    </button>
                   </form>
                 ) : null}
               </li>

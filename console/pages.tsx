@@ -1,17 +1,15 @@
 import { useState } from 'preact/hooks';
 import { api, call, qs } from './api.ts';
-import { ErrorLine, useAction, useLoad, when } from './load.tsx';
+import { LoadState, useAction, useLoad, when } from './load.tsx';
 import { said } from './messages.ts';
 import { canAct } from './state.ts';
 import { refreshTasks } from './tasks.tsx';
-import type { AuditRow, BackupEvent, BackupJob, Certificate, Notification, Page } from './types.ts';
+import type { ApiData } from './api-types.ts';
 import { bellCount, refreshBell } from './bell.tsx';
 import { Channels, Rules } from './notify.tsx';
-import { BackupJobForm } from './backup-job-form.tsx';
-import { memberNodes } from './nodes.ts';
 
 export function Notifications() {
-  const list = useLoad(() => api<Page<Notification>>('GET', '/notifications?size=100'), [bellCount.value]);
+  const list = useLoad(() => api<ApiData['GET /api/notifications']>('GET', '/notifications?size=100'), [bellCount.value]);
   const act = useAction();
   const dismiss = (path: string) =>
     act.run(async () => {
@@ -22,9 +20,9 @@ export function Notifications() {
   return (
     <div>
       <h1>Notifications</h1>
-      <ErrorLine error={list.error} />
+      <LoadState load={list} count={list.data?.data.length} empty="No active notifications." />
       {canAct() ? (
-        <button type="button" onClick={() => dismiss('/notifications/dismiss-all')}>
+        <button type="button" disabled={act.busy} onClick={() => dismiss('/notifications/dismiss-all')}>
           Dismiss all global notifications
         </button>
       ) : null}
@@ -35,145 +33,24 @@ export function Notifications() {
             <strong>{n.title}</strong> <span class="badge">{n.severity}</span> <span class="muted">{when(n.createdAt)}</span>
             <p>{n.body}</p>
             {canAct() ? (
-              <button type="button" class="small" onClick={() => dismiss(`/notifications/${n.id}/dismiss`)}>
+              <button type="button" class="small" disabled={act.busy} onClick={() => dismiss(`/notifications/${n.id}/dismiss`)}>
                 Dismiss “{n.title}”
               </button>
             ) : null}
           </li>
         ))}
       </ul>
-      {list.data && list.data.data.length === 0 ? <p class="muted">No active notifications.</p> : null}
       <Channels />
       <Rules />
     </div>
   );
 }
 
-export function Backups() {
-  const jobs = useLoad(() => api<Page<BackupJob>>('GET', '/cluster/backups/jobs?size=100'));
-  const nodes = useLoad(memberNodes);
-  const [filter, setFilter] = useState<{ jobId?: string; search?: string }>({});
-  const events = useLoad(() => api<Page<BackupEvent>>('GET', `/cluster/backups/events/remote${qs({ ...filter, size: 50 })}`), [filter]);
-  const act = useAction();
-  const run = (j: BackupJob) =>
-    act.run(async () => {
-      const res = await call('POST', `/cluster/backups/jobs/${j.id}/run`);
-      await refreshTasks();
-      await events.reload();
-      return said(res.message);
-    });
-  const restore = (j: BackupJob, snapshot: string) =>
-    act.run(async () => {
-      const res = await call('POST', `/cluster/backups/jobs/${j.id}/restore`, snapshot ? { snapshot } : {});
-      await refreshTasks();
-      return said(res.message);
-    });
-  return (
-    <div>
-      <h1>Backups</h1>
-      <ErrorLine error={jobs.error} />
-      <act.Answer />
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Job</th>
-            <th scope="col">Source</th>
-            <th scope="col">Target</th>
-            <th scope="col">Schedule</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(jobs.data?.data ?? []).map((j) => (
-            <tr key={j.id} data-job={j.id}>
-              <td>{j.name}</td>
-              <td>{j.sourceDataset}</td>
-              <td>{j.targetEndpoint}</td>
-              <td>{j.enabled ? j.schedule : 'disabled'}</td>
-              <td>
-                {canAct() ? (
-                  <>
-                    <button type="button" class="small" onClick={() => run(j)}>
-                      Run {j.name}
-                    </button>{' '}
-                    <form
-                      class="inline"
-                      onSubmit={(e) => {
-                        e.preventDefault();
-                        void restore(j, String(new FormData(e.currentTarget).get('snapshot') ?? ''));
-                      }}
-                    >
-                      <label>
-                        Snapshot <input name="snapshot" placeholder="latest" />
-                      </label>
-                      <button type="submit" class="small">
-                        Restore {j.name}
-                      </button>
-                    </form>
-                  </>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {canAct() ? <BackupJobForm nodes={nodes.data ?? []} created={jobs.reload} /> : null}
-      <h2>Events</h2>
-      <form
-        class="toolbar"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const f = new FormData(e.currentTarget);
-          setFilter({ jobId: String(f.get('jobId') ?? ''), search: String(f.get('search') ?? '') });
-        }}
-      >
-        <label>
-          Job{' '}
-          <select name="jobId">
-            <option value="">all</option>
-            {(jobs.data?.data ?? []).map((j) => (
-              <option key={j.id} value={j.id}>
-                {j.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Search <input name="search" />
-        </label>
-        <button type="submit">Filter events</button>
-      </form>
-      <ErrorLine error={events.error} />
-      <table class="events">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Job</th>
-            <th scope="col">Source</th>
-            <th scope="col">Status</th>
-            <th scope="col">Started</th>
-            <th scope="col">Error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(events.data?.data ?? []).map((e) => (
-            <tr key={e.id} data-event={e.id}>
-              <td>{e.id}</td>
-              <td>{e.jobId}</td>
-              <td>{e.sourceDataset}</td>
-              <td>{e.status}</td>
-              <td>{when(e.startedAt)}</td>
-              <td>{e.error}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
+/** The backups page lives in backups.tsx; the shell imports it from here. */
+export { Backups } from './backups.tsx';
 
 export function Certificates() {
-  const list = useLoad(() => api<Page<Certificate>>('GET', '/certificates?size=100'));
+  const list = useLoad(() => api<ApiData['GET /api/certificates']>('GET', '/certificates?size=100'));
   const act = useAction();
   const go = (fn: () => Promise<{ message: string }>) =>
     act.run(async () => {
@@ -184,7 +61,7 @@ export function Certificates() {
   return (
     <div>
       <h1>Certificates</h1>
-      <ErrorLine error={list.error} />
+      <LoadState load={list} count={list.data?.data.length} empty="No certificates yet." />
       <act.Answer />
       <table>
         <thead>
@@ -212,7 +89,7 @@ export function Certificates() {
               <td class="mono">{c.fingerprint || '—'}</td>
               <td>
                 {canAct() && c.issuanceStatus === 'failed' ? (
-                  <button type="button" class="small" onClick={() => go(() => call('POST', `/certificates/${c.id}/retry`))}>
+                  <button type="button" class="small" disabled={act.busy} onClick={() => go(() => call('POST', `/certificates/${c.id}/retry`))}>
                     Retry {c.name}
                   </button>
                 ) : null}
@@ -245,7 +122,9 @@ export function Certificates() {
                 <option value="self-signed">self-signed</option>
               </select>
             </label>
-            <button type="submit">Create certificate</button>
+            <button type="submit" disabled={act.busy}>
+              Create certificate
+            </button>
           </fieldset>
         </form>
       ) : null}
@@ -255,7 +134,7 @@ export function Certificates() {
 
 export function Audit() {
   const [filter, setFilter] = useState<Record<string, string>>({});
-  const rows = useLoad(() => api<Page<AuditRow>>('GET', `/audit${qs({ ...filter, size: 50 })}`), [filter]);
+  const rows = useLoad(() => api<ApiData['GET /api/audit']>('GET', `/audit${qs({ ...filter, size: 50 })}`), [filter]);
   return (
     <div>
       <h1>Audit log</h1>
@@ -284,7 +163,7 @@ export function Audit() {
         </label>
         <button type="submit">Filter audit log</button>
       </form>
-      <ErrorLine error={rows.error} />
+      <LoadState load={rows} count={rows.data?.data.length} empty="No audit entries match." />
       <table class="audit">
         <thead>
           <tr>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call } from './api.ts';
+import type { ApiData } from './api-types.ts';
 import { useAction } from './load.tsx';
 import { said } from './messages.ts';
 import { canAct } from './state.ts';
@@ -36,7 +37,9 @@ export function PowerButtons(props: { kind: 'jail' | 'vm'; id: number; name: str
   const run = (p: PowerAction) => {
     setAsking(null);
     void act.run(async () => {
-      const res = await call<{ taskId: number | null }>('POST', `/${props.kind}/${props.id}/power`, { action: p.action });
+      const res = await call<ApiData['POST /api/jail/{ctid}/power'] | ApiData['POST /api/vm/{rid}/power']>('POST', `/${props.kind}/${props.id}/power`, {
+        action: p.action,
+      });
       if (res.data.taskId !== null) props.queued(res.data.taskId);
       await refreshTasks();
       return said(res.message);
@@ -44,7 +47,7 @@ export function PowerButtons(props: { kind: 'jail' | 'vm'; id: number; name: str
   };
   return (
     <section class="power" aria-label="Power">
-      <fieldset disabled={!canAct()}>
+      <fieldset disabled={!canAct() || act.busy} aria-busy={act.busy}>
         <legend>Power</legend>
         {(props.kind === 'vm' ? VM : JAIL).map((p) => (
           <button key={p.action} type="button" data-power={p.action} onClick={() => (p.confirm ? setAsking(p) : run(p))}>
@@ -59,7 +62,7 @@ export function PowerButtons(props: { kind: 'jail' | 'vm'; id: number; name: str
               ? `Power off ${guest} at once? The guest is not asked to shut down: unsaved work in it is lost.`
               : `Stop ${guest}?${props.kind === 'vm' ? ' The guest is asked to shut down; it is powered off if it has not after its shutdown wait time.' : ''}`}
           </p>
-          <button type="button" data-confirm={asking.action} onClick={() => run(asking)}>
+          <button type="button" data-confirm={asking.action} disabled={act.busy} onClick={() => run(asking)}>
             {asking.label} {props.name}
           </button>{' '}
           <button type="button" onClick={() => setAsking(null)}>

@@ -1,25 +1,9 @@
 import { DELIVERY_CHANNELS } from '#domain/notifications/channel-fields';
 import { ActionForm, Field, formProblem } from './action-form.tsx';
 import { call } from './api.ts';
-import type { NodeView } from './types.ts';
+import type { NodeView, Rule } from './api-types.ts';
 
 export const DELIVERY = ['ui', ...DELIVERY_CHANNELS] as const;
-
-export interface Rule {
-  id: number;
-  templateKey: string;
-  templateLabel: string;
-  targetKey: string;
-  targetLabel: string;
-  kind: string;
-  active: boolean;
-  taskKind: string | null;
-  nodeId: string | null;
-  /** the rule's settings as JSON text; a webhook URL reads "set" */
-  config: string;
-  failing: boolean;
-  [k: `${string}Enabled`]: boolean;
-}
 
 /** The channel switches of a rule form, as the API names them (`emailEnabled`, …). */
 export const channelFlags = (f: FormData) => Object.fromEntries(DELIVERY.map((d) => [`${d}Enabled`, f.get(`${d}Enabled`) === 'on']));

@@ -1,6 +1,7 @@
 import { api, call } from './api.ts';
+import type { GuestSnapshot, GuestSnapshotList } from './api-types.ts';
 import { ActionForm } from './action-form.tsx';
-import { ErrorLine, useAction, useLoad, when } from './load.tsx';
+import { LoadState, useAction, useLoad, when } from './load.tsx';
 import { said } from './messages.ts';
 import { useEffect, useState } from 'preact/hooks';
 import { canAct, poll } from './state.ts';
@@ -10,17 +11,6 @@ import type { Task } from './types.ts';
 /** polls of the list after the task ended: the inventory that shows its result follows the task's end */
 const AFTER_END_POLLS = 5;
 
-interface GuestSnapshot {
-  snapshot: string;
-  dataset: string;
-  name: string;
-  createdAt: string;
-  usedBytes: number;
-  holds: string[];
-  clones: string[];
-  backupJob: number | null;
-}
-
 /**
  * A guest's snapshots: a table with a rollback and a destroy button per snapshot, each behind a confirmation
  * that names the guest (and, for a rollback past newer snapshots, every snapshot it destroys), and a form to take
@@ -29,7 +19,7 @@ interface GuestSnapshot {
  */
 export function GuestSnapshots({ type, id }: { type: 'jail' | 'vm'; id: number }) {
   const base = `/guests/${type}/${id}/snapshots`;
-  const list = useLoad(() => api<{ name: string; snapshots: GuestSnapshot[] }>('GET', base), [type, id]);
+  const list = useLoad(() => api<GuestSnapshotList>('GET', base), [type, id]);
   const act = useAction();
   const [following, follow] = useState<number | null>(null);
   useEffect(() => {
@@ -68,7 +58,7 @@ export function GuestSnapshots({ type, id }: { type: 'jail' | 'vm'; id: number }
   return (
     <section aria-label="Snapshots">
       <h2>Snapshots</h2>
-      <ErrorLine error={list.error} />
+      <LoadState load={list} count={snaps.length} empty="No snapshots yet." />
       <table>
         <thead>
           <tr>

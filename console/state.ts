@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import { api, token } from './api.ts';
-import type { Role } from './types.ts';
+import type { ApiData, Role } from './api-types.ts';
 
 export const role = signal<Role | null>(null);
 export const who = signal<string>('');
@@ -13,7 +13,7 @@ export const isAdmin = () => role.value === 'admin';
 
 export async function loadWhoami(): Promise<void> {
   if (!token.value) return;
-  const me = await api<{ name: string; role: Role }>('GET', '/auth/whoami');
+  const me = await api<ApiData['GET /api/auth/whoami']>('GET', '/auth/whoami');
   role.value = me.role;
   who.value = me.name;
 }

@@ -3,7 +3,10 @@ import { ApiError, api, qs } from './api.ts';
 import { byteUnit, bytes, countUnit, millis, nanosAsMillis, percent, plain, ratioAsPercent, TimeChart, type SeriesSpec, type Unit } from './chart.ts';
 import { ErrorLine, useLoad } from './load.tsx';
 import { poll } from './state.ts';
-import type { NodeView, Page, PoolPoint, Telemetry } from './types.ts';
+import type { ApiData, PoolPoint, Telemetry as History, TelemetryDelta } from './api-types.ts';
+
+/** What the charts hold: the window's history, grown by the deltas after its cursors. */
+type Telemetry = Pick<History, 'pools' | 'arc' | 'cursors'>;
 import 'uplot/dist/uPlot.min.css';
 
 const RANGES = { '1 hour': 3_600_000, '6 hours': 21_600_000, '24 hours': 86_400_000 } as const;
@@ -96,7 +99,7 @@ function Chart({ def, columns }: { def: ChartDef; columns: Columns }) {
 }
 
 export function Storage() {
-  const nodes = useLoad(() => api<Page<NodeView>>('GET', '/cluster/nodes?status=member&size=100'));
+  const nodes = useLoad(() => api<ApiData['GET /api/cluster/nodes']>('GET', '/cluster/nodes?status=member&size=100'));
   const [nodeId, setNodeId] = useState<string>('');
   const [range, setRange] = useState<Range>('1 hour');
   const [poolGuid, setPoolGuid] = useState<string | undefined>(undefined);
@@ -115,9 +118,9 @@ export function Storage() {
       try {
         if (!held) {
           const to = Date.now();
-          held = await api<Telemetry>('GET', `/zfs/dashboard/history${qs({ nodeId: node.id, from: to - windowMs, to: to + 60_000, points: POINTS })}`);
+          held = await api<History>('GET', `/zfs/dashboard/history${qs({ nodeId: node.id, from: to - windowMs, to: to + 60_000, points: POINTS })}`);
         } else {
-          const d = await api<Telemetry>(
+          const d = await api<TelemetryDelta>(
             'GET',
             `/zfs/dashboard/history/delta${qs({ nodeId: node.id, poolAfter: held.cursors.pool, arcAfter: held.cursors.arc })}`,
           );

@@ -15,7 +15,7 @@ import { compileTaskResults } from './build/compile-task-results.ts';
 import { openapi } from './build/openapi.ts';
 import { docsPage } from './build/docs-page.ts';
 import { buildConsole } from './build/console.ts';
-import { writeConsoleApiTypes } from './build/console-api-types.ts';
+import { writeApiTypes } from './build/api-types.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
 import { pgNoNative } from './build/pg-no-native.ts';
 import { settingsNoDocs } from './build/settings-no-docs.ts';
@@ -37,8 +37,8 @@ const schemas = await compileSpecs(routes);
 compileTaskResults();
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 writeFileSync('.generated/openapi.json', JSON.stringify(openapi(routes, schemas, pkg.version), null, 2));
-// the web console's API types follow the same document (typecheck runs this step too)
-writeConsoleApiTypes();
+// the console's and the CLI's API types follow the same document (typecheck runs this step too)
+writeApiTypes();
 
 if (!schemasOnly) {
   // dist/ is overwritten in place, never emptied: a running serverless-offline may be reading it.

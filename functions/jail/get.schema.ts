@@ -2,7 +2,7 @@ import { pathId, type EndpointInput, type EndpointSchema } from '#http/spec';
 import { jailViewSchema } from '#http/responses/jail';
 
 export const schema = {
-  summary: 'A jail as the store holds it: node, state, persisted hooks and limits, and what its host last reported',
+  summary: 'A jail as the store holds it: node, state, persisted hooks and limits, what its host last reported, and its migration in flight',
   role: 'viewer',
   method: 'GET',
   route: '/api/jail/{ctid}',

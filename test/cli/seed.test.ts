@@ -93,16 +93,16 @@ describe('npm run seed', () => {
       { kind: 'auto', n: 10, deleted: 1 },
       { kind: 'custom', n: 1, deleted: 0 },
     ]);
-    // five display-only jobs and one that runs (fbsd-01 → fbsd-03 every 2 minutes)
+    // every demo job runs, each to fbsd-03 (a disabled one has no next slot)
+    const F3 = 'c41d2e7a-9b3f-4e1a-8d25-6f0e7a9b1c03';
     expect(out.jobs).toBe(6);
     expect(out.runnable).toEqual([
-      {
-        name: 'usr-src-replica',
-        target_node_id: 'c41d2e7a-9b3f-4e1a-8d25-6f0e7a9b1c03',
-        target_dataset: 'vault/replicas/fbsd-01/src',
-        retention: 5,
-        due: true,
-      },
+      { name: 'home-weekly', target_node_id: F3, target_dataset: 'vault/replicas/fbsd-01/home', retention: 7, due: false },
+      { name: 'jail-101-nightly', target_node_id: F3, target_dataset: 'vault/replicas/fbsd-01/jail-101', retention: 7, due: true },
+      { name: 'jail-102-nightly', target_node_id: F3, target_dataset: 'vault/replicas/fbsd-01/jail-102', retention: 7, due: true },
+      { name: 'usr-src-replica', target_node_id: F3, target_dataset: 'vault/replicas/fbsd-01/src', retention: 5, due: true },
+      { name: 'vm-db01-offsite', target_node_id: F3, target_dataset: 'vault/replicas/fbsd-01/vm-db01', retention: 7, due: true },
+      { name: 'vm-web01-hourly', target_node_id: F3, target_dataset: 'vault/replicas/fbsd-01/vm-web01', retention: 7, due: true },
     ]);
     expect(out.events).toEqual([
       { status: 'failed', n: 4 },

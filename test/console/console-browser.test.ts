@@ -298,7 +298,8 @@ test('a backup job created through the form is listed by the API with the same f
   });
   const { context, page } = await open('/backups', { token: operator });
   const form = page.getByRole('form', { name: 'Create backup job' });
-  await form.locator(`select[name=targetNodeId] option[value="${target}"]`).waitFor({ state: 'attached' });
+  // the target node offers the members other than the runner: choose the runner first
+  await form.locator(`select[name=nodeId] option[value="${runner}"]`).waitFor({ state: 'attached' });
   await form.locator('input[name=name]').fill(name);
   await form.locator('select[name=nodeId]').selectOption(runner);
   await form.locator('input[name=sourceDataset]').fill('zroot/data');

@@ -347,13 +347,14 @@ test.each(ROLES)(
 test('keyboard: the task panel scrolls from the keyboard and focus is visible', async () => {
   const { context, page } = await open(`/node/${agent.nodeId}`);
   await settled(page, `/node/${agent.nodeId}`);
-  const panel = page.locator('section.tasks');
+  // the panel's list is what scrolls (bounded height), so it is the part a keyboard must reach
+  const panel = page.locator('section.tasks .task-list');
   await panel.focus();
   const style = await panel.evaluate((el) => {
     const s = (globalThis as unknown as { getComputedStyle: (e: unknown) => { outlineStyle: string; outlineWidth: string } }).getComputedStyle(el);
     return { tabIndex: Number(el.getAttribute('tabindex')), outline: s.outlineStyle, width: s.outlineWidth, label: el.getAttribute('aria-label') };
   });
-  expect(style).toEqual({ tabIndex: 0, outline: 'solid', width: '3px', label: 'Tasks' });
+  expect(style).toEqual({ tabIndex: 0, outline: 'solid', width: '3px', label: 'Task list' });
   await context.close();
 }, 60_000);
 

@@ -29,6 +29,10 @@ describe('E20 POST /api/jail/{ctid}/migrations (validation and queueing)', () =>
     expect(task.payload).toEqual({ ctid: j, name: `j${j}`, dataset: `zroot/jails/j${j}`, target: planned });
     expect(taskKinds['jail.migrate'].peers?.(task.payload)).toEqual([{ kind: 'planned', ...planned }]);
     expect((await guestRow(j))!.node_id).toBe(source);
+    // the jail's read names the migration in flight, so a list can show it "moving to" its target
+    const view = await call('GET', `/jail/${j}`, { token: await tokenFor('viewer') });
+    expectEnvelope(view, 200, 'jail');
+    expect(view.body.data).toMatchObject({ nodeId: source, moving: { taskId: task.id, targetNodeId: target } });
 
     // the task is visible to viewers
     const t = await call('GET', `/tasks/${task.id}`, { token: await tokenFor('viewer') });
@@ -40,6 +44,10 @@ describe('E20 POST /api/jail/{ctid}/migrations (validation and queueing)', () =>
     expectEnvelope(again, 409, 'jail_busy');
     expectEnvelope(await call('PUT', `/jail/${j}/hardware/cpu`, { token: operator, body: { cores: 1 } }), 409, 'jail_busy');
     expect(await tasksOf(j)).toHaveLength(1);
+
+    // once it has ended the jail is no longer moving
+    await testDb().updateTable('tasks').set({ status: 'cancelled', finished_at: new Date() }).where('id', '=', task.id).execute();
+    expect((await call('GET', `/jail/${j}`, { token: operator })).body.data.moving).toBeNull();
   });
 
   test('a repeated Idempotency-Key answers with the first task', async () => {

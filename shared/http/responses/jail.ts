@@ -74,7 +74,19 @@ export const jailViewSchema = describes<ReturnType<typeof jailView>>()({
     cpu: jailCpuLimitSchema,
     host: jailInventorySchema,
     updatedAt: isoTime,
+    // a queued or running migration: the task and the node the jail goes to
+    moving: {
+      anyOf: [
+        {
+          type: 'object',
+          properties: { taskId: { type: 'integer', minimum: 1 }, targetNodeId: { type: 'string' } },
+          required: ['taskId', 'targetNodeId'],
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
+    },
   },
-  required: ['ctId', 'name', 'nodeId', 'state', 'dataset', 'path', 'hostname', 'hooks', 'cpu', 'host', 'updatedAt'],
+  required: ['ctId', 'name', 'nodeId', 'state', 'dataset', 'path', 'hostname', 'hooks', 'cpu', 'host', 'updatedAt', 'moving'],
   additionalProperties: false,
 } as const);

@@ -1,12 +1,11 @@
 import { api, call } from './api.ts';
-import type { GuestSnapshot, GuestSnapshotList } from './api-types.ts';
+import type { GuestSnapshot, GuestSnapshotList, Task } from './api-types.ts';
 import { ActionForm } from './action-form.tsx';
 import { LoadState, useAction, useLoad, when } from './load.tsx';
 import { said } from './messages.ts';
 import { useEffect, useState } from 'preact/hooks';
 import { canAct, poll } from './state.ts';
 import { refreshTasks } from './tasks.tsx';
-import type { Task } from './types.ts';
 
 /** polls of the list after the task ended: the inventory that shows its result follows the task's end */
 const AFTER_END_POLLS = 5;

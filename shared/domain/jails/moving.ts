@@ -1,4 +1,5 @@
-import { ACTIVE_STATUSES, resourceKey } from '#shared/jobs/protocol';
+import { resourceKey } from '#shared/agent-api/task-kinds';
+import { ACTIVE_STATUSES } from '#shared/agent-api/task-status';
 import type { Db } from '#store/tables';
 
 /** A jail on its way to another node: the queued or running `jail.migrate` task and where it goes. */

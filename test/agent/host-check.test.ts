@@ -60,7 +60,10 @@ async function target(
       ([, f]) => f !== null,
     ),
   );
-  const sim = new SimulatorExecutor({ statePath, seed: { ...seed, profile, libvirtVersion: PROFILES[profile].libvirtVersion, files, dirs: [...(seed.dirs ?? []), '/var/tmp'], ...(ctld ? { ctld } : {}) } });
+  const sim = new SimulatorExecutor({
+    statePath,
+    seed: { ...seed, profile, libvirtVersion: PROFILES[profile].libvirtVersion, files, dirs: [...(seed.dirs ?? []), '/var/tmp'], ...(ctld ? { ctld } : {}) },
+  });
   await sim.run(['sysctl', '-n', 'kern.hostname']); // the state file is made at the first command
   const ssh = await startPeerSsh({
     hosts: [{ nodeId: name, address: '127.0.0.1', statePath }],

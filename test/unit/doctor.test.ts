@@ -22,7 +22,11 @@ let n = 0;
 
 /** The demo host as `profile` ships it (its libvirt the release's own, not the demo's upgraded package). */
 function host(profile: ProfileId, extra: Partial<SimHost> = {}): Executor {
-  return new SimulatorExecutor({ statePath: join(dir, `h${++n}.json`), seed: { ...demoSeedHost(), profile, libvirtVersion: PROFILES[profile].libvirtVersion, ...extra }, path: PATH });
+  return new SimulatorExecutor({
+    statePath: join(dir, `h${++n}.json`),
+    seed: { ...demoSeedHost(), profile, libvirtVersion: PROFILES[profile].libvirtVersion, ...extra },
+    path: PATH,
+  });
 }
 
 async function doctor(exec: Executor): Promise<Map<string, string>> {

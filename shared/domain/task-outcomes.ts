@@ -11,7 +11,7 @@ import { applyRestoreOutcome } from './backups/restore.ts';
 import { applyCertificateTaskOutcome } from './certificates/outcomes.ts';
 import { applyTunableTaskOutcome } from './tunables/outcomes.ts';
 import { applyJailTaskOutcome } from './jails/outcomes.ts';
-import { applyPowerOutcome } from './power/power.ts';
+import { applyJailPowerOutcome, applyVmPowerOutcome } from './power/power.ts';
 
 /** A kind whose request persisted nothing but its task: its end changes nothing else. */
 const nothing = async () => undefined;
@@ -27,7 +27,7 @@ export const taskOutcomes: { [K in TaskKind]: KindOutcome<K> } = {
   'jail.apply-hooks': applyJailTaskOutcome, // cancelled: the jail's persisted hooks as before the request
   'jail.apply-limits': applyJailTaskOutcome, // cancelled: the jail's persisted CPU limit as before the request
   'jail.migrate': completeMigration, // success: the guest belongs to the target node
-  'jail.power': applyPowerOutcome, // success: the jail's state as the agent found it after acting
+  'jail.power': applyJailPowerOutcome, // success: the jail's state as the agent found it after acting
   'pool.replace-device': nothing,
   'tunable.apply': applyTunableTaskOutcome, // cancelled: the persisted setting as it was before the request
   'host.probe': nothing, // a diagnostic
@@ -37,7 +37,7 @@ export const taskOutcomes: { [K in TaskKind]: KindOutcome<K> } = {
   'vm.cloud-init': applyVmTaskOutcome,
   'vm.vnc': applyVmTaskOutcome,
   'vm.purge-registration': applyVmTaskOutcome,
-  'vm.power': applyPowerOutcome, // success: the VM's state as the agent found it after acting
+  'vm.power': applyVmPowerOutcome, // success: the VM's state as the agent found it after acting
   'ppt.import': applyPptTaskOutcome, // failed or cancelled: the device is not managed (its record goes)
   // group.*: a cancel puts back what the request changed; a failure brings back the host's last reported groups
   'group.set-members': applyGroupMembersOutcome,

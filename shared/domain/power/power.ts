@@ -50,14 +50,16 @@ export const queuedAnswer = (task: Pick<TaskRow, 'id' | 'payload'>, guestId: num
  * at once (the next inventory report says the same). Failed or cancelled: nothing was persisted by the
  * request, so nothing is put back; the host's next report is the truth.
  */
-export async function applyPowerOutcome(trx: Db, task: TaskOf<'jail.power'> | TaskOf<'vm.power'>): Promise<void> {
-  if (task.status !== 'success' || !task.result) return;
-  const id = task.kind === 'jail.power' ? (task as TaskOf<'jail.power'>).payload.ctid : (task as TaskOf<'vm.power'>).payload.rid;
+async function setGuestState(trx: Db, task: Pick<TaskRow, 'status' | 'node_id'>, type: 'jail' | 'vm', id: number, state: string | undefined) {
+  if (task.status !== 'success' || state === undefined) return;
   await trx
     .updateTable('guests')
-    .set({ state: task.result.state, updated_at: sql<Date>`now()` })
+    .set({ state, updated_at: sql<Date>`now()` })
     .where('id', '=', id)
-    .where('type', '=', task.kind === 'jail.power' ? 'jail' : 'vm')
+    .where('type', '=', type)
     .where('node_id', '=', task.node_id)
     .execute();
 }
+
+export const applyJailPowerOutcome = (trx: Db, task: TaskOf<'jail.power'>) => setGuestState(trx, task, 'jail', task.payload.ctid, task.result?.state);
+export const applyVmPowerOutcome = (trx: Db, task: TaskOf<'vm.power'>) => setGuestState(trx, task, 'vm', task.payload.rid, task.result?.state);

@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { binaryOf, PEERS } from '#scripts/provision/peers';
 import { adminToken, apiUrl, call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { admitAsMember, hostKeyFile, insertNode, startTestAgent, testHost, testJailHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
 import { createHost } from '../http/zfs-fixtures.ts';
 import { freeGuestId } from '../http/jail-setup.ts';
 import { peerViaSshd, startSshd } from '../agent/sshd-server.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.ts';
 
 /**
  * The web console in a real browser (the system's Chromium, provisioned like sshd) against the suite's stack,
@@ -23,16 +23,6 @@ import { peerViaSshd, startSshd } from '../agent/sshd-server.ts';
  * violation and the browser asks nothing of another origin. HM_CONSOLE_SCREENSHOTS=<dir> keeps light and dark
  * screenshots there (docs/console-*.png in the docs).
  */
-const CHROMIUM = binaryOf(PEERS.find((p) => p.env === 'CHROMIUM')!, process.env);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const GB = 1000 ** 3;
 const SHOTS = process.env.HM_CONSOLE_SCREENSHOTS ?? join(tmpdir(), 'hm-console-shots');
@@ -78,7 +68,7 @@ const taskRow = (page: Page, id: number) => page.locator(`li[data-task-id="${id}
 beforeAll(async () => {
   origin = new URL(apiUrl()).origin;
   jailId = await freeGuestId();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   mkdirSync(SHOTS, { recursive: true });
   agent = await startTestAgent({
     host: testHost({

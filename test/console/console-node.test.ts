@@ -4,10 +4,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { binaryOf, PEERS } from '#scripts/provision/peers';
 import { adminToken, apiUrl, call, testDb, tokenFor } from '../helpers/api.ts';
 import { admitAsMember, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
 import { freeGuestId } from '../http/jail-setup.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.ts';
 
 /**
  * The console's node page, its phone layout and its accessibility, in the system's Chromium against the suite's
@@ -20,16 +20,6 @@ import { freeGuestId } from '../http/jail-setup.ts';
  * page, in both themes, for every role, axe finds no serious or critical violation (nor any WCAG 2.1 AA one);
  * viewers are told why they cannot act. HM_CONSOLE_SCREENSHOTS=<dir> keeps the node page and phone screenshots.
  */
-const CHROMIUM = binaryOf(PEERS.find((p) => p.env === 'CHROMIUM')!, process.env);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const GB = 1000 ** 3;
 const SHOTS = process.env.HM_CONSOLE_SCREENSHOTS ?? join(tmpdir(), 'hm-console-shots');
@@ -106,7 +96,7 @@ async function settled(page: Page, path: string): Promise<void> {
 beforeAll(async () => {
   origin = new URL(apiUrl()).origin;
   jailId = await freeGuestId();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   mkdirSync(SHOTS, { recursive: true });
   agent = await startTestAgent({
     host: testHost({

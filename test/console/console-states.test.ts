@@ -2,10 +2,10 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { binaryOf, PEERS } from '#scripts/provision/peers';
 import { adminToken, apiUrl, call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { insertNode, waitUntil } from '../helpers/agent.ts';
 import { createHost } from '../http/zfs-fixtures.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.ts';
 
 /**
  * The console's honest states in a real browser (the system's Chromium) against the suite's stack: an error
@@ -18,16 +18,6 @@ import { createHost } from '../http/zfs-fixtures.ts';
  * (connections refused, open ones cut) and starts again on the same port — for the browser, the stack going
  * away and coming back. The suite's stack itself serves the other test files of this worker, so it stays up.
  */
-const CHROMIUM = binaryOf(PEERS.find((p) => p.env === 'CHROMIUM')!, process.env);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let browser: Browser;
 let origin: string;
@@ -106,7 +96,7 @@ async function backupJob(name: string): Promise<number> {
 
 beforeAll(async () => {
   origin = new URL(apiUrl()).origin;
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }, 60_000);
 
 afterAll(async () => {

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { binaryOf, PEERS } from '#scripts/provision/peers';
 import { adminToken, apiUrl, call } from '../helpers/api.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.ts';
 
 /**
  * GET /api/docs in a real browser (the system's Chromium, provisioned like sshd): the page renders every
@@ -12,16 +12,6 @@ import { adminToken, apiUrl, call } from '../helpers/api.ts';
  * and its "try it" runs E25 against this stack with the token entered on the page.
  * HM_DOCS_SCREENSHOT=<file.png> also saves the top of the page after the call (docs/api-docs.png in the README).
  */
-const CHROMIUM = binaryOf(PEERS.find((p) => p.env === 'CHROMIUM')!, process.env);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let profile: string;
 let context: BrowserContext;
@@ -33,7 +23,12 @@ const foreign: string[] = [];
 beforeAll(async () => {
   origin = new URL(apiUrl()).origin;
   profile = mkdtempSync(join(tmpdir(), 'hm-chromium-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 } });
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 },
+  });
   page = context.pages()[0] ?? (await context.newPage());
   page.on('console', (m) => {
     if (m.type() === 'error') consoleErrors.push(m.text());

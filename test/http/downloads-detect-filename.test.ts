@@ -290,10 +290,13 @@ describe('E8 input', () => {
 describe('E8 outbound targets, property-tested (test/helpers/fuzz/addresses.ts)', () => {
   test('every non-public address, in every spelling that carries it, is 400 address_not_allowed and never reached', async () => {
     const inside = await source(advertising('leaked.iso'), '127.0.0.1');
+    // the test stack admits ALLOWED (HM_PROBE_ALLOW_CIDRS, test-only), in every spelling: fast-check's bias to
+    // small offsets picks 127.0.0.2 often enough to make the property flaky if it is left in
+    const refused = refusedV4.filter((a) => a !== ALLOWED);
     const target = fc.oneof(
-      refusedV4,
+      refused,
       refusedV6.map((a) => `[${a}]`),
-      refusedV4.chain((a) => fc.constantFrom(...v4CarriedInV6(a))).map((a) => `[${a}]`),
+      refused.chain((a) => fc.constantFrom(...v4CarriedInV6(a))).map((a) => `[${a}]`),
     );
     await fc.assert(
       fc.asyncProperty(target, async (host) => {

@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '#store/tables';
 import { isExemptSource, type FailedAuthSettings } from './failed-auth-settings.ts';
@@ -10,31 +10,17 @@ type FailedAuthVerdict =
   /** more than the limit in the current window: refuse for `retryAfterS` seconds */
   | { limited: true; failures: number; retryAfterS: number };
 
-/** An IPv6 address as the URL standard writes it (lowercase, the longest run of zero groups as `::`, RFC 5952). */
-const canonicalV6 = (address: string) => new URL(`http://[${address}]/`).hostname.slice(1, -1);
-
 /**
  * Whom a failure is counted against: an IPv4 address as it is (also when the gateway spells it IPv4-mapped), an
  * IPv6 address by its /64 — one subscriber's prefix, through which a client can rotate at will — and anything
- * else as it is. Node's own parsers (net, URL) read the address: every function counts failures, and an address
- * library would be ≈ 12 KB of each bundle.
+ * else as it is.
  */
 export function countedSource(source: string): string {
-  const family = isIP(source);
-  if (family === 4) return source;
-  if (family === 0 || source.includes('%')) return source;
-  const canonical = canonicalV6(source);
-  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
-  if (mapped) {
-    const [hi, lo] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
-    return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
-  }
-  // the canonical form has at most one `::`: expand it to eight groups, keep the first four
-  const [head = '', tail] = canonical.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return `${canonicalV6(`${groups.slice(0, 4).join(':')}::`)}/64`;
+  if (!ipaddr.isValid(source)) return source;
+  const a = ipaddr.process(source);
+  if (a.kind() === 'ipv4') return a.toString();
+  const bytes = a.toByteArray().fill(0, 8);
+  return `${ipaddr.fromByteArray(bytes).toString()}/64`;
 }
 
 /**

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { adminToken, apiUrl, call, testDb, tokenFor } from '../helpers/api.ts';
-import { admitAsMember, startTestAgent, testHost, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
+import { admitAsMember, startTestAgent, waitForTask, waitUntil, type TestAgent } from '../helpers/agent.ts';
 import { freeGuestId } from '../http/jail-setup.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.ts';
+import { consoleTestHost } from '../helpers/console-host.ts';
 
 /**
  * The console's node page, its phone layout and its accessibility, in the system's Chromium against the suite's
@@ -21,7 +22,6 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.ts';
  * viewers are told why they cannot act. HM_CONSOLE_SCREENSHOTS=<dir> keeps the node page and phone screenshots.
  */
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const GB = 1000 ** 3;
 const SHOTS = process.env.HM_CONSOLE_SCREENSHOTS ?? join(tmpdir(), 'hm-console-shots');
 const ROLES = ['viewer', 'operator', 'admin'] as const;
 type Role = (typeof ROLES)[number];
@@ -99,32 +99,7 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   mkdirSync(SHOTS, { recursive: true });
   agent = await startTestAgent({
-    host: testHost({
-      disks: ['ada0', 'ada1', 'ada2', 'ada3'].map((name) => ({ name, sizeBytes: 100 * GB })),
-      pools: [
-        {
-          name: 'tank',
-          vdevs: [
-            {
-              type: 'mirror',
-              children: [
-                { type: 'disk', name: 'ada1' },
-                { type: 'disk', name: 'ada2' },
-              ],
-            },
-          ],
-          allocatedBytes: 20 * GB,
-          io: { readOps: 120, writeOps: 60, readBytes: 4e6, writeBytes: 2e6, readWaitNs: 250_000, writeWaitNs: 500_000 },
-        },
-      ],
-      datasets: [
-        { name: 'tank', type: 'filesystem', usedBytes: 20 * GB, mountpoint: '/tank' },
-        { name: 'tank/jails', type: 'filesystem', usedBytes: 2 * GB, mountpoint: '/tank/jails' },
-        { name: 'tank/jails/web', type: 'filesystem', usedBytes: 2 * GB, mountpoint: '/tank/jails/web' },
-      ],
-      jails: [{ ctid: jailId, name: 'web', dataset: 'tank/jails/web', state: 'running' }],
-      arc: { sizeBytes: 4 * 1024 ** 3, targetBytes: 4 * 1024 ** 3, minBytes: 512 * 1024 ** 2, maxBytes: 6 * 1024 ** 3, hitRatio: 0.9, accessesPerSecond: 2000 },
-    }),
+    host: consoleTestHost(jailId),
     env: { HM_SIM_RESILVER_MS: '3000', HM_RESILVER_POLL_MS: '150', HM_TELEMETRY_INTERVAL: '1', HM_TELEMETRY_BATCH_INTERVAL: '3' },
   });
   await agent.ready();

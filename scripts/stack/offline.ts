@@ -34,10 +34,26 @@ export async function startOffline(opts: { httpPort: number; lambdaPort: number;
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? -1));
   const url = `http://127.0.0.1:${opts.httpPort}`;
+  // ready when this child says it listens on our port: a probe alone could be answered by another server that
+  // holds the port (then this child fails to bind, and the stack would have served someone else's API)
+  let said = '';
+  let listening = false;
+  const watch = (chunk: Buffer) => {
+    said = (said + chunk.toString()).slice(-4096);
+    if (said.includes(`Server ready: ${url}`)) {
+      listening = true;
+      child.stdout!.off('data', watch);
+      child.stderr!.off('data', watch);
+    }
+  };
+  // serverless logs its notices to stderr; either stream will do
+  child.stdout!.on('data', watch);
+  child.stderr!.on('data', watch);
   await waitFor(
     'serverless offline',
     async () => {
       if (exited !== null) throw new Error(`serverless offline exited with ${exited}${opts.logFile ? `; see ${opts.logFile}` : ''}`);
+      if (!listening) return false;
       const res = await fetch(`${url}/api/notifications/count`);
       return res.status > 0;
     },

@@ -33,6 +33,7 @@ import { runAlone, type Bench, type Row } from './lib/report.ts';
 import { simulatorPrograms } from './lib/sim-programs.ts';
 import { apiRoute, countingProxy, sqsAction } from './lib/counting-proxy.ts';
 import { costPerHostMonth, readPrices } from './lib/prices.ts';
+import { SETTINGS } from '#shared/config/settings';
 
 const LOG_DIR = resolve('.local/bench-logs/hosts');
 const DAY_S = 86_400;
@@ -95,6 +96,19 @@ export function rcNodeFlags(): string[] {
 
 const perHour = (n: number, wallS: number) => (n * 3600) / wallS;
 
+/** BENCH_AGENT_ENV's NAME=value pairs: settings the idle agent gets on top of the rc.d script's. */
+function agentEnv(): Record<string, string> {
+  return Object.fromEntries(
+    (process.env.BENCH_AGENT_ENV ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]),
+  );
+}
+
+/** One of the idle agent's cadence settings as it runs: BENCH_AGENT_ENV's value, else the settings table's default. */
+const agentSetting = (name: 'HM_TELEMETRY_BATCH_INTERVAL' | 'HM_HEARTBEAT_INTERVAL') => `${name}, ${agentEnv()[name] ?? SETTINGS[name].default} s`;
+
 /**
  * The production agent (dist/agent/agent.js, local executor, the rc.d script's node flags) on the demo node's
  * simulated host, once it is registered, through its first samples and idle: RSS and CPU share from /proc
@@ -135,12 +149,7 @@ async function measureIdleAgent(stack: { apiUrl: string; queueEndpoint: string }
         HM_SIM_STATE: statePath,
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         // BENCH_AGENT_ENV: more agent settings to try, NAME=value pairs (e.g. HM_INVENTORY_INTERVAL=300)
-        ...Object.fromEntries(
-          (process.env.BENCH_AGENT_ENV ?? '')
-            .split(/\s+/)
-            .filter(Boolean)
-            .map((kv) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]),
-        ),
+        ...agentEnv(),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -225,7 +234,7 @@ async function measureIdleAgent(stack: { apiUrl: string; queueEndpoint: string }
         what: 'control-plane requests/hour (unwatched)',
         value: `${perHour(apiN, wallS).toFixed(0)} /h`,
         ok: null,
-        note: `${list(apiReq)} in ${wallS.toFixed(0)} s (counted on the wire); nobody reads the node: telemetry goes in batches (HM_TELEMETRY_BATCH_INTERVAL, 60 s), a bare heartbeat only when no post was answered within HM_HEARTBEAT_INTERVAL (60 s)`,
+        note: `${list(apiReq)} in ${wallS.toFixed(0)} s (counted on the wire); nobody reads the node: telemetry goes in batches (${agentSetting('HM_TELEMETRY_BATCH_INTERVAL')}), a bare heartbeat only when no post was answered within the heartbeat interval (${agentSetting('HM_HEARTBEAT_INTERVAL')})`,
       },
       {
         section,

@@ -376,12 +376,17 @@ const E12_ROUTE = '/api/cluster/backups/events/remote';
 /** The swarm phase: N simulated hosts against the built functions served in-process (lib/lambda-http.ts). */
 async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
   const section = 'steady state per host (postgres)';
+  // PostgreSQL flushes a busy backend's table statistics within about a second, an idle one's within 10 s, and
+  // any backend's as it exits: BENCH_STATS_WAIT_SECONDS below 11 has the functions' pools close idle connections
+  // after 200 ms, so every backend that wrote has flushed by then
+  const statsWaitS = Number(process.env.BENCH_STATS_WAIT_SECONDS ?? 11);
   return withStore('postgres', async (store) => {
     await seedBackupEvents(store.db, 10_000);
     const queue = await startLocalQueue(0);
     Object.assign(process.env, {
       DATABASE_URL: store.url,
       HM_DB_POOL_MAX: '4',
+      ...(statsWaitS < 11 ? { HM_DB_IDLE_TIMEOUT_MS: '200' } : {}),
       HM_QUEUE_ENDPOINT: queue.endpoint,
       HM_QUEUE_PREFIX: `hm-bench-hosts-${process.pid}`,
       HM_SCHEDULES_ENABLED: 'false',
@@ -432,14 +437,13 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
         const regStart = performance.now();
         await next();
         const registerMs = performance.now() - regStart;
-        // PostgreSQL flushes a busy backend's table statistics within about a second, an idle one's within 10 s
-        await new Promise((r) => setTimeout(r, 11_000));
+        await new Promise((r) => setTimeout(r, statsWaitS * 1000));
         const s0 = await tableStats(store.db);
         const size0 = await dbSize(store.db);
         const tS0 = performance.now();
         const inv0 = new Map([...server.stats].map(([k, v]) => [k, { ...v, ms: [...v.ms], statuses: { ...v.statuses } }]));
         // the swarm's window began when it had registered, before the statistics wait
-        const stopAt = Date.now() + Math.max(3, seconds - 13) * 1000;
+        const stopAt = Date.now() + Math.max(3, seconds - statsWaitS - 2) * 1000;
         const [e25, e12] = await Promise.all([
           timedGets(`${server.url}${E25_ROUTE}`, store.adminToken, stopAt, 250),
           timedGets(`${server.url}${E12_ROUTE}?page=1&size=25`, store.adminToken, stopAt, 500),
@@ -450,7 +454,7 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
         const { summary } = summaryMsg as {
           summary: { wallS: number; counts: Record<string, number>; firstError: string; cpuUserMs: number; cpuSystemMs: number; rssMaxBytes: number };
         };
-        await new Promise((r) => setTimeout(r, 11_000));
+        await new Promise((r) => setTimeout(r, statsWaitS * 1000));
         const s1 = await tableStats(store.db);
         const size1 = await dbSize(store.db);
         const bytesPerRow = await rowSizes(store.db);

@@ -5,7 +5,7 @@
  * Environment knobs of the measurements: BENCH_PG_URL (PostgreSQL server for scratch databases, default
  * postgres://postgres:postgres@127.0.0.1:5432/postgres), BENCH_COLD_RUNS, BENCH_COLD_BUNDLES,
  * BENCH_PIPELINE_N, BENCH_E12_EVENTS, BENCH_E12_N, BENCH_E14_ROWS, BENCH_E14_N, BENCH_DISPATCH_N, BENCH_E8_N,
- * BENCH_NOTIFY_N, BENCH_NOTIFY_GAP_MS, BENCH_BACKUP_PASSES, BENCH_HOSTS, BENCH_HOSTS_SECONDS, BENCH_IDLE_AGENT_SECONDS, BENCH_IDLE_SETTLE_SECONDS,
+ * BENCH_NOTIFY_N, BENCH_NOTIFY_GAP_MS, BENCH_BACKUP_PASSES, BENCH_BACKUP_SEND_MIB, BENCH_HOSTS, BENCH_HOSTS_SECONDS, BENCH_STATS_WAIT_SECONDS, BENCH_IDLE_AGENT_SECONDS, BENCH_IDLE_SETTLE_SECONDS,
  * BENCH_SEED_TIMEOUT_MS.
  * Benchmarks never run in `npm test`.
  *
@@ -47,10 +47,17 @@ const SHORT_KNOBS: Record<string, string> = {
   BENCH_E8_N: '20',
   BENCH_NOTIFY_N: '10',
   BENCH_BACKUP_PASSES: '2',
+  BENCH_BACKUP_SEND_MIB: '12',
   BENCH_HOSTS: '10',
-  BENCH_HOSTS_SECONDS: '20',
-  BENCH_IDLE_AGENT_SECONDS: '20',
-  BENCH_IDLE_SETTLE_SECONDS: '5',
+  BENCH_HOSTS_SECONDS: '12',
+  BENCH_STATS_WAIT_SECONDS: '2',
+  // the idle agent on a compressed clock (a sample a second, a batch every 4 s, inventory every 3 s), so each
+  // of its windows still spans several of its intervals: settle one inventory interval, switch to watched one
+  // batch interval and a tick
+  BENCH_AGENT_ENV: 'HM_TELEMETRY_INTERVAL=1 HM_TELEMETRY_BATCH_INTERVAL=4 HM_INVENTORY_INTERVAL=3 HM_HEARTBEAT_INTERVAL=4',
+  BENCH_IDLE_AGENT_SECONDS: '8',
+  BENCH_IDLE_SETTLE_SECONDS: '3',
+  BENCH_IDLE_SWITCH_SECONDS: '6',
   BENCH_CONSOLE_N: '10',
 };
 if (short) for (const [k, v] of Object.entries(SHORT_KNOBS)) process.env[k] ??= v;

@@ -15,5 +15,5 @@ type InventoryProjection = (trx: Db, nodeId: string, inventory: Partial<HostInve
 export const inventoryProjections: InventoryProjection[] = [
   applyInventory, // pools, vdevs, free disks, tunables
   async (trx, nodeId, inventory, settling) => void (await applyVmInventory(trx, nodeId, inventory.vms, settling)), // VMs and their MAC objects
-  async (trx, nodeId, inventory) => void (await applyJailInventory(trx, nodeId, inventory.jails)), // jails (guests of type jail)
+  async (trx, nodeId, inventory, settling) => void (await applyJailInventory(trx, nodeId, inventory.jails, settling)), // jails (guests of type jail)
 ];

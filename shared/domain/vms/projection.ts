@@ -32,6 +32,10 @@ export async function applyVmInventory(db: Db, nodeId: string, vms: VmInventory[
   // a VM with a task on its way, or one that ended after the report was collected: its persisted options stay
   const busy = new Set([...active.map((t) => t.resource), ...[...settling].filter((r) => r.startsWith('vm:'))].map((r) => Number(r.slice(3))));
   const purging = new Set(active.filter((t) => t.kind === 'vm.purge-registration').map((t) => Number(t.resource.slice(3))));
+  // a VM whose task ended after the report's collection began (a power task put its new state): the reported
+  // state may be the one before that change, so the persisted one stays; a task still running has put nothing
+  const activeIds = new Set(active.map((t) => t.resource));
+  const stateHeld = new Set([...settling].filter((r) => r.startsWith('vm:') && !activeIds.has(r)).map((r) => Number(r.slice(3))));
 
   const reported = new Set<number>();
   for (const v of vms) {
@@ -55,8 +59,9 @@ export async function applyVmInventory(db: Db, nodeId: string, vms: VmInventory[
         .values({ id: v.rid, type: 'vm', node_id: nodeId, name: v.name, state: v.state, config: JSON.stringify(config) })
         .execute();
     } else if (busy.has(v.rid)) {
-      if (row.state !== v.state || row.name !== v.name) {
-        await db.updateTable('guests').set({ state: v.state, name: v.name, updated_at: new Date() }).where('id', '=', v.rid).execute();
+      const state = stateHeld.has(v.rid) ? row.state : v.state;
+      if (row.state !== state || row.name !== v.name) {
+        await db.updateTable('guests').set({ state, name: v.name, updated_at: new Date() }).where('id', '=', v.rid).execute();
       }
     } else if (row.state !== v.state || row.name !== v.name || stableJson(row.config) !== stableJson(config)) {
       await db

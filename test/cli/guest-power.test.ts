@@ -102,7 +102,10 @@ test('hostmgr vm stop, E5/E17/E19 on the shut-off VM, hostmgr vm start: it runs 
   // E5, E17, E19 (answered 200 with the task that carries them to the host): followed like the power verbs
   for (const [args, message] of [
     [['vm-options-qemu-guest-agent', vmName, '--enabled', 'true'], 'vm_guest_agent_updated'],
-    [['vm-options-cloud-init', String(rid), '--body', JSON.stringify({ data: '#cloud-config\n', metadata: 'instance-id: a\n', networkConfig: '' })], 'vm_cloud_init_updated'],
+    [
+      ['vm-options-cloud-init', String(rid), '--body', JSON.stringify({ data: '#cloud-config\n', metadata: 'instance-id: a\n', networkConfig: '' })],
+      'vm_cloud_init_updated',
+    ],
   ] as const) {
     const run = await hostmgr([...args]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });

@@ -1,8 +1,11 @@
-import { call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
+import { AgentApi } from '#agent/runtime/api';
+import { AgentClient } from '#agent/runtime/client';
+import { apiUrl, call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
 import { insertNode } from '../helpers/agent.ts';
 import { freeRids } from './vm-fixtures.ts';
 import { freeGuestId, jailInv } from './jail-setup.ts';
 import { defaultVmOptions } from '#shared/agent-api/vm-defaults';
+import type { HostInventory } from '#shared/agent-api/inventory';
 
 /**
  * A guest's state after a power task: the agent's inventory report collected while the task ran (its `asOf`, the
@@ -17,7 +20,7 @@ let operator: string;
 let rid: number;
 let ctid: number;
 
-const inventory = (states: { jail: 'running' | 'stopped'; vm: string }, memoryBytes: number) => ({
+const inventory = (states: { jail: 'running' | 'stopped'; vm: 'running' | 'shut off' }, memoryBytes: number): HostInventory => ({
   hostname: 'ryw-guests',
   os: 'FreeBSD 14.3-RELEASE',
   cpus: 4,
@@ -88,4 +91,27 @@ test('vm stop: the same for a VM', async () => {
 
   expectEnvelope(await report(inventory({ jail: 'running', vm: 'running' }, 5), finishedAt), 200);
   expect(await stateOf(rid)).toBe('running');
+});
+
+test("the agent's client: a report collected before its first acknowledged finish is as recent as its registration, so it cannot revert that task", async () => {
+  const client = new AgentClient(new AgentApi(apiUrl(), agent, () => {}));
+  const running = inventory({ jail: 'running', vm: 'running' }, 6);
+  await client.register({ id: node, name: 'ryw-guests', ip: '192.0.2.10', inventory: running });
+  expect(await stateOf(ctid)).toBe('running');
+  // what the inventory watch reads as it begins collecting, before any task of this process has ended
+  const asOf = client.settledAt;
+  expect(asOf).toEqual(expect.any(String));
+
+  const stop = await call('POST', `/jail/${ctid}/power`, { token: operator, body: { action: 'stop' } });
+  expectEnvelope(stop, 202, 'jail_power_queued');
+  const started = await client.start(stop.body.data.taskId);
+  const done = await client.finish(stop.body.data.taskId, {
+    attempt: started.attempt,
+    status: 'success',
+    result: { ctid, action: 'stop', state: 'stopped', changed: true },
+  });
+  expect(client.settledAt).toBe(done.finishedAt);
+  // the report collected while the stop ran, posted after its outcome
+  await client.inventory(inventory({ jail: 'running', vm: 'running' }, 7), undefined, asOf);
+  expect(await stateOf(ctid)).toBe('stopped');
 });

@@ -55,11 +55,40 @@ async function tableStats(db: Kysely<Database>): Promise<Map<string, TableStat>>
 const dbSize = async (db: Kysely<Database>) =>
   Number((await sql<{ n: number }>`SELECT pg_database_size(current_database())::bigint AS n`.execute(db)).rows[0].n);
 
-/** Bytes per live row of each table (heap, indexes, TOAST). */
+/**
+ * Bytes a row costs on disk in each table, at any table size: the heap tuple (its datum with header, as
+ * `pg_column_size(t.*)` gives it, + 4 B line pointer) and one entry per index (8 B index-tuple header + its key
+ * columns' sizes, rounded up to 8, + 4 B line pointer, over B-tree's 90 % leaf fill). Dividing the tables' whole
+ * on-disk size by their rows was page overhead on a short run (an 8 KiB page, FSM and VM forks for a few rows:
+ * 10–14 KB "a row"). An index key that is an expression counts 8 B. TOAST (large values) is not counted.
+ */
 async function rowSizes(db: Kysely<Database>): Promise<Map<string, number>> {
-  const r = await sql<{ relname: string; bytes: number; rows: number }>`
-    SELECT relname, pg_total_relation_size(relid)::bigint AS bytes, n_live_tup::bigint AS rows FROM pg_stat_user_tables`.execute(db);
-  return new Map(r.rows.map((x) => [x.relname, Number(x.rows) > 0 ? Number(x.bytes) / Number(x.rows) : 0]));
+  const keys = await sql<{ table: string; cols: (string | null)[] }>`
+    SELECT c.relname AS table,
+           array(SELECT a.attname::text FROM unnest(i.indkey::int2[]) k LEFT JOIN pg_attribute a
+                 ON a.attrelid = i.indrelid AND a.attnum = k) AS cols
+    FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_stat_user_tables s ON s.relid = c.oid`.execute(db);
+  const tables = await sql<{ relname: string; rows: number }>`SELECT relname, n_live_tup::bigint AS rows FROM pg_stat_user_tables`.execute(db);
+  const out = new Map<string, number>();
+  for (const { relname } of tables.rows) {
+    const indexes = keys.rows.filter((k) => k.table === relname).map((k) => k.cols);
+    const cols = [...new Set(indexes.flat().filter((c): c is string => !!c))];
+    const ident = (name: string) => sql.ref(name);
+    const r = await sql<Record<string, number | null>>`
+      SELECT avg(pg_column_size(t.*)) AS "row"${sql.join(
+        cols.map((c, i) => sql`, avg(pg_column_size(${ident(`t.${c}`)})) AS ${sql.ref(`c${i}`)}`),
+        sql``,
+      )} FROM ${sql.table(relname)} t`.execute(db);
+    const avg = r.rows[0] ?? {};
+    if (avg.row == null) {
+      out.set(relname, 0);
+      continue;
+    }
+    const colSize = (c: string | null) => (c ? Number(avg[`c${cols.indexOf(c)}`] ?? 0) : 8);
+    const index = indexes.reduce((sum, key) => sum + (Math.ceil((8 + key.reduce((a, c) => a + colSize(c), 0)) / 8) * 8 + 4) / 0.9, 0);
+    out.set(relname, Number(avg.row) + 4 + index);
+  }
+  return out;
 }
 
 /** /proc/<pid>: CPU ticks (user+system) and resident set. */
@@ -518,7 +547,7 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
             what: 'store growth per host per day (rows × size)',
             value: `${(perTable.reduce((sum, t) => sum + t.ins * (bytesPerRow.get(t.name) ?? 0), 0) / 2 ** 20).toFixed(2)} MiB`,
             ok: null,
-            note: 'rows inserted per host per day × each table’s bytes per live row (heap, indexes and TOAST: pg_total_relation_size / n_live_tup) at the end of the run; before retention: raw telemetry (24 h) stops growing after the first day, roll-ups after 7 and 90 days',
+            note: 'rows inserted per host per day × each table’s bytes per live row (heap tuple and index entries from the rows’ own sizes, rowSizes in bench/hosts.ts; TOAST not counted) at the end of the run; before retention: raw telemetry (24 h) stops growing after the first day, roll-ups after 7 and 90 days',
           },
           {
             section,

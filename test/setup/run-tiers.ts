@@ -65,6 +65,8 @@ if (postgresUrl)
 /** Samples the PostgreSQL server's client connections while a pass runs on it: the budget's measured peak. */
 async function sampleConnections(url: string) {
   const c = new pg.Client({ connectionString: url });
+  // a dropped sampling connection ends the sampling, never the run (an unheard 'error' would crash it)
+  c.on('error', () => undefined);
   await c.connect();
   const max = Number((await c.query('show max_connections')).rows[0].max_connections);
   let peak = 0;
@@ -96,7 +98,7 @@ async function runPass(p: Pass): Promise<void> {
   const results = join(dir, `${passes.indexOf(p)}.jsonl`);
   const what = `${p.label}${p.files ? ` (${p.files.length} profile-sensitive files)` : ''}`;
   console.log(`\n=== tier ${what}${lanes > 1 ? ` — started at ${clock()}` : ''}`);
-  const sampler = p.env.TEST_DATABASE_URL ? await sampleConnections(p.env.TEST_DATABASE_URL) : null;
+  const sampler = p.env.TEST_DATABASE_URL ? await sampleConnections(p.env.TEST_DATABASE_URL).catch(() => null) : null;
   const started = Date.now();
   // spawned, not spawnSync: the sampler's timer must keep running while jest does
   const args = p.args ?? ['-w', workers];
@@ -145,6 +147,10 @@ async function lane(): Promise<void> {
     if (p.resource) held.add(p.resource);
     try {
       await runPass(p);
+    } catch (err) {
+      // the runner's own failure around a pass still ends in the closing line, counted as that pass failing
+      console.log(`\n=== tier ${p.label}: the runner failed around it: ${(err as Error).stack ?? err}`);
+      failedPasses++;
     } finally {
       if (p.resource) held.delete(p.resource);
       for (const w of sleepers.splice(0)) w();
@@ -165,8 +171,16 @@ for (const i of passes.keys()) {
     failed++; // a pass that reported nothing (jest could not start) counts as one failure
     continue;
   }
-  for (const line of text.trim().split('\n')) {
-    const run = JSON.parse(line) as { passed: number; failed: number; cases: string[]; files: Array<[string, number]> };
+  for (const line of text.split('\n').filter((l) => l.trim())) {
+    let run: { passed: number; failed: number; cases: string[]; files: Array<[string, number]> };
+    try {
+      run = JSON.parse(line);
+    } catch {
+      // a torn line (its jest killed while writing): counted as one failure, never a crash without the closing line
+      console.log(`${passes[i].label}: unreadable results line: ${line.slice(0, 200)}`);
+      failed++;
+      continue;
+    }
     passed += run.passed;
     failed += run.failed;
     for (const c of run.cases) distinct.add(c);

@@ -33,6 +33,8 @@ import { runAlone, type Bench, type Row } from './lib/report.ts';
 import { simulatorPrograms } from './lib/sim-programs.ts';
 import { apiRoute, countingProxy, sqsAction } from './lib/counting-proxy.ts';
 import { costPerHostMonth, readPrices } from './lib/prices.ts';
+import { telemetryRowBytes, type TelemetryTable } from './lib/row-bytes.ts';
+import { telemetryRetention } from '#shared/domain/telemetry/retention';
 
 const LOG_DIR = resolve('.local/bench-logs/hosts');
 const DAY_S = 86_400;
@@ -54,11 +56,34 @@ async function tableStats(db: Kysely<Database>): Promise<Map<string, TableStat>>
 const dbSize = async (db: Kysely<Database>) =>
   Number((await sql<{ n: number }>`SELECT pg_database_size(current_database())::bigint AS n`.execute(db)).rows[0].n);
 
-/** Bytes per live row of each table (heap, indexes, TOAST). */
-async function rowSizes(db: Kysely<Database>): Promise<Map<string, number>> {
-  const r = await sql<{ relname: string; bytes: number; rows: number }>`
-    SELECT relname, pg_total_relation_size(relid)::bigint AS bytes, n_live_tup::bigint AS rows FROM pg_stat_user_tables`.execute(db);
-  return new Map(r.rows.map((x) => [x.relname, Number(x.rows) > 0 ? Number(x.bytes) / Number(x.rows) : 0]));
+/**
+ * Each telemetry table's bytes per stored row (lib/row-bytes.ts: growth over a scratch copy filled with the
+ * table's own rows, not its size over a few rows). A table the run did not fill takes a sibling's figure, and
+ * says so: a roll-up table its raw table's (the same columns and one more), the ARC table the pool table's (a
+ * short run may end before a host's second sample, the first with ARC deltas).
+ */
+async function rowSizes(db: Kysely<Database>): Promise<{ bytes: Map<string, number>; how: string }> {
+  const measured = await telemetryRowBytes(db);
+  const stand = (t: TelemetryTable): TelemetryTable[] =>
+    t.endsWith('_rollups')
+      ? [t.replace(/_rollups$/, '') as TelemetryTable, ...stand(t.replace(/_rollups$/, '') as TelemetryTable)]
+      : t === 'arc_telemetry'
+        ? ['pool_telemetry']
+        : [];
+  const bytes = new Map<string, number>();
+  const how: string[] = [];
+  for (const [t, m] of measured) {
+    if (m) {
+      bytes.set(t, m.bytes);
+      how.push(`${t} ${m.bytes.toFixed(0)} B (${m.measuredRows.toLocaleString('en')} rows copied from ${m.sourceRows.toLocaleString('en')})`);
+      continue;
+    }
+    const other = stand(t).find((s) => measured.get(s));
+    if (!other) continue;
+    bytes.set(t, measured.get(other)!.bytes);
+    how.push(`${t} ${measured.get(other)!.bytes.toFixed(0)} B (no rows this run: ${other}'s)`);
+  }
+  return { bytes, how: how.join(', ') };
 }
 
 /** /proc/<pid>: CPU ticks (user+system) and resident set. */
@@ -332,15 +357,24 @@ function costRows(
 ): Row[] {
   const prices = readPrices();
   const invocations = agentInv.map((x) => ({ perDay: (x.count * DAY_S) / statsS / n, meanMs: x.ms / x.count }));
-  // rows a host keeps once retention runs: raw pool rows per day (pools × 8 640 at 10 s) kept one day, their
-  // roll-ups (one per pool and per ARC a minute / five minutes) kept 7 and 90 days
-  // pools per host: pool rows per ARC row (one ARC row per sample), whatever the window's edges cut off
+  // rows a host keeps once retention runs (the settings' bounds): raw samples every 10 s for HM_TELEMETRY_RAW_HOURS,
+  // 1-minute roll-ups HM_TELEMETRY_MINUTE_DAYS, 5-minute ones HM_TELEMETRY_FIVE_MINUTE_DAYS; one row per pool
+  // and one ARC row per sample (or bucket). Pools per host: pool rows per ARC row, whatever the window's edges cut off
   const raw = perTable.find((t) => t.name === 'pool_telemetry');
   const arc = perTable.find((t) => t.name === 'arc_telemetry');
   const poolsPerHost = raw && arc && arc.ins > 0 ? Math.max(1, Math.round(raw.ins / arc.ins)) : 2;
-  const bytes = bytesPerRow.get('pool_telemetry') || 800;
-  const keptRows = (poolsPerHost + 1) * (8640 + 1440 * 7 + 288 * 90);
-  const storeGb = (keptRows * bytes) / 1e9;
+  const keep = telemetryRetention();
+  const rawKept = keep.rawHours * 360;
+  const rollupsKept = keep.minuteDays * 1440 + keep.fiveMinuteDays * 288;
+  const kept: Array<[TelemetryTable, number]> = [
+    ['pool_telemetry', poolsPerHost * rawKept],
+    ['arc_telemetry', rawKept],
+    ['pool_telemetry_rollups', poolsPerHost * rollupsKept],
+    ['arc_telemetry_rollups', rollupsKept],
+  ];
+  const keptRows = kept.reduce((a, [, rows]) => a + rows, 0);
+  const keptBytes = kept.reduce((a, [t, rows]) => a + rows * (bytesPerRow.get(t) ?? Number.NaN), 0);
+  const storeGb = keptBytes / 1e9;
   const usage = { invocations, sqsPerDay: receivesPerHostDay, storeGb };
   return [100, 1000, 10_000].map((hosts) => {
     const { total, parts } = costPerHostMonth(usage, hosts, prices);
@@ -354,7 +388,7 @@ function costRows(
         .map(([k, v]) => `${k} ${v.toFixed(4)}`)
         .join(
           ', ',
-        )}; ${Math.round(invocations.reduce((a, x) => a + x.perDay, 0))} invocations and ${Math.round(receivesPerHostDay)} long polls per host per day (measured; long polls at least one per 20 s), ${(storeGb * 1000).toFixed(0)} MB kept (${keptRows.toLocaleString('en')} rows × ${bytes.toFixed(0)} B); prices: docs/scale.md; database instance not included`,
+        )}; ${Math.round(invocations.reduce((a, x) => a + x.perDay, 0))} invocations and ${Math.round(receivesPerHostDay)} long polls per host per day (measured; long polls at least one per 20 s), ${(storeGb * 1000).toFixed(0)} MB kept (${keptRows.toLocaleString('en')} rows, ${(keptBytes / keptRows).toFixed(0)} B a row on average, measured per table); prices: docs/scale.md; database instance not included`,
     };
   });
 }
@@ -444,7 +478,7 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
         await new Promise((r) => setTimeout(r, 11_000));
         const s1 = await tableStats(store.db);
         const size1 = await dbSize(store.db);
-        const bytesPerRow = await rowSizes(store.db);
+        const { bytes: bytesPerRow, how: rowBytesHow } = await rowSizes(store.db);
         // rows: what the swarm wrote from the first statistics snapshot to its window's end
         const statsS = (tEnd - tS0) / 1000;
         const scale = DAY_S / statsS / n;
@@ -505,7 +539,7 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
             what: 'store growth per host per day (rows × size)',
             value: `${(perTable.reduce((sum, t) => sum + t.ins * (bytesPerRow.get(t.name) ?? 0), 0) / 2 ** 20).toFixed(2)} MiB`,
             ok: null,
-            note: 'rows inserted per host per day × each table’s bytes per live row (heap, indexes and TOAST: pg_total_relation_size / n_live_tup) at the end of the run; before retention: raw telemetry (24 h) stops growing after the first day, roll-ups after 7 and 90 days',
+            note: `telemetry rows inserted per host per day × each table’s bytes per row (heap, indexes, TOAST, measured by growth over a scratch copy filled with the table's own rows: bench/lib/row-bytes.ts): ${rowBytesHow}; other tables not counted; before retention: raw telemetry (24 h) stops growing after the first day, roll-ups after 7 and 90 days`,
           },
           {
             section,

@@ -26,6 +26,7 @@ import { e18 } from './e18.ts';
 import { notifyDelivery } from './notify-delivery.ts';
 import { backups } from './backups.ts';
 import { hosts } from './hosts.ts';
+import { storeRows } from './store-rows.ts';
 import { consoleBench } from './console.ts';
 import { fmtMs } from './lib/stats.ts';
 import { table, type Bench, type Row } from './lib/report.ts';
@@ -57,7 +58,7 @@ if (short) for (const [k, v] of Object.entries(SHORT_KNOBS)) process.env[k] ??= 
 /** In short mode a row is broken (fails the run) when its section crashed, was skipped, or saw a request fail. */
 const broken = (r: Row) => r.value === 'crashed' || r.value === 'skipped' || /request failed|failed:/i.test(r.note ?? '');
 
-const all: Bench[] = [bundles, coldInit, pipeline, e12, dispatch, e14, e8, e18, notifyDelivery, backups, hosts, consoleBench];
+const all: Bench[] = [bundles, coldInit, pipeline, e12, dispatch, e14, e8, e18, notifyDelivery, backups, storeRows, hosts, consoleBench];
 const only = process.env.BENCH_ONLY?.split(',')
   .map((s) => s.trim())
   .filter(Boolean);

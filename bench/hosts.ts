@@ -33,6 +33,7 @@ import { runAlone, type Bench, type Row } from './lib/report.ts';
 import { simulatorPrograms } from './lib/sim-programs.ts';
 import { apiRoute, countingProxy, sqsAction } from './lib/counting-proxy.ts';
 import { costPerHostMonth, readPrices } from './lib/prices.ts';
+import { functionMemoryMb } from './lib/function-memory.ts';
 import { telemetryRowBytes, type TelemetryTable } from './lib/row-bytes.ts';
 import { telemetryRetention } from '#shared/domain/telemetry/retention';
 
@@ -356,7 +357,8 @@ function costRows(
   bytesPerRow: Map<string, number>,
 ): Row[] {
   const prices = readPrices();
-  const invocations = agentInv.map((x) => ({ perDay: (x.count * DAY_S) / statsS / n, meanMs: x.ms / x.count }));
+  const memoryOf = functionMemoryMb();
+  const invocations = agentInv.map((x) => ({ perDay: (x.count * DAY_S) / statsS / n, meanMs: x.ms / x.count, memoryMb: memoryOf(`functions/agent/${x.m}`) }));
   // rows a host keeps once retention runs (the settings' bounds): raw samples every 10 s for HM_TELEMETRY_RAW_HOURS,
   // 1-minute roll-ups HM_TELEMETRY_MINUTE_DAYS, 5-minute ones HM_TELEMETRY_FIVE_MINUTE_DAYS; one row per pool
   // and one ARC row per sample (or bucket). Pools per host: pool rows per ARC row, whatever the window's edges cut off
@@ -489,7 +491,9 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
           })
           .filter((t) => t.ins >= 1 || t.upd >= 1)
           .sort((a, b) => b.ins + b.upd - (a.ins + a.upd));
-        // agent invocations over the same span, per host per day, and their mean duration (Lambda bills GB-s)
+        // agent invocations over the same span, per host per day, and their mean duration (Lambda bills GB-s at
+        // each function's own memory)
+        const memoryOf = functionMemoryMb();
         const agentInv = [...inv1]
           .filter(([m]) => m.startsWith('functions/agent/'))
           .map(([m, v]) => {
@@ -515,7 +519,7 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
           ...agentInv.map((x) => ({
             section,
             what: `  invocations/host/day ${x.m}`,
-            value: `${Math.round((x.count * DAY_S) / statsS / n).toLocaleString('en')} × ${fmtMs(x.ms / x.count)}`,
+            value: `${Math.round((x.count * DAY_S) / statsS / n).toLocaleString('en')} × ${fmtMs(x.ms / x.count)} at ${memoryOf(`functions/agent/${x.m}`)} MB`,
             ok: null,
           })),
           // under load, how long the agent's own requests took and how many the store bound refused (503)

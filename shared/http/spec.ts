@@ -36,6 +36,12 @@ export interface EndpointSchema {
    * by the build (their bundle holds the dispatcher) and get the sending role.
    */
   queues?: 'create';
+  /**
+   * The function's Lambda memory in MB (serverless.yml `memorySize`) when not the provider's (256). Lambda
+   * bills memory × duration and gives CPU in proportion to memory: a function called at an agent's cadence
+   * whose time is mostly store round trips costs less at 128; one with CPU-heavy work gains nothing.
+   */
+  memoryMb?: 128 | 192 | 256 | 512 | 1024;
   /** the statuses this endpoint can answer besides 401/403/500, for the OpenAPI document */
   responses?: Record<number, string>;
   /** the JSON Schema of the success response's `data` (the 2xx status in `responses`); checked by the suite */

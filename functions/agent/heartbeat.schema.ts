@@ -11,9 +11,6 @@ export const schema = {
     "Agent: sign of life; the node stays online while heard from at least once every three heartbeat intervals. Also sweeps the node's queued tasks, and names its running tasks an operator cancelled (`cancel`)",
   role: 'agent',
   audit: 'refusals',
-  // called at every agent's cadence: its time is store round trips (measured: docs/scale.md), so half the memory
-  // halves most of what it bills
-  memoryMb: 128,
   method,
   route,
   responses: { 200: 'heartbeat_recorded', 404: 'node_not_registered' },

@@ -10,9 +10,6 @@ export const schema = {
     'Agent: store pool and ARC telemetry samples of the agent’s node (feeds E14); `watched`: someone reads them, so the agent posts each sample as taken, not in batches',
   role: 'agent',
   audit: 'refusals',
-  // called at every agent's cadence: its time is store round trips (measured: docs/scale.md), so half the memory
-  // halves most of what it bills
-  memoryMb: 128,
   method,
   route,
   body,

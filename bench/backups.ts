@@ -4,7 +4,7 @@
  *     executor on both sides), a dataset of 10 GiB; the simulated stream is paced (HM_SIM_STREAM_BYTES_PER_S)
  *     so the send lasts ≈ 8 s. Measured: the longest gap between two progress reports while the stream runs
  *     (from the send's start to its end). Target ≤ 2 s. The simulated payload is capped (HM_SIM_SEND_MAX_BYTES,
- *     here 32 MiB) — a simulator cannot hold 10 GiB — so the byte count it reports covers the capped payload
+ *     BENCH_BACKUP_SEND_MIB, default 32 MiB) — a simulator cannot hold 10 GiB — so the byte count it reports covers the capped payload
  *     against the dry run's 10 GiB estimate; the report interval, which is what the target is about, is real.
  *   - the schedule function's cost over 10 000 jobs (PGlite, a local fauxqs queue for the sends): a pass with
  *     nothing due, and a pass with 100 due jobs (each: a transaction with the job lock, the task, its event, the
@@ -26,7 +26,9 @@ const JOBS = 10_000;
 const DUE_PER_PASS = 100;
 
 async function progressGaps(): Promise<{ maxGapMs: number; reports: number; sendMs: number; lastPercent: number }> {
-  Object.assign(process.env, { HM_SIM_SEND_MAX_BYTES: String(32 * MiB), HM_SIM_STREAM_BYTES_PER_S: String(4 * MiB) });
+  // BENCH_BACKUP_SEND_MIB: the capped payload, paced at 4 MiB/s (32: a send of ≈ 8 s)
+  const sendMiB = Number(process.env.BENCH_BACKUP_SEND_MIB ?? 32);
+  Object.assign(process.env, { HM_SIM_SEND_MAX_BYTES: String(sendMiB * MiB), HM_SIM_STREAM_BYTES_PER_S: String(4 * MiB) });
   const { SimulatorExecutor } = await import('#simulator/executor');
   const { backupRun } = await import('#agent/jobs/backup-run');
   const dir = mkdtempSync(join(tmpdir(), 'hm-bench-backup-'));
@@ -148,7 +150,7 @@ export const backups: Bench = {
       value: fmtMs(p.maxGapMs),
       target: `≤ ${fmtMs(TARGET_GAP_MS)}`,
       ok: p.maxGapMs <= TARGET_GAP_MS,
-      note: `simulated payload capped at 32 MiB, paced at 4 MiB/s; last reported ${p.lastPercent}% (bytes of the capped payload against the 10 GiB estimate)`,
+      note: `simulated payload capped at ${process.env.BENCH_BACKUP_SEND_MIB ?? 32} MiB, paced at 4 MiB/s; last reported ${p.lastPercent}% (bytes of the capped payload against the 10 GiB estimate)`,
     });
     const s = await withQuietLog(schedulerCost);
     rows.push({

@@ -36,6 +36,7 @@ import { costPerHostMonth, readPrices } from './lib/prices.ts';
 import { functionMemoryMb } from './lib/function-memory.ts';
 import { telemetryRowBytes, type TelemetryTable } from './lib/row-bytes.ts';
 import { telemetryRetention } from '#shared/domain/telemetry/retention';
+import { SETTINGS } from '#shared/config/settings';
 
 const LOG_DIR = resolve('.local/bench-logs/hosts');
 const DAY_S = 86_400;
@@ -121,6 +122,19 @@ export function rcNodeFlags(): string[] {
 
 const perHour = (n: number, wallS: number) => (n * 3600) / wallS;
 
+/** BENCH_AGENT_ENV's NAME=value pairs: settings the idle agent gets on top of the rc.d script's. */
+function agentEnv(): Record<string, string> {
+  return Object.fromEntries(
+    (process.env.BENCH_AGENT_ENV ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]),
+  );
+}
+
+/** One of the idle agent's cadence settings as it runs: BENCH_AGENT_ENV's value, else the settings table's default. */
+const agentSetting = (name: 'HM_TELEMETRY_BATCH_INTERVAL' | 'HM_HEARTBEAT_INTERVAL') => `${name}, ${agentEnv()[name] ?? SETTINGS[name].default} s`;
+
 /**
  * The production agent (dist/agent/agent.js, local executor, the rc.d script's node flags) on the demo node's
  * simulated host, once it is registered, through its first samples and idle: RSS and CPU share from /proc
@@ -161,12 +175,7 @@ async function measureIdleAgent(stack: { apiUrl: string; queueEndpoint: string }
         HM_SIM_STATE: statePath,
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         // BENCH_AGENT_ENV: more agent settings to try, NAME=value pairs (e.g. HM_INVENTORY_INTERVAL=300)
-        ...Object.fromEntries(
-          (process.env.BENCH_AGENT_ENV ?? '')
-            .split(/\s+/)
-            .filter(Boolean)
-            .map((kv) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]),
-        ),
+        ...agentEnv(),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -251,7 +260,7 @@ async function measureIdleAgent(stack: { apiUrl: string; queueEndpoint: string }
         what: 'control-plane requests/hour (unwatched)',
         value: `${perHour(apiN, wallS).toFixed(0)} /h`,
         ok: null,
-        note: `${list(apiReq)} in ${wallS.toFixed(0)} s (counted on the wire); nobody reads the node: telemetry goes in batches (HM_TELEMETRY_BATCH_INTERVAL, 60 s), a bare heartbeat only when no post was answered within HM_HEARTBEAT_INTERVAL (60 s)`,
+        note: `${list(apiReq)} in ${wallS.toFixed(0)} s (counted on the wire); nobody reads the node: telemetry goes in batches (${agentSetting('HM_TELEMETRY_BATCH_INTERVAL')}), a bare heartbeat only when no post was answered within the heartbeat interval (${agentSetting('HM_HEARTBEAT_INTERVAL')})`,
       },
       {
         section,
@@ -403,12 +412,17 @@ const E12_ROUTE = '/api/cluster/backups/events/remote';
 /** The swarm phase: N simulated hosts against the built functions served in-process (lib/lambda-http.ts). */
 async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
   const section = 'steady state per host (postgres)';
+  // PostgreSQL flushes a busy backend's table statistics within about a second, an idle one's within 10 s, and
+  // any backend's as it exits: BENCH_STATS_WAIT_SECONDS below 11 has the functions' pools close idle connections
+  // after 200 ms, so every backend that wrote has flushed by then
+  const statsWaitS = Number(process.env.BENCH_STATS_WAIT_SECONDS ?? 11);
   return withStore('postgres', async (store) => {
     await seedBackupEvents(store.db, 10_000);
     const queue = await startLocalQueue(0);
     Object.assign(process.env, {
       DATABASE_URL: store.url,
       HM_DB_POOL_MAX: '4',
+      ...(statsWaitS < 11 ? { HM_DB_IDLE_TIMEOUT_MS: '200' } : {}),
       HM_QUEUE_ENDPOINT: queue.endpoint,
       HM_QUEUE_PREFIX: `hm-bench-hosts-${process.pid}`,
       HM_SCHEDULES_ENABLED: 'false',
@@ -459,14 +473,13 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
         const regStart = performance.now();
         await next();
         const registerMs = performance.now() - regStart;
-        // PostgreSQL flushes a busy backend's table statistics within about a second, an idle one's within 10 s
-        await new Promise((r) => setTimeout(r, 11_000));
+        await new Promise((r) => setTimeout(r, statsWaitS * 1000));
         const s0 = await tableStats(store.db);
         const size0 = await dbSize(store.db);
         const tS0 = performance.now();
         const inv0 = new Map([...server.stats].map(([k, v]) => [k, { ...v, ms: [...v.ms], statuses: { ...v.statuses } }]));
         // the swarm's window began when it had registered, before the statistics wait
-        const stopAt = Date.now() + Math.max(3, seconds - 13) * 1000;
+        const stopAt = Date.now() + Math.max(3, seconds - statsWaitS - 2) * 1000;
         const [e25, e12] = await Promise.all([
           timedGets(`${server.url}${E25_ROUTE}`, store.adminToken, stopAt, 250),
           timedGets(`${server.url}${E12_ROUTE}?page=1&size=25`, store.adminToken, stopAt, 500),
@@ -477,7 +490,7 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
         const { summary } = summaryMsg as {
           summary: { wallS: number; counts: Record<string, number>; firstError: string; cpuUserMs: number; cpuSystemMs: number; rssMaxBytes: number };
         };
-        await new Promise((r) => setTimeout(r, 11_000));
+        await new Promise((r) => setTimeout(r, statsWaitS * 1000));
         const s1 = await tableStats(store.db);
         const size1 = await dbSize(store.db);
         const { bytes: bytesPerRow, how: rowBytesHow } = await rowSizes(store.db);

@@ -9,7 +9,7 @@ export interface Envelope<T = unknown> {
 export interface ApiAnswer<T = unknown> {
   status: number;
   envelope: Envelope<T>;
-  /** the task a 202 queued (its Location header, else the data's task id) */
+  /** the task the call queued: a 202's (its Location header, else the data's task id), or a change's 200 naming one */
   taskId: number | null;
 }
 
@@ -54,7 +54,10 @@ export class Client {
       throw new Error(`${method} ${path}: ${res.status} and not the API's JSON envelope (is ${this.baseUrl} the hostmgr API?)`);
     }
     if (res.status < 200 || res.status > 299) throw new ApiError(res.status, envelope as Envelope);
-    return { status: res.status, envelope, taskId: res.status === 202 ? taskIdOf(res.headers.get('location'), envelope.data) : null };
+    // a 202 queued its task; a change answered 200 (E5, E17, E19: the store holds it, the host follows) names the
+    // task that carries it to the host in its data, and the command follows that task as it would a 202's
+    const queued = res.status === 202 || (method !== 'GET' && res.status === 200);
+    return { status: res.status, envelope, taskId: queued ? taskIdOf(res.status === 202 ? res.headers.get('location') : null, envelope.data) : null };
   }
 
   private async fetchSameOrigin(method: string, url: string, body: string | undefined): Promise<Response> {

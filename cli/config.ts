@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { keptAdminToken, localDirOf, readRunningStack } from './local-stack.ts';
 
 /**
  * Where `hostmgr login` keeps the API URL and token: $XDG_CONFIG_HOME/hostmgr/config.json (default
@@ -36,14 +37,27 @@ export function writeConfig(env: NodeJS.ProcessEnv, config: CliConfig): string {
   return path;
 }
 
-/** The API base URL (…/api) and token to use, from flags, then the environment, then the config file. */
+/**
+ * The API base URL (…/api) and token to use, from flags, then the environment, then the config file (hostmgr
+ * login), then the `npm start` running from $HM_LOCAL_DIR (default .local): its API on whatever port it was given,
+ * with the admin token it keeps there — as `npm run token` finds it — unless a token is given.
+ */
 export function resolveTarget(flags: { url?: string; token?: string }, env: NodeJS.ProcessEnv): { url: string; token: string } {
   const file = readConfig(env);
-  const url = flags.url ?? env.HOSTMGR_URL ?? file.url;
-  const token = flags.token ?? env.HOSTMGR_TOKEN ?? file.token;
-  if (!url) throw new Error('no API URL: run `hostmgr login URL`, or set HOSTMGR_URL (e.g. http://localhost:3000/api)');
-  if (!token) throw new Error('no token: run `hostmgr login URL`, or set HOSTMGR_TOKEN');
-  return { url: apiBase(url), token };
+  const given = flags.url ?? env.HOSTMGR_URL ?? file.url;
+  if (given) {
+    const token = flags.token ?? env.HOSTMGR_TOKEN ?? file.token;
+    if (!token) throw new Error('no token: run `hostmgr login URL`, or set HOSTMGR_TOKEN');
+    return { url: apiBase(given), token };
+  }
+  const stack = readRunningStack(localDirOf(env));
+  if (!stack)
+    throw new Error(
+      'no API URL: run `hostmgr login URL`, or set HOSTMGR_URL (e.g. http://localhost:3000/api), or run hostmgr beside a running `npm start` (its $HM_LOCAL_DIR/stack.json)',
+    );
+  const token = flags.token || env.HOSTMGR_TOKEN || env.HM_ADMIN_TOKEN || keptAdminToken(stack);
+  if (!token) throw new Error(`no token for the running stack at ${stack.apiUrl} (it runs with HM_ADMIN_TOKEN): set HOSTMGR_TOKEN or HM_ADMIN_TOKEN`);
+  return { url: apiBase(stack.apiUrl), token };
 }
 
 /** Accepts the server's origin or its /api base: http://host:3000 and http://host:3000/api are the same. */

@@ -24,3 +24,16 @@ export function tickLabels(splits: number[], incr: number, unit: Unit): string[]
   const decimals = step > 0 && Number.isFinite(step) ? Math.min(10, Math.max(0, Math.ceil(-Math.log10(step) - 1e-9))) : 0;
   return splits.map((v) => `${(v / divisor).toFixed(decimals)}${suffix}`);
 }
+
+/**
+ * The short name of the zone a time axis's labels are in ("UTC", "CET", "EST", or "GMT+1" where the locale has no
+ * name), as the console prints it after every other time (`toLocaleString` with `timeZoneName: 'short'`). uPlot
+ * draws tick labels ("14:05") in the browser's zone, the default here too; `timeZone` and `locale` are for tests.
+ */
+export function zoneName(at: Date, timeZone?: string, locale?: string): string {
+  const parts = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }).formatToParts(at);
+  return parts.find((p) => p.type === 'timeZoneName')?.value ?? 'UTC';
+}
+
+/** A time axis's title: its labels' zone, said once for all of them. */
+export const timeAxisTitle = (zone: string) => `Time (${zone})`;

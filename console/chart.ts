@@ -1,5 +1,5 @@
 import uPlot from 'uplot';
-import { tickLabels, type Unit } from './axis.ts';
+import { tickLabels, timeAxisTitle, zoneName, type Unit } from './axis.ts';
 
 export { byteUnit, countUnit, nanosAsMillis, ratioAsPercent, tickLabels, type Unit } from './axis.ts';
 
@@ -23,6 +23,9 @@ export interface SeriesSpec {
   color: string;
 }
 
+/** px the x axis's title takes below its tick labels */
+const X_TITLE = 20;
+
 /** The colours of the page's theme (CSS variables), so axes stay readable in dark mode. */
 const css = (name: string, fallback: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 
@@ -43,20 +46,24 @@ export class TimeChart {
       el.dataset.yTicks = this.yTicks.join('|');
       return this.yTicks;
     };
+    // the x labels ("14:05") are in the browser's zone: said once, in the axis title (also `data-x-label`)
+    const xLabel = timeAxisTitle(zoneName(new Date()));
+    el.dataset.xLabel = xLabel;
     // wide enough for the longest label (about 7 px a character at the axis font), so none is cut
     const ySize = (_u: uPlot, values: string[] | null) => 18 + 7 * Math.max(4, ...(values ?? []).map((v) => v.length));
     this.plot = new uPlot(
       {
         title,
         width,
-        height: 200,
+        // the x axis's title takes X_TITLE px: the plot keeps the height it had without one (as many y ticks)
+        height: 200 + X_TITLE,
         series: [
           {},
           ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, value: (_u: uPlot, v: number | null) => (v == null ? '—' : format(v)) })),
         ],
         axes: [
           // time labels ("11/28 14:00") need more room than uPlot's 50 px to stay apart on a narrow chart
-          { stroke: ink, grid: { stroke: grid }, space: 90 },
+          { stroke: ink, grid: { stroke: grid }, space: 90, label: xLabel, labelSize: X_TITLE },
           { stroke: ink, grid: { stroke: grid }, space: 36, size: ySize, values: yValues },
         ],
         hooks: { draw: [() => void this.redraws++] },

@@ -77,6 +77,9 @@ export function capabilitySummary(c: Caps): { yes: string[]; no: string[] } {
   return { yes: rows.filter((r) => r.ok).map((r) => r.label), no: rows.filter((r) => !r.ok).map((r) => r.label) };
 }
 
+/** the host's boot time as the agent reports it (`kern.boottime`, Unix seconds), as an ISO instant */
+const bootIso = (sec: number) => new Date(sec * 1000).toISOString();
+
 const LEAF = new Set(['disk', 'file']);
 const live = (status: string) => status === 'queued' || status === 'running';
 
@@ -259,8 +262,20 @@ export function NodePage({ id }: { id: string }) {
               <dd data-fact="memory">{inv.memoryBytes === undefined ? '—' : bytes(inv.memoryBytes)}</dd>
             </div>
             <div>
-              <dt>Agent up</dt>
+              <dt>Host up</dt>
               <dd data-fact="uptime">
+                {inv.bootTime === undefined ? (
+                  '—'
+                ) : (
+                  <>
+                    {since(bootIso(inv.bootTime))}, since <Time iso={bootIso(inv.bootTime)} />
+                  </>
+                )}
+              </dd>
+            </div>
+            <div>
+              <dt>Agent up</dt>
+              <dd data-fact="agentUptime">
                 {n.agentStartedAt ? (
                   <>
                     {since(n.agentStartedAt)}, since <Time iso={n.agentStartedAt} />

@@ -11,6 +11,7 @@ import { listPciDevices } from '../drivers/pciconf.ts';
 import { listGroups, listUsers } from '../drivers/pw.ts';
 import { routeTables } from '../drivers/netstat.ts';
 import { probeCapabilities } from '../drivers/host-capabilities.ts';
+import { parseBoottime } from '../drivers/boottime.ts';
 
 /**
  * What the agent reports about its host, at start and whenever it changes: identity (hostname, OS, CPUs,
@@ -21,12 +22,12 @@ import { probeCapabilities } from '../drivers/host-capabilities.ts';
 
 /** The identity, and `kern.disks` (the free disks are the disks no pool uses). */
 export interface HostCore {
-  identity: Pick<HostInventory, 'hostname' | 'os' | 'cpus' | 'memoryBytes'>;
+  identity: Pick<HostInventory, 'hostname' | 'os' | 'cpus' | 'memoryBytes' | 'bootTime'>;
   kernDisks: string;
 }
 
 export async function readCore(exec: Executor): Promise<HostCore> {
-  const core = await getSysctls(exec, ['kern.hostname', 'kern.ostype', 'kern.osrelease', 'hw.ncpu', 'hw.physmem', 'kern.disks']);
+  const core = await getSysctls(exec, ['kern.hostname', 'kern.ostype', 'kern.osrelease', 'hw.ncpu', 'hw.physmem', 'kern.disks', 'kern.boottime']);
   const need = (name: string) => {
     const v = core.get(name);
     if (v === undefined) throw new Error(`sysctl ${name}: not reported by the host`);
@@ -38,9 +39,16 @@ export async function readCore(exec: Executor): Promise<HostCore> {
       os: `${need('kern.ostype')} ${core.get('kern.osrelease') ?? ''}`.trim(),
       cpus: Number(need('hw.ncpu')),
       memoryBytes: Number(need('hw.physmem')),
+      // the host's uptime (the agent's own start time says nothing about it); left out when not reported
+      ...bootTimeOf(core.get('kern.boottime')),
     },
     kernDisks: core.get('kern.disks') ?? '',
   };
+}
+
+function bootTimeOf(text: string | undefined): Pick<HostInventory, 'bootTime'> {
+  const bootTime = text === undefined ? undefined : parseBoottime(text);
+  return bootTime === undefined ? {} : { bootTime };
 }
 
 /** The sections, in the order their errors are listed; `pools` also gives `disks`. */

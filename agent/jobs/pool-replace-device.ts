@@ -60,9 +60,12 @@ const replaceAndFollow: JobHandler<'pool.replace-device'> = async (ctx, p) => {
       await ctx.progress('resilvered', 100, status.scan.text.split('\n')[0]);
       return { pool: p.pool, old: p.old, new: p.new, poolState: status.state, scan: status.scan.text };
     }
-    const percent = Math.min(99, Math.floor(progress.percent ?? 0));
+    // 99 at most until the replaced device is gone, and never lower than already reported: between the
+    // resilver's end and the detach, or before a restarted scan prints its figures, zpool shows no percentage
+    const percent = Math.max(reported, Math.min(99, Math.floor(progress.percent ?? 0)));
     if (percent !== reported) {
-      await ctx.progress('resilvering', percent, status.scan.text.split('\n').slice(-1)[0]);
+      const detaching = !progress.running && progress.replacing && progress.percent === 100;
+      await ctx.progress('resilvering', percent, detaching ? `resilvered; zpool is detaching ${p.old}` : status.scan.text.split('\n').slice(-1)[0]);
       reported = percent;
     }
     // an abort ends the wait early; the loop's head then says why the job stops

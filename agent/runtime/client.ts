@@ -31,8 +31,12 @@ export class AgentClient {
 
   constructor(private readonly transport: AgentTransport) {}
 
-  register(body: RegisterBody, retry?: RetryPolicy) {
-    return this.send('register', {}, body, retry);
+  async register(body: RegisterBody, retry?: RetryPolicy) {
+    const data = await this.send('register', {}, body, retry);
+    // every task outcome after this registration is yet to be acknowledged to this process: a report collected
+    // before its first acknowledged finish is as recent as the registration (the store's clock), not unknown
+    this.settle(data.node.agentStartedAt);
+    return data;
   }
 
   heartbeat(retry?: RetryPolicy) {
@@ -61,8 +65,12 @@ export class AgentClient {
 
   async finish(taskId: number, report: FinishReport, retry?: RetryPolicy) {
     const task = await this.send('finish', { id: taskId }, report, retry);
-    if (task.finishedAt && (!this.settledAt || task.finishedAt > this.settledAt)) this.settledAt = task.finishedAt;
+    this.settle(task.finishedAt);
     return task;
+  }
+
+  private settle(at: string | null | undefined): void {
+    if (at && (!this.settledAt || at > this.settledAt)) this.settledAt = at;
   }
 
   private async send<N extends AgentCallName>(name: N, params: NoInfer<AgentPath<N>>, body: NoInfer<AgentBody<N>>, retry?: RetryPolicy): Promise<AgentData<N>> {

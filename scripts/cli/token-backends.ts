@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { setting } from '#shared/config/read';
 import { createToken, revokeToken, TokenRevokedError } from '#shared/auth/tokens';
 import { listApiTokens, type TokenView } from '#domain/tokens/manage';
 import type { Role } from '#shared/auth/roles';
 import { ApiError, Client } from '#cli/client';
 import { apiBase } from '#cli/config';
-import { readRunningStack } from '../stack/running-stack.ts';
+import { keptAdminToken, readRunningStack } from '#cli/local-stack';
 import { localDir, openCliStore, UsageError } from './store.ts';
 
 export interface TokenSpec {
@@ -42,7 +41,7 @@ export async function openTokenBackend(flags: { url?: string; token?: string }):
   if (!setting('DATABASE_URL')) {
     const running = readRunningStack(localDir());
     if (running) {
-      const token = flags.token || env.HOSTMGR_TOKEN || env.HM_ADMIN_TOKEN || keptToken(running.adminTokenFile);
+      const token = flags.token || env.HOSTMGR_TOKEN || env.HM_ADMIN_TOKEN || keptAdminToken(running);
       if (!token)
         throw new UsageError(
           `the local stack (pid ${running.pid}) runs with HM_ADMIN_TOKEN: give it as --token, HOSTMGR_TOKEN or HM_ADMIN_TOKEN so npm run token can use its API`,
@@ -52,15 +51,6 @@ export async function openTokenBackend(flags: { url?: string; token?: string }):
   }
   return storeBackend();
 }
-
-const keptToken = (file: string | null): string | undefined => {
-  if (!file) return undefined;
-  try {
-    return readFileSync(file, 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 async function storeBackend(): Promise<TokenBackend> {
   const store = await openCliStore();

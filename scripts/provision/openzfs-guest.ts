@@ -124,7 +124,7 @@ export async function ensureHostPackages(log: (line: string) => void): Promise<v
   if (still.length) throw new Error(`installed ${HOST_PACKAGES.join(' ')}, but ${still.join(', ')} is still missing`);
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
+export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let tail = '';
@@ -142,7 +142,7 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, log: (line: st
 }
 
 /** Holds an exclusive lock file while fn runs (a second build of the same inputs waits for the first). */
-async function withLock<T>(path: string, log: (line: string) => void, fn: () => Promise<T>): Promise<T> {
+export async function withLock<T>(path: string, log: (line: string) => void, fn: () => Promise<T>): Promise<T> {
   for (let waited = 0; ; waited++) {
     try {
       closeSync(openSync(path, 'wx'));

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { processAlive } from '#cli/local-stack';
 
 /**
  * PGlite is one process's database: a second process opening the same data directory (npm start on one port,
@@ -21,16 +22,8 @@ export class StoreLockedError extends Error {
 
 export const lockPath = (dataDir: string) => `${dataDir.replace(/\/+$/, '')}.lock`;
 
-/** Whether a process with this pid exists (EPERM: it exists, owned by someone else). */
-export function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+// one liveness rule for every local-dir record (the lock here, stack.json there)
+export { processAlive };
 
 /** The pid holding the data directory, or null when no live process does. */
 export function storeHolder(dataDir: string): number | null {

@@ -332,6 +332,8 @@ export const inventorySchema = {
     os: { type: 'string', maxLength: 255 },
     cpus: { type: 'integer', minimum: 0, maximum: MAX_HOST_CPUS },
     memoryBytes: { type: 'integer', minimum: 0 },
+    /** when the host booted (`sysctl kern.boottime`), Unix seconds: the host's uptime, not the agent's */
+    bootTime: { type: 'integer', minimum: 0 },
     pools: { type: 'array', items: poolSchema },
     /** filesystems and zvols (snapshots only when asked) */
     datasets: { type: 'array', items: datasetSchema },
@@ -371,6 +373,7 @@ export const inventoryViewSchema = {
     os: inventorySchema.properties.os,
     cpus: inventorySchema.properties.cpus,
     memoryBytes: inventorySchema.properties.memoryBytes,
+    bootTime: inventorySchema.properties.bootTime,
     pools: inventorySchema.properties.pools,
     disks: inventorySchema.properties.disks,
     jails: inventorySchema.properties.jails,

@@ -556,7 +556,7 @@ export const SETTINGS = {
   HM_LOCAL_DIR: {
     type: 'string',
     default: '.local',
-    readers: ['npm start', 'scripts'],
+    readers: ['npm start', 'scripts', 'cli'],
     description: "the embedded store, simulated hosts, agent state, logs, the kept admin token and the running stack's address",
   },
   HM_HTTP_PORT: { type: 'int', default: 3000, min: 1, max: 65_535, readers: ['npm start'], description: 'API port' },

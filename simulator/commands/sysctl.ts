@@ -31,9 +31,30 @@ registerSysctlProvider('host', (state) => [
   },
   // geom_kern.c sysctl_kern_geom_conftxt: the text g_conftxt builds (geom-model.ts), newline-ended lines
   { name: 'kern.geom.conftxt', type: 'string', value: conftxt(state), writable: false, description: 'Dump the GEOM config in txt' },
+  // kern_tc.c exports the boot time as an opaque S,timeval, which sysctl(8) prints with S_timeval (boottime.ts)
+  { name: 'kern.boottime', type: 'opaque', value: boottime(state.bootTimeMs ?? 0), writable: false, description: 'Estimated system boottime' },
   { name: 'hw.ncpu', type: 'integer', value: String(state.cpus), writable: false, description: 'Number of active CPUs' },
   { name: 'hw.physmem', type: 'unsigned long', value: String(state.memoryBytes), writable: false, description: 'Amount of physical memory (in bytes)' },
 ]);
+
+/**
+ * freebsd-src sbin/sysctl/sysctl.c S_timeval: `{ sec = %jd, usec = %ld } ` then ctime(3) of `sec`, its newline cut.
+ * ctime prints local time; a simulated host's zone is UTC.
+ */
+export function boottime(ms: number): string {
+  const sec = Math.floor(ms / 1000);
+  const usec = Math.floor(ms % 1000) * 1000;
+  return `{ sec = ${sec}, usec = ${usec} } ${ctime(new Date(sec * 1000))}`;
+}
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** asctime(3)'s `%.3s %.3s%3d %.2d:%.2d:%.2d %d` (the day of the month space-padded), in UTC, without the newline. */
+function ctime(d: Date): string {
+  return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]}${String(d.getUTCDate()).padStart(3)} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())} ${d.getUTCFullYear()}`;
+}
 
 interface Flags {
   names: boolean; // -N

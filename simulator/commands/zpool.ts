@@ -196,27 +196,41 @@ function startResilver(pool: SimPool, now: number, durationMs: number, share: nu
   };
 }
 
-/** Finishes scans whose time is up; after a resilver each replacing vdev collapses to its new device. */
-registerTicker('zpool-scan', (host, now) => {
+/**
+ * Finishes scans whose time is up. A finished resilver does not detach the replaced devices itself: OpenZFS's
+ * `dsl_scan_done` (zfs-2.3.2 module/zfs/dsl_scan.c) only asks the pool's async thread to do it
+ * (`spa_async_request(spa, SPA_ASYNC_RESILVER_DONE)`, "Let the async thread assess this and handle the detach"),
+ * and `spa_vdev_resilver_done` (module/zfs/spa.c) detaches them a moment later. Until then `zpool status`
+ * shows the scan as resilvered and the `replacing-N` vdev with both devices, neither marked "(resilvering)" —
+ * as the real-OpenZFS guest showed. Here that moment is a fifth of the resilver's time, at most 1 s.
+ */
+registerTicker('zpool-scan', (host, now, settings) => {
   for (const pool of host.pools) {
     const scan = pool.scan;
-    if (!scan || scan.state !== 'scanning' || now < (scan.endMs ?? 0)) continue;
-    if (scan.function === 'resilver')
-      for (const section of ['data', 'logs'] as const) {
-        const resolve = (list: VNode[]) => {
-          for (const [i, v] of list.entries()) {
-            if (v.type === 'replacing') {
-              const fresh = v.children![v.children!.length - 1];
-              delete fresh.resilvering;
-              list[i] = fresh;
-            } else if (v.children) resolve(v.children);
-          }
-        };
-        resolve(sectionVdevs(pool, section));
-      }
-    pool.scan = { ...scan, state: 'finished', processedBytes: scan.function === 'resilver' ? (scan.processedBytes ?? 0) : 0 };
+    if (!scan) continue;
+    if (scan.state === 'scanning' && now >= (scan.endMs ?? 0)) {
+      if (scan.function === 'resilver') for (const v of walk(pool)) delete v.node.resilvering;
+      pool.scan = { ...scan, state: 'finished', processedBytes: scan.function === 'resilver' ? (scan.processedBytes ?? 0) : 0 };
+    }
+    const done = pool.scan!;
+    if (done.function === 'resilver' && done.state === 'finished' && now >= (done.endMs ?? 0) + detachLagMs(settings.resilverMs)) collapseReplacing(pool);
   }
 });
+
+const detachLagMs = (resilverMs: number) => Math.min(1000, Math.max(1, Math.round(resilverMs / 5)));
+
+/** What `spa_vdev_resilver_done` does after a resilver: each replacing vdev collapses to its new device. */
+function collapseReplacing(pool: SimPool): void {
+  for (const section of ['data', 'logs'] as const) {
+    const resolve = (list: VNode[]) => {
+      for (const [i, v] of list.entries()) {
+        if (v.type === 'replacing') list[i] = v.children![v.children!.length - 1];
+        else if (v.children) resolve(v.children);
+      }
+    };
+    resolve(sectionVdevs(pool, section));
+  }
+}
 
 // ---- zpool iostat [-Hply] [pool]... [interval [count]]
 interface IoSample {

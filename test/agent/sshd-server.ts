@@ -67,6 +67,10 @@ export async function startSshd(): Promise<Sshd> {
     'PermitRootLogin prohibit-password',
     'MaxSessions 20',
     'LogLevel ERROR',
+    // the peer stands for a FreeBSD host, whose root shell (sh) reads no startup file for `sh -c`; bash reads
+    // ~/.bashrc for a command sshd runs only while SHLVL < 2 (bash shell.c run_startup_files, SSH_SOURCE_BASHRC),
+    // so this machine's own rc (a pyenv rehash once wrote to a command's stderr) stays out of the commands
+    'SetEnv SHLVL=1',
   ].join('\n');
   writeFileSync(join(dir, 'sshd_config'), `${config}\n`);
   const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });

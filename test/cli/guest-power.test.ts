@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiUrl, call, expectEnvelope, testDb, tokenFor } from '../helpers/api.ts';
+import { apiUrl, call, testDb, tokenFor } from '../helpers/api.ts';
 import { startTestAgent, testJailHost, waitForTask, waitUntil, type TestAgent, admitAsMember } from '../helpers/agent.ts';
 import { HostSimulator } from '#simulator/simulator';
 import { simulatedVms } from '#simulator/commands/virsh';
@@ -44,8 +44,8 @@ function hostmgr(args: string[]): Promise<Run> {
   });
 }
 
-/** The task a followed command queued (its `…_queued: task N` line). */
-const taskOf = (run: Run) => Number(/_queued: task (\d+)/.exec(run.stdout)?.[1]);
+/** The task a followed command queued (its `…_queued: task N` or `…_updated: task N` line). */
+const taskOf = (run: Run) => Number(/_(?:queued|updated): task (\d+)/.exec(run.stdout)?.[1]);
 const hostVm = () => sim.state((s) => simulatedVms(s).find((v) => v.rid === rid)!);
 const hostJail = () => sim.state((s) => findSimJail(s, jailName)!);
 
@@ -99,15 +99,27 @@ test('hostmgr vm stop, E5/E17/E19 on the shut-off VM, hostmgr vm start: it runs 
   expect((await waitForTask(taskOf(stop), ['success'])).result).toMatchObject({ state: 'shut off', stoppedBy: 'acpi' });
   expect((await hostVm()).state).toBe('shut off');
 
-  for (const [path, body] of [
-    ['options/qemu-guest-agent', { enabled: true }],
-    ['options/cloud-init', { data: '#cloud-config\n', metadata: 'instance-id: a\n', networkConfig: '' }],
-    ['hardware/vnc', { vncEnabled: true, vncResolution: '1024x768', vncWait: false, vncPort: 5911 }],
+  // E5, E17, E19 (answered 200 with the task that carries them to the host): followed like the power verbs
+  for (const [args, message] of [
+    [['vm-options-qemu-guest-agent', vmName, '--enabled', 'true'], 'vm_guest_agent_updated'],
+    [
+      ['vm-options-cloud-init', String(rid), '--body', JSON.stringify({ data: '#cloud-config\n', metadata: 'instance-id: a\n', networkConfig: '' })],
+      'vm_cloud_init_updated',
+    ],
   ] as const) {
-    const res = await call('PUT', `/vm/${rid}/${path}`, { body, token: operator });
-    expectEnvelope(res, 200);
-    expect((await waitForTask(res.body.data.taskId, ['success', 'failed'], 30_000)).status).toBe('success');
+    const run = await hostmgr([...args]);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(new RegExp(`^${message}: task \\d+$`, 'm'));
+    expect(run.stdout).toMatch(/ended: success/);
+    expect((await waitForTask(taskOf(run), ['success', 'failed'], 5_000)).status).toBe('success');
   }
+  // --detach: the task's id and how to follow it, without waiting
+  const vncBody = { vncEnabled: true, vncResolution: '1024x768', vncWait: false, vncPort: 5911 };
+  const vnc = await hostmgr(['vm-hardware-vnc', vmName, '--body', JSON.stringify(vncBody), '--detach']);
+  expect({ code: vnc.code, stderr: vnc.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(vnc.stdout).toMatch(/^vm_vnc_updated: task (\d+); follow it: hostmgr task watch \1$/m);
+  expect(vnc.stdout).not.toMatch(/ended:/);
+  expect((await waitForTask(taskOf(vnc), ['success', 'failed'], 30_000)).status).toBe('success');
 
   const start = await hostmgr(['vm', 'start', String(rid)]);
   expect({ code: start.code, stderr: start.stderr }).toEqual({ code: 0, stderr: '' });

@@ -26,6 +26,7 @@ const SHOTS = process.env.HM_CONSOLE_SCREENSHOTS ?? join(tmpdir(), 'hm-console-s
 const ROLES = ['viewer', 'operator', 'admin'] as const;
 type Role = (typeof ROLES)[number];
 
+const BOOTED_AT = Date.now() - ((3 * 24 + 4) * 3600 + 10 * 60) * 1000;
 let browser: Browser;
 let origin: string;
 let agent: TestAgent;
@@ -99,7 +100,8 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   mkdirSync(SHOTS, { recursive: true });
   agent = await startTestAgent({
-    host: consoleTestHost(jailId),
+    // booted 3 d 4 h 10 min ago: the page's host uptime reads "3 d 4 h" for the next 50 minutes
+    host: { ...consoleTestHost(jailId), bootTimeMs: BOOTED_AT },
     env: { HM_SIM_RESILVER_MS: '3000', HM_RESILVER_POLL_MS: '150', HM_TELEMETRY_INTERVAL: '1', HM_TELEMETRY_BATCH_INTERVAL: '3' },
   });
   await agent.ready();
@@ -137,7 +139,11 @@ test('the node page shows what the API reports: facts, capabilities with their f
   await expect(page.locator('[data-fact=memory]').textContent()).resolves.toBe('8.0 GiB');
   await expect(page.locator('[data-fact=osrelease]').textContent()).resolves.toBe(`${node.capabilities.osrelease} (${node.capabilities.osreldate})`);
   await expect(page.locator('[data-fact=agentVersion]').textContent()).resolves.toBe(node.agentVersion);
-  await expect(page.locator('[data-fact=uptime]').textContent()).resolves.toMatch(/^\d+ (s|min)/);
+  // the host's uptime from its kern.boottime (the API carries it as Unix seconds), the agent's own beside it
+  expect(node.inventory.bootTime).toBe(Math.floor(BOOTED_AT / 1000));
+  await expect(page.locator('[data-fact=uptime]').textContent()).resolves.toMatch(/^3 d 4 h, since .+/);
+  await expect(page.locator('[data-fact=uptime] time').getAttribute('datetime')).resolves.toBe(new Date(Math.floor(BOOTED_AT / 1000) * 1000).toISOString());
+  await expect(page.locator('[data-fact=agentUptime]').textContent()).resolves.toMatch(/^\d+ (s|min)/);
 
   // each capability as yes/no as the API reports it; a missing one says what to do
   expect(node.capabilities.racct).toBe(false);
@@ -241,9 +247,25 @@ test('chart axes never print the same label twice, at every range', async () => 
       const list = labels!.split('|');
       expect({ range, chart, labels, ok: list.length > 1 && new Set(list).size === list.length }).toEqual({ range, chart, labels, ok: true });
     }
+    // the x labels ("14:05") say their zone once, in the axis title
+    const xLabels = await page.locator('[data-chart]').evaluateAll((els) => els.map((e) => e.getAttribute('data-x-label')));
+    expect(xLabels).toEqual(Array(5).fill('Time (UTC)'));
   }
   await context.close();
 }, 90_000);
+
+test('chart time axes name the browser’s zone as the page’s other times do', async () => {
+  const { context, page } = await open('/storage', { timezoneId: 'Europe/Berlin' });
+  await page.selectOption('label:has-text("Node") select', agent.nodeId);
+  await page.locator('[data-chart][data-x-label] canvas').first().waitFor({ timeout: 30_000 });
+  const labels = await page.locator('[data-chart]').evaluateAll((els) => els.map((e) => e.getAttribute('data-x-label') ?? ''));
+  expect(labels).toHaveLength(5);
+  // the zone as a <time> on the same page prints it (CET/CEST, or GMT+1/GMT+2 in some locales)
+  const zone = await page.evaluate(() => new Date().toLocaleString(undefined, { timeZoneName: 'short' }).split(' ').pop());
+  expect(zone).toMatch(/^(CES?T|GMT\+[12])$/);
+  expect(labels).toEqual(Array(5).fill(`Time (${zone})`));
+  await context.close();
+}, 60_000);
 
 test('at 390 px no page scrolls sideways, and the navigation and Sign out are on screen', async () => {
   for (const path of pages('admin')) {

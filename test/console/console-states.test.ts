@@ -6,6 +6,15 @@ import { adminToken, apiUrl, call, expectEnvelope, testDb, tokenFor } from '../h
 import { insertNode, waitUntil } from '../helpers/agent.ts';
 import { createHost } from '../http/zfs-fixtures.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.ts';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { freePort } from '#scripts/stack/ports';
+import { startOwnStack, type OwnStack } from '../helpers/own-stack.ts';
+import { createDb } from '#store/db';
+import type { Database } from '#store/tables';
+import { createToken } from '#shared/auth/tokens';
 
 /**
  * The console's honest states in a real browser (the system's Chromium) against the suite's stack: an error
@@ -14,9 +23,11 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.ts';
  * page reads its data again without a reload; the task panel collapses (remembered) and filters by status, kind
  * and node; the backups page edits, runs and deletes a job.
  *
- * The outage: the browser reaches the API through a TCP relay on its own port, and the relay stops listening
- * (connections refused, open ones cut) and starts again on the same port — for the browser, the stack going
- * away and coming back. The suite's stack itself serves the other test files of this worker, so it stays up.
+ * The outage, twice: the browser reaches the API through a TCP relay on its own port, and the relay stops
+ * listening (connections refused, open ones cut) and starts again on the same port; and a stack of the test's own
+ * (its own ports and PGlite data dir) is stopped whole mid-session — serverless-offline, fauxqs, the store — and
+ * started again on the same ports and data dir. The suite's stack serves the other test files of this worker, so
+ * it stays up.
  */
 
 let browser: Browser;
@@ -219,6 +230,93 @@ test('the API gone: a banner says so; back: the page reads its data again withou
     await relay.stop();
   }
 }, 90_000);
+
+/** A member node written as the agent's registration would leave it (the job's runner and target). */
+const memberNode = (db: Kysely<Database>) => {
+  const id = randomUUID();
+  return db
+    .insertInto('nodes')
+    .values({
+      id,
+      name: `node-${id.slice(0, 8)}`,
+      ip: '192.0.2.10',
+      status: 'member',
+      inventory: JSON.stringify({ hostname: `node-${id.slice(0, 8)}`, os: 'FreeBSD 14.3-RELEASE', cpus: 4, memoryBytes: 1 }),
+      last_seen_at: new Date(),
+      heartbeat_interval_s: 10,
+    })
+    .execute()
+    .then(() => id);
+};
+
+test('the whole stack stopped mid-session and started again: a banner, then the page’s data again, same token', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hm-outage-'));
+  const ports = { http: await freePort(), lambda: await freePort(), pglite: await freePort(), queue: await freePort() };
+  const cfg = { dataDir: join(dataDir, 'pglite'), logDir: join(dataDir, 'logs'), ports };
+  mkdirSync(cfg.logDir, { recursive: true });
+  let stack: OwnStack | null = await startOwnStack(cfg);
+  try {
+    const api = stack.apiUrl!;
+    const base = new URL(api).origin;
+    // an operator token in this stack's store: what the console signs in with, kept across the restart
+    let db = createDb(stack.databaseUrl, 1);
+    const { token } = await createToken(db, { name: 'outage operator', role: 'operator', nodeId: null });
+    const [runner, target] = [await memberNode(db), await memberNode(db)];
+    await db.destroy();
+    const name = `before-${randomUUID().slice(0, 8)}`;
+    const created = await fetch(`${api}/cluster/backups/jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name,
+        nodeId: runner,
+        source: { dataset: 'zroot/data' },
+        target: { nodeId: target, dataset: `vault/backups/${name}` },
+        schedule: '0 3 * * *',
+        retention: 3,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const id = ((await created.json()) as { data: { id: number } }).data.id;
+
+    const { context, page } = await open('/backups', { base, token });
+    await page.locator(`tr[data-job="${id}"]`, { hasText: name }).waitFor();
+    expect(await page.locator('[data-banner=offline]').count()).toBe(0);
+    // a reload would clear this; the page must come back without one
+    await page.evaluate('window.__sameDocument = true');
+
+    // serverless-offline, fauxqs, the sweepers and the store: all of it
+    await stack.stop();
+    stack = null;
+    await page.locator('[data-banner=offline]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('[data-banner=offline]').textContent()).toContain('The API cannot be reached');
+
+    // what changes while the console cannot see it: the job renamed in the store itself (its data dir, the API
+    // down), so only a fresh read can show the new name
+    const renamed = `after-${randomUUID().slice(0, 8)}`;
+    const store = await startOwnStack(cfg, true);
+    db = createDb(store.databaseUrl, 1);
+    await db.updateTable('backup_jobs').set({ name: renamed }).where('id', '=', id).execute();
+    await db.destroy();
+    await store.stop();
+    expect(await page.locator('[data-banner=offline]').count()).toBe(1);
+
+    stack = await startOwnStack(cfg);
+    expect(new URL(stack.apiUrl!).origin).toBe(base);
+    await page.locator('[data-banner=offline]').waitFor({ state: 'detached', timeout: 60_000 });
+    // the backups page does not poll: the new name shows because the page read its list again
+    await page.locator(`tr[data-job="${id}"]`, { hasText: renamed }).waitFor({ timeout: 20_000 });
+    await expect(page.evaluate('window.__sameDocument')).resolves.toBe(true);
+    // the token the console holds still works against the restarted stack
+    const again = await fetch(`${stack.apiUrl}/cluster/backups/jobs`, { headers: { authorization: `Bearer ${token}` } });
+    expect(again.status).toBe(200);
+    expect(JSON.stringify(await again.json())).toContain(renamed);
+    await context.close();
+  } finally {
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 240_000);
 
 test('the task panel collapses (remembered across a reload) and filters by status, kind and node', async () => {
   const operator = await tokenFor('operator');

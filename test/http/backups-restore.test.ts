@@ -236,6 +236,26 @@ describe('E15 POST /api/cluster/backups/jobs/{id}/restore', () => {
     for (const a of [off, pending, taken, reported, running]) expect(await eventsOf(a.jobId)).toHaveLength(0);
   });
 
+  test('409 restore_conflict naming the task while a power action (or another exclusive task) holds the guest; after it ends, 202', async () => {
+    const a = await arrange();
+    const power = await call('POST', `/jail/${a.ctid}/power`, { token: operator, body: { action: 'stop' } });
+    expectEnvelope(power, 202, 'jail_power_queued');
+    const taskId = power.body.data.taskId as number;
+    const res = await call('POST', path(a.jobId), { token: operator, body: {} });
+    expectEnvelope(res, 409, 'restore_conflict');
+    expect(res.body.error).toBe(`jail ${a.ctid} is busy: task ${taskId} (jail.power) is queued; restore it once that task has ended`);
+    expect(await tasksOf(a.jobId)).toHaveLength(0);
+    expect(await eventsOf(a.jobId)).toHaveLength(0);
+
+    await testDb().updateTable('tasks').set({ status: 'running' }).where('id', '=', taskId).execute();
+    const running = await call('POST', path(a.jobId), { token: operator, body: {} });
+    expectEnvelope(running, 409, 'restore_conflict');
+    expect(running.body.error).toContain(`task ${taskId} (jail.power) is running`);
+
+    await testDb().updateTable('tasks').set({ status: 'success', finished_at: sql<Date>`now()` }).where('id', '=', taskId).execute();
+    expectEnvelope(await call('POST', path(a.jobId), { token: operator, body: {} }), 202, 'backup_restore_queued');
+  });
+
   test('the restore event follows its task: running when the runner starts it, interrupted when the runner restarts mid-task', async () => {
     const a = await arrange();
     const res = await call('POST', path(a.jobId), { token: operator, body: { encryptionKey: 'ab'.repeat(32), encryptionKeyFormat: 'hex' } });

@@ -2,20 +2,28 @@
  * Boots the real-OpenZFS guest (scripts/provision/openzfs-guest.ts builds its image) under QEMU and reaches it over
  * SSH on a free 127.0.0.1 port. Every boot starts from the clean image: `-snapshot` writes nothing back to it.
  *
+ * A boot resumes a saved machine state (./saved-state.ts): the image booted once until `zfs version` answered, its
+ * RAM and the disk blocks that boot wrote kept beside the image under the image's cache key. Resuming it is a boot
+ * from the clean image that skips the kernel's and systemd's start (≈ 2.5 min of TCG emulation, a full core). When
+ * no state is saved, one is made first (one cold boot, logged); when it cannot be resumed, the guest boots cold and
+ * the log says why.
+ *
  * KVM is tried first with a short deadline for the kernel's first console line (on some machines a KVM guest hangs
  * right after the boot loader, printing nothing), then TCG, software emulation, which boots everywhere QEMU runs;
  * the log says which one answered.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, constants, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunOptions, RunResult } from '#agent/executors/executor';
-import { SshExecutor } from '#agent/executors/ssh';
+import type { SshExecutor } from '#agent/executors/ssh';
 import { ensureImage, type GuestImage } from '../../scripts/provision/openzfs-guest.ts';
 import { freePort } from '../../scripts/stack/ports.ts';
+import { type Accelerator, BootFailed, bootAndWait, type Drive, executorFor, kill, QEMU, qemuArgs, startQemu, waitForZfs } from './qemu.ts';
+import { ensureSavedState, type SavedState } from './saved-state.ts';
 
-export type Accelerator = 'kvm' | 'tcg';
+export { type Accelerator, executorFor };
 
 export interface BootedGuest {
   port: number;
@@ -28,11 +36,8 @@ export interface BootedGuest {
   stop(): Promise<void>;
 }
 
-const QEMU = '/usr/bin/qemu-system-x86_64';
-/** the kernel prints within a few seconds of start under KVM; a hung KVM guest prints nothing */
-const KVM_FIRST_LINE_MS = 10_000;
-/** a bound against a hang: ≈ 20 s on an idle machine under TCG, minutes when the machine is busy */
-const SSH_DEADLINE_MS = 300_000;
+/** a bound for resuming a saved state (seconds when it works); past it the guest boots cold */
+const RESUME_DEADLINE_MS = 120_000;
 
 /** Boots a guest from the cached image (building it first when missing). Logs progress through log. */
 export async function bootGuest(log: (line: string) => void = (l) => console.log(l)): Promise<BootedGuest> {
@@ -46,32 +51,104 @@ export async function bootGuest(log: (line: string) => void = (l) => console.log
   if (!kvm) log('real-zfs guest: /dev/kvm is not usable here; booting under TCG');
   let lastError: Error | undefined;
   for (const accel of order) {
-    const port = await freePort();
-    const consoleLog = join(workDir, `console-${accel}.log`);
-    const child = startQemu(image, accel, port, consoleLog);
-    try {
-      if (accel === 'kvm') await firstConsoleLine(child, consoleLog, KVM_FIRST_LINE_MS);
-      const exec = executorFor(port, keyFile);
-      try {
-        const version = await waitForZfs(child, exec, consoleLog);
-        log(`real-zfs guest: OpenZFS ${version} under ${accel.toUpperCase()}, SSH on 127.0.0.1:${port}`);
-        const stop = async () => {
-          await exec.close();
-          await kill(child);
-          rmSync(workDir, { recursive: true, force: true });
-        };
-        return { port, keyFile, version, accelerator: accel, pid: child.pid ?? 0, workDir, stop };
-      } finally {
-        await exec.close();
-      }
-    } catch (e) {
-      lastError = e as Error;
-      await kill(child);
+    const booted = (await resume(image, accel, workDir, keyFile, log)) ?? (await coldBoot(image, accel, workDir, keyFile, log));
+    if (booted instanceof Error) {
+      lastError = booted;
       log(`real-zfs guest: no answer under ${accel.toUpperCase()} (${lastError.message.split('\n')[0]})${accel === 'kvm' ? '; trying TCG' : ''}`);
+      continue;
     }
+    const { child, port, version, how } = booted;
+    log(`real-zfs guest: OpenZFS ${version} under ${accel.toUpperCase()} (${how}), SSH on 127.0.0.1:${port}`);
+    const stop = async () => {
+      await kill(child);
+      rmSync(workDir, { recursive: true, force: true });
+    };
+    return { port, keyFile, version, accelerator: accel, pid: child.pid ?? 0, workDir, stop };
   }
   rmSync(workDir, { recursive: true, force: true });
   throw new Error(`the OpenZFS guest did not boot: ${lastError?.message}`);
+}
+
+/**
+ * Provisioning: the image (built when missing) and a saved state to resume (one cold boot when missing), for the
+ * first accelerator that boots it. Returns the state's directory; a failure leaves boots to cold-boot.
+ */
+export async function prepareBoot(log: (line: string) => void): Promise<string> {
+  const image = await ensureImage(log);
+  const order: Accelerator[] = kvmUsable() ? ['kvm', 'tcg'] : ['tcg'];
+  let last: Error | undefined;
+  for (const accel of order) {
+    try {
+      return (await ensureSavedState(image, accel, log)).dir;
+    } catch (e) {
+      last = e as Error;
+      log(`real-zfs guest: no saved ${accel.toUpperCase()} state (${last.message.split('\n')[0]})`);
+    }
+  }
+  throw new Error(`no saved machine state could be made: ${last?.message}`);
+}
+
+interface Running {
+  child: ChildProcess;
+  port: number;
+  version: string;
+  how: string;
+}
+
+/**
+ * Resumes the saved state for accel (saving one first when missing); undefined when there is none to resume or it
+ * did not resume (the caller boots cold), an Error when the image does not boot under accel at all.
+ */
+async function resume(
+  image: GuestImage,
+  accel: Accelerator,
+  workDir: string,
+  keyFile: string,
+  log: (line: string) => void,
+): Promise<Running | Error | undefined> {
+  let state: SavedState;
+  try {
+    state = await ensureSavedState(image, accel, log);
+  } catch (e) {
+    // the image did not boot under accel at all: a cold boot would only fail the same way
+    if (e instanceof BootFailed) return e;
+    log(`real-zfs guest: no saved ${accel.toUpperCase()} state (${(e as Error).message.split('\n')[0]}); booting cold`);
+    return undefined;
+  }
+  const port = await freePort();
+  const consoleLog = join(workDir, `console-${accel}-resumed.log`);
+  const drive: Drive = { file: state.disk, format: 'qcow2', throwaway: true };
+  // `exec:` runs through sh; the path is ours (the cache root), quoted against spaces
+  const child = startQemu(qemuArgs(image, accel, drive, port, consoleLog, ['-incoming', `exec:cat '${state.ram}'`]));
+  const exec = executorFor(port, keyFile);
+  try {
+    const version = await waitForZfs(child, exec, consoleLog, RESUME_DEADLINE_MS);
+    // the guest's clock resumes at the moment it was saved: set it to now (snapshot creation times, logs)
+    const r = await exec.run(['date', '-u', '-s', `@${Math.floor(Date.now() / 1000)}`]);
+    if (r.code !== 0) throw new Error(`date -s exited ${r.code}: ${r.stderr}`);
+    return { child, port, version, how: `resumed the saved state ${state.dir}` };
+  } catch (e) {
+    await kill(child);
+    log(`real-zfs guest: could not resume ${state.dir} (${(e as Error).message.split('\n')[0]}); booting cold`);
+    return undefined;
+  } finally {
+    await exec.close();
+  }
+}
+
+/** Boots the image from its kernel, on a throwaway layer over the raw image (no saved state, or it did not resume). */
+async function coldBoot(image: GuestImage, accel: Accelerator, workDir: string, keyFile: string, log: (line: string) => void): Promise<Running | Error> {
+  const port = await freePort();
+  const consoleLog = join(workDir, `console-${accel}.log`);
+  const child = startQemu(qemuArgs(image, accel, { file: image.rootfs, format: 'raw', throwaway: true }, port, consoleLog));
+  try {
+    const version = await bootAndWait(child, accel, port, keyFile, consoleLog);
+    return { child, port, version, how: 'cold boot' };
+  } catch (e) {
+    await kill(child);
+    log(`real-zfs guest: cold boot under ${accel.toUpperCase()} failed`);
+    return e as Error;
+  }
 }
 
 function kvmUsable(): boolean {
@@ -82,66 +159,6 @@ function kvmUsable(): boolean {
   } catch {
     return false;
   }
-}
-
-function startQemu(image: GuestImage, accel: Accelerator, port: number, consoleLog: string): ChildProcess {
-  const args = [
-    ...['-accel', accel, '-smp', '2', '-m', '2048', '-nographic', '-nodefaults', '-no-reboot', '-snapshot'],
-    ...['-serial', `file:${consoleLog}`],
-    ...['-kernel', image.kernel, '-initrd', image.initrd],
-    ...['-append', 'root=/dev/vda rw console=ttyS0 net.ifnames=0 panic=-1'],
-    ...['-drive', `file=${image.rootfs},if=virtio,format=raw`],
-    ...['-netdev', `user,id=n0,hostfwd=tcp:127.0.0.1:${port}-:22`, '-device', 'virtio-net-pci,netdev=n0'],
-  ];
-  if (accel === 'kvm') args.push('-cpu', 'host');
-  return spawn(QEMU, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-}
-
-async function firstConsoleLine(child: ChildProcess, consoleLog: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`qemu exited ${child.exitCode}`);
-    if (existsSync(consoleLog) && /Linux version/.test(readFileSync(consoleLog, 'utf8'))) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`the kernel printed nothing within ${ms} ms`);
-}
-
-/** A local guest just booted from our own image: its host key is whatever that image holds, so none is pinned. */
-export const executorFor = (port: number, keyFile: string): SshExecutor =>
-  new SshExecutor({ host: '127.0.0.1', port, privateKeyPath: keyFile, insecureAcceptAnyHostKey: true, readyTimeoutMs: 20_000 });
-
-async function waitForZfs(child: ChildProcess, exec: SshExecutor, consoleLog: string): Promise<string> {
-  const until = Date.now() + SSH_DEADLINE_MS;
-  let last = '';
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`qemu exited ${child.exitCode}; console: ${tail(consoleLog)}`);
-    try {
-      const r = await exec.run(['sh', '-c', 'modprobe zfs && zfs version'], { timeoutMs: 60_000 });
-      if (r.code === 0) {
-        const m = /^zfs-(\d+\.\d+\.\d+)/m.exec(r.stdout);
-        if (!m) throw new Error(`zfs version printed ${JSON.stringify(r.stdout)}`);
-        return m[1];
-      }
-      last = r.stderr;
-    } catch (e) {
-      last = (e as Error).message;
-      await exec.close();
-    }
-    await new Promise((r) => setTimeout(r, 2000));
-  }
-  throw new Error(`no SSH answer within ${SSH_DEADLINE_MS} ms (${last}); console: ${tail(consoleLog)}`);
-}
-
-const tail = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').slice(-800) : '(none)');
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise<void>((r) => child.once('exit', () => r()));
-  child.kill('SIGTERM');
-  const t = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await gone;
-  clearTimeout(t);
 }
 
 /**

@@ -1,5 +1,5 @@
 // @tier fast
-import { byteUnit, countUnit, nanosAsMillis, ratioAsPercent, tickLabels } from '../../console/axis.ts';
+import { byteUnit, countUnit, nanosAsMillis, ratioAsPercent, tickLabels, timeAxisTitle, zoneName } from '../../console/axis.ts';
 
 /**
  * The console's chart axes: one unit per axis and as many decimals as the step between ticks needs, so
@@ -40,6 +40,27 @@ describe('tick labels', () => {
     for (const unit of [byteUnit(), countUnit, nanosAsMillis, ratioAsPercent]) {
       const splits = ticks(1000 * step, step, 8);
       expect(distinct(tickLabels(splits, step, unit))).toBe(true);
+    }
+  });
+});
+
+describe('time axis title', () => {
+  const winter = new Date(Date.UTC(2026, 0, 15, 14, 5));
+  const summer = new Date(Date.UTC(2026, 6, 15, 14, 5));
+
+  test('names the zone the labels are drawn in, as the console prints it after other times', () => {
+    expect(timeAxisTitle(zoneName(winter, 'UTC', 'en-US'))).toBe('Time (UTC)');
+    expect(zoneName(winter, 'America/New_York', 'en-US')).toBe('EST');
+    // a zone that changes with daylight saving is named for the instant the axis shows
+    expect(zoneName(summer, 'America/New_York', 'en-US')).toBe('EDT');
+    expect(zoneName(winter, 'Europe/Berlin', 'en-GB')).toBe('CET');
+    expect(zoneName(summer, 'Europe/Berlin', 'en-GB')).toBe('CEST');
+  });
+
+  test('is the zone the Time element prints (toLocaleString with timeZoneName short)', () => {
+    for (const timeZone of ['UTC', 'Asia/Kolkata', 'Europe/Berlin', 'America/Los_Angeles']) {
+      const printed = winter.toLocaleString('en-US', { timeZone, timeZoneName: 'short' });
+      expect(printed.endsWith(` ${zoneName(winter, timeZone, 'en-US')}`)).toBe(true);
     }
   });
 });

@@ -304,7 +304,9 @@ export function resilverProgress(status: ZpoolStatus): ResilverProgress {
   const finished = scan.function === 'resilver' && scan.state === 'finished';
   return {
     running,
-    percent: running ? scan.percentDone : finished && !replacing ? 100 : null,
+    // a finished resilver is 100 % done even while OpenZFS has yet to detach the replaced device (it does so
+    // from its async thread a moment later: `done` waits for that)
+    percent: running ? scan.percentDone : finished ? 100 : null,
     replacing,
     done: finished && !replacing,
     errors: finished ? (scan.errors ?? null) : null,

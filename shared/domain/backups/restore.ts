@@ -12,6 +12,7 @@ import { guestDataset } from './run-plan.ts';
 import { checkEncryptionKey, snapshotNameOf, type KeyFormat } from './restore-input.ts';
 import { cancelledBeforeStart } from '#domain/task-undo';
 import { requireNode } from '#domain/nodes/require-node';
+import { requireGuestIdleForRestore } from '#domain/power/restore-guard';
 
 export interface RestoreRequest {
   snapshot?: string;
@@ -44,7 +45,8 @@ async function requireGuestIdFree(trx: Db, runner: string, guest: { type: 'jail'
 /**
  * E15 validation and planning, in the caller's transaction (acceptTask): the job exists (404), its runner is an
  * online member (503), no run or restore of the job is queued or running (409 `restore_conflict`), the restored
- * guest's id is not another guest's (409). Writes the backup event (mode `restore`, queued) the task moves.
+ * guest's id is not another guest's (409), no power action, migration or rollback holds the guest (409
+ * `restore_conflict`). Writes the backup event (mode `restore`, queued) the task moves.
  */
 export async function planRestore(trx: Transaction<Database>, jobId: number, req: RestoreRequest): Promise<TaskPlan<'backup.restore'>> {
   const job = await requireBackupJob(trx, jobId);
@@ -70,6 +72,7 @@ export async function planRestore(trx: Transaction<Database>, jobId: number, req
 
   const guest = job.guest_type && job.guest_id ? { type: job.guest_type, id: job.guest_id } : null;
   const guestName = guest ? await requireGuestIdFree(trx, runner.id, guest) : null;
+  if (guest) await requireGuestIdleForRestore(trx, guest.type, guest.id);
   // a guest job's source_dataset is only its label: the dataset is the guest's, resolved as its runs resolve it
   const dataset = guest ? await guestDataset(trx, job) : job.source_dataset;
   if (!dataset) throw conflict('backup_job_no_dataset', `backup job ${jobId} names no dataset to restore`);

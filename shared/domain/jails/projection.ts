@@ -42,9 +42,15 @@ const hasActiveTask = async (trx: Db, ctid: number): Promise<boolean> => (await 
  *    reported (a seeded owner wins over whoever reports first). When the other node no longer reports it,
  *    the jail has moved (e.g. a migration whose success report was lost) and follows its host.
  *  - a jail row of this node that the host no longer reports is removed, unless a task runs on it.
+ *  - a jail in `changed` (a task ended `success` on it after the report's collection began) keeps its persisted state.
  * Returns the ids it skipped as clashing.
  */
-export async function applyJailInventory(trx: Db, nodeId: string, jails: JailInventory[] | undefined): Promise<number[]> {
+export async function applyJailInventory(
+  trx: Db,
+  nodeId: string,
+  jails: JailInventory[] | undefined,
+  changed: ReadonlySet<string> = new Set(),
+): Promise<number[]> {
   if (!jails) return [];
   const clashes: number[] = [];
   const ids = jails.map((j) => j.ctid);
@@ -72,9 +78,12 @@ export async function applyJailInventory(trx: Db, nodeId: string, jails: JailInv
       }
     }
     const config = mergeInventory(jailConfigOf(row.config), j);
+    // a jail of this node a task changed after the report's collection began (a power task put its new
+    // state): the reported state may be the one before that change, so the persisted one stays
+    const held = row.node_id === nodeId && changed.has(`jail:${j.ctid}`);
     await trx
       .updateTable('guests')
-      .set({ node_id: nodeId, name: j.name, state: j.state, config: JSON.stringify(config), updated_at: sql<Date>`now()` })
+      .set({ node_id: nodeId, name: j.name, state: held ? row.state : j.state, config: JSON.stringify(config), updated_at: sql<Date>`now()` })
       .where('id', '=', j.ctid)
       .execute();
   }

@@ -3,6 +3,7 @@ import type { Db } from '#store/tables';
 import { applyInventory } from '#domain/pools/apply-inventory';
 import { applyVmInventory } from '#domain/vms/projection';
 import { applyJailInventory } from '#domain/jails/projection';
+import type { Settling } from './settling.ts';
 
 /**
  * Everything that projects a node's reported inventory into tables that requests validate against. The
@@ -10,10 +11,10 @@ import { applyJailInventory } from '#domain/jails/projection';
  * report). A capability whose section needs a table adds its projection here.
  */
 /** `settling`: resources whose reported state may predate a task's change (./settling.ts): their persisted state stays. */
-type InventoryProjection = (trx: Db, nodeId: string, inventory: Partial<HostInventory>, settling: ReadonlySet<string>) => Promise<void>;
+type InventoryProjection = (trx: Db, nodeId: string, inventory: Partial<HostInventory>, settling: Settling) => Promise<void>;
 
 export const inventoryProjections: InventoryProjection[] = [
   applyInventory, // pools, vdevs, free disks, tunables
-  async (trx, nodeId, inventory, settling) => void (await applyVmInventory(trx, nodeId, inventory.vms, settling)), // VMs and their MAC objects
-  async (trx, nodeId, inventory) => void (await applyJailInventory(trx, nodeId, inventory.jails)), // jails (guests of type jail)
+  async (trx, nodeId, inventory, settling) => void (await applyVmInventory(trx, nodeId, inventory.vms, settling, settling.changed)), // VMs and their MAC objects
+  async (trx, nodeId, inventory, settling) => void (await applyJailInventory(trx, nodeId, inventory.jails, settling.changed)), // jails (guests of type jail)
 ];

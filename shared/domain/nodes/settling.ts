@@ -11,10 +11,27 @@ import { ACTIVE_STATUSES } from '#shared/agent-api/task-status';
  * take it back. The agent's next report, collected after the change, describes them again. (Times are
  * compared to the millisecond, the precision the API answers them in.)
  */
-export async function settlingResources(db: Db, nodeId: string, asOf?: string): Promise<Set<string>> {
-  let q = db.selectFrom('tasks').select('resource').distinct().where('node_id', '=', nodeId);
+export async function settlingResources(db: Db, nodeId: string, asOf?: string): Promise<Settling> {
+  let q = db.selectFrom('tasks').select(['resource', 'status']).where('node_id', '=', nodeId);
   q = asOf
     ? q.where((eb) => eb.or([eb('status', 'in', ACTIVE_STATUSES), eb(sql`date_trunc('milliseconds', finished_at)`, '>', new Date(asOf))]))
     : q.where('status', 'in', ACTIVE_STATUSES);
-  return new Set((await q.execute()).map((r) => r.resource));
+  const rows = await q.execute();
+  return new Settling(
+    rows.map((r) => r.resource),
+    rows.filter((r) => r.status === 'success').map((r) => r.resource),
+  );
+}
+
+/**
+ * The settling resources, and among them `changed`: those a task that ended `success` after the report's
+ * collection began has changed (a power task put the guest's new state): whatever else is queued on them, the
+ * report's view of them is older than the store's.
+ */
+export class Settling extends Set<string> {
+  readonly changed: ReadonlySet<string>;
+  constructor(all: Iterable<string> = [], changed: Iterable<string> = []) {
+    super(all);
+    this.changed = new Set(changed);
+  }
 }

@@ -18,7 +18,13 @@ const MAX_GUEST_ID = 9999;
  * over (guest ids are unique cluster-wide); it is returned as a warning — except that a member takes a VM a
  * pending node holds (a pending node's guests are provisional until E16 admits it) unless a task is on its way to it.
  */
-export async function applyVmInventory(db: Db, nodeId: string, vms: VmInventory[] | undefined, settling: ReadonlySet<string> = new Set()): Promise<string[]> {
+export async function applyVmInventory(
+  db: Db,
+  nodeId: string,
+  vms: VmInventory[] | undefined,
+  settling: ReadonlySet<string> = new Set(),
+  changed: ReadonlySet<string> = new Set(),
+): Promise<string[]> {
   if (!vms) return [];
   const warnings: string[] = [];
   const existing = new Map((await db.selectFrom('guests').selectAll().where('node_id', '=', nodeId).where('type', '=', 'vm').execute()).map((r) => [r.id, r]));
@@ -32,6 +38,9 @@ export async function applyVmInventory(db: Db, nodeId: string, vms: VmInventory[
   // a VM with a task on its way, or one that ended after the report was collected: its persisted options stay
   const busy = new Set([...active.map((t) => t.resource), ...[...settling].filter((r) => r.startsWith('vm:'))].map((r) => Number(r.slice(3))));
   const purging = new Set(active.filter((t) => t.kind === 'vm.purge-registration').map((t) => Number(t.resource.slice(3))));
+  // a VM a task changed after the report's collection began (`changed`: a power task put its new state): the
+  // reported state may be the one before that change, so the persisted one stays
+  const stateHeld = new Set([...changed].filter((r) => r.startsWith('vm:')).map((r) => Number(r.slice(3))));
 
   const reported = new Set<number>();
   for (const v of vms) {
@@ -55,8 +64,9 @@ export async function applyVmInventory(db: Db, nodeId: string, vms: VmInventory[
         .values({ id: v.rid, type: 'vm', node_id: nodeId, name: v.name, state: v.state, config: JSON.stringify(config) })
         .execute();
     } else if (busy.has(v.rid)) {
-      if (row.state !== v.state || row.name !== v.name) {
-        await db.updateTable('guests').set({ state: v.state, name: v.name, updated_at: new Date() }).where('id', '=', v.rid).execute();
+      const state = stateHeld.has(v.rid) ? row.state : v.state;
+      if (row.state !== state || row.name !== v.name) {
+        await db.updateTable('guests').set({ state, name: v.name, updated_at: new Date() }).where('id', '=', v.rid).execute();
       }
     } else if (row.state !== v.state || row.name !== v.name || stableJson(row.config) !== stableJson(config)) {
       await db

@@ -30,17 +30,23 @@ describe.each(SEQUENCES.map((s) => [s.id, s] as const))('%s', (_id, seq) => {
       const r = await g.run(['sh', '-c', script]);
       return { code: r.code, stdout: r.stdout, stderr: r.stderr };
     });
-    await target.reset();
-    const real = await runSequence(seq, target);
+    // the guest works in its own process while the simulator works in this one: the two sides run at once
+    const onGuest = target.reset().then(() => runSequence(seq, target));
     const simulated = {} as Record<ProfileId, (Result | null)[]>;
-    for (const p of PROFILE_IDS) {
-      const sim = simulatorTarget(p);
-      try {
-        simulated[p] = await runSequence(seq, sim);
-      } finally {
-        sim.cleanup();
+    try {
+      for (const p of PROFILE_IDS) {
+        const sim = simulatorTarget(p);
+        try {
+          simulated[p] = await runSequence(seq, sim);
+        } finally {
+          sim.cleanup();
+        }
       }
+    } finally {
+      // a simulator failure still waits for the guest, so the next sequence's reset never meets this one's commands
+      await onGuest.catch(() => undefined);
     }
+    const real = await onGuest;
     ran++;
     const found = differences(seq, real, simulated);
     for (const d of found) seen.set(d.key, d);

@@ -85,7 +85,9 @@ export const POOL_SEQUENCES: Sequence[] = [
       files(2),
       pool('tank', 0),
       { run: ['zpool', 'replace', 'tank', vdev(0), vdev(1)] },
-      { until: ['zpool', 'status', 'tank'], match: /resilvered/ },
+      // resilvered and the replaced device detached: OpenZFS detaches it from its async thread a moment after the
+      // scan ends (dsl_scan.c dsl_scan_done → spa.c spa_vdev_resilver_done), so a status read in between shows both
+      { until: ['zpool', 'status', 'tank'], match: /^(?![\s\S]*replacing-)[\s\S]*resilvered/ },
       { run: ['zpool', 'status', '-g', 'tank'] },
       { run: ['zpool', 'list', '-Hp', '-o', POOL_COLUMNS], numbers: true },
     ],

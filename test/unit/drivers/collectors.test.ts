@@ -55,7 +55,8 @@ describe('inventory collector', () => {
     expect(resilvering.scan!.percentDone).toBeGreaterThanOrEqual(0);
     expect(resilvering.scan!.percentDone).toBeLessThan(100);
     expect(raidz.children![1].children![1]).toMatchObject({ name: 'da4', errors: { read: 0, write: 0, cksum: 0 }, note: '(resilvering)' });
-    h.advance(5_000);
+    // the resilver's time, then the moment OpenZFS takes to detach the replaced device
+    h.advance(6_000);
     const after = await collectInventory(h.exec);
     expect(after.pools!.find((p) => p.name === 'tank')!.scan).toMatchObject({ function: 'resilver', state: 'finished', percentDone: 100, errors: 0 });
     expect(after.pools!.find((p) => p.name === 'tank')!.vdevs[0].children!.map((c) => c.name)).toEqual(['da0', 'da4', 'da2']);

@@ -227,6 +227,14 @@ describe('zpool driver against the simulator', () => {
     }
     expect(last).toBeCloseTo(80, 0);
     h.advance(2_001);
+    // resilvered, but OpenZFS detaches the old device from its async thread a moment later: both still shown
+    const detaching = await poolStatus(h.exec, 'tank');
+    expect(resilverProgress(detaching)).toEqual({ running: false, percent: 100, replacing: true, done: false, errors: 0 });
+    expect(detaching.root.children[0].children[1].children.map((c) => [c.name, c.note ?? ''])).toEqual([
+      ['da1', ''],
+      ['da3', ''],
+    ]);
+    h.advance(1_000);
     const after = await poolStatus(h.exec, 'tank');
     expect(resilverProgress(after)).toEqual({ running: false, percent: 100, replacing: false, done: true, errors: 0 });
     expect(after.root.children[0].children.map((c) => c.name)).toEqual(['da0', 'da3', 'da2']);

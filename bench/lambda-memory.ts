@@ -149,7 +149,7 @@ async function measure(kind: StoreKind): Promise<Row[]> {
             what: `${name} at ${m} MB (${((m / MB_PER_VCPU) * 100).toFixed(1)} % of a CPU)`,
             value: `warm ${fmtMs(mean(warm))} mean, p50 ${fmtMs(median(warm))}`,
             ok: null,
-            note: `CPU ${fmtMs(mean(warmCpu))} per warm invocation; import ${fmtMs(median(runs.map((x) => x.importMs)))} + first invoke ${fmtMs(median(runs.map((x) => x.wallMs[0])))} (medians of ${rounds} processes, ${invocations} invocations each, ${gapMs} ms apart); ${((gbS.get(m)! * 1e6) / 1e3).toFixed(2)} GB-ms per warm invocation; peak RSS ${Math.max(...runs.map((x) => x.rssMb ?? 0)).toFixed(0)} MB`,
+            note: `CPU ${fmtMs(mean(warmCpu))} per warm invocation; import ${fmtMs(median(runs.map((x) => x.importMs)))} + first invoke ${fmtMs(median(runs.map((x) => x.wallMs[0])))} (medians of ${rounds} processes, ${invocations} invocations each, ${gapMs} ms apart); ${((gbS.get(m)! * 1e6) / 1e3).toFixed(2)} GB-ms per warm invocation; largest RSS ${Math.max(...runs.map((x) => x.rssMb ?? 0)).toFixed(0)} MB`,
           });
         }
         for (const m of MEMORIES.slice(1))

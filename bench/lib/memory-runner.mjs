@@ -1,6 +1,6 @@
 // Plain JavaScript, like cold-runner.mjs: one "Lambda container" of the memory bench. argv: <bundle.js>
 // <events.json> <memoryMb> <gapMs>. Imports the bundle, answers every event in turn (the first cold; gapMs idle
-// between two), and prints one line `@@bench {…}` on stderr: import time, each invocation's wall time and CPU time, the statuses, the process's peak RSS.
+// between two), and prints one line `@@bench {…}` on stderr: import time, each invocation's wall time and CPU time, the statuses, the process's largest RSS after an invocation.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -27,6 +27,8 @@ try {
   const wallMs = [];
   const cpuMs = [];
   const statuses = {};
+  // sampled, not getrusage's maxrss: a spawned child's maxrss starts from its parent's high-water mark
+  let rssMb = process.memoryUsage().rss / 2 ** 20;
   for (const [i, ev] of events.entries()) {
     if (i > 0 && Number(gapMs) > 0) await new Promise((r) => setTimeout(r, Number(gapMs)));
     const c0 = process.cpuUsage();
@@ -36,8 +38,8 @@ try {
     const c = process.cpuUsage(c0);
     cpuMs.push((c.user + c.system) / 1000);
     statuses[res?.statusCode ?? 0] = (statuses[res?.statusCode ?? 0] ?? 0) + 1;
+    rssMb = Math.max(rssMb, process.memoryUsage().rss / 2 ** 20);
   }
-  const rssMb = process.resourceUsage().maxRSS / 1024;
   process.stderr.write(`@@bench ${JSON.stringify({ importMs, wallMs, cpuMs, statuses, rssMb })}\n`);
   process.exit(0);
 } catch (err) {

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '#store/tables';
 
-/** Rows each fill of the scratch copy adds (BENCH_ROW_BYTES_ROWS): at ≈ 500 B a row, ≈ 600 heap pages. */
-const FILL_ROWS = Number(process.env.BENCH_ROW_BYTES_ROWS ?? 10_000);
+/** Rows each fill of the scratch copy adds (BENCH_ROW_BYTES_ROWS, read when measuring): at ≈ 500 B a row, ≈ 600 heap pages. */
+const fillRows = () => Number(process.env.BENCH_ROW_BYTES_ROWS ?? 10_000);
 
 export interface RowBytes {
   /** on-disk bytes per stored row: heap, every index, TOAST and the maps, as the second fill grew them */
@@ -22,7 +22,7 @@ const ident = (name: string) => sql.id(name);
  *
  * Method: a scratch copy of the table (`LIKE … INCLUDING ALL EXCLUDING IDENTITY`: the same columns, defaults,
  * constraints and indexes; autovacuum off) is filled twice with copies of the table's own rows, at least
- * FILL_ROWS rows each time, appended in id order as the ingest appends them (ids and times shifted per copy,
+ * BENCH_ROW_BYTES_ROWS rows each time, appended in id order as the ingest appends them (ids and times shifted per copy,
  * so unique indexes stay unique; a bigint and a timestamptz take the same bytes whatever their value). The
  * first fill absorbs the fixed part (first pages, index metapages and roots, the maps); the growth of
  * pg_total_relation_size over the second fill, divided by the rows it added, is the figure — hundreds of
@@ -41,7 +41,7 @@ export async function measureRowBytes(db: Kysely<Database>, table: string): Prom
     cols.map((c) => (c === 'id' ? sql`s.id + g::bigint * 1000000000000` : c === 'time' ? sql`s.time + make_interval(days => 400 * g)` : sql`s.${ident(c)}`)),
   );
   const size = async () => Number((await sql<{ n: string }>`SELECT pg_total_relation_size(${scratch}::regclass)::bigint AS n`.execute(db)).rows[0].n);
-  const copies = Math.ceil(FILL_ROWS / sourceRows);
+  const copies = Math.ceil(fillRows() / sourceRows);
   const fill = (from: number) =>
     sql`INSERT INTO ${ident(scratch)} (${sql.join(cols.map(ident))})
       SELECT ${shifted} FROM generate_series(${from}::int, ${from + copies - 1}::int) AS g, ${ident(table)} AS s ORDER BY g, s.id`.execute(db);

@@ -172,9 +172,19 @@ export const coldInit: Bench = {
   name: 'cold-init',
   async run() {
     // PostgreSQL is what functions talk to in production; PGlite when no server is reachable.
+    // BENCH_COLD_STORES=pglite,postgres measures on each named store, one after the other.
     const why = await postgresUnavailable();
-    const rows = await measureColdInit(why ? 'pglite' : 'postgres');
-    if (why) rows.unshift({ section: 'cold init (pglite)', what: 'store', value: 'PGlite', ok: null, note: why });
+    const named = process.env.BENCH_COLD_STORES?.split(',').filter((s): s is StoreKind => s === 'pglite' || s === 'postgres');
+    const rows: Row[] = [];
+    const kinds: StoreKind[] = named?.length ? named : [why ? 'pglite' : 'postgres'];
+    for (const kind of kinds) {
+      if (kind === 'postgres' && why) {
+        rows.push({ section: 'cold init (postgres)', what: 'store', value: 'skipped', ok: false, note: why });
+        continue;
+      }
+      rows.push(...(await measureColdInit(kind)));
+    }
+    if (why && !named?.length) rows.unshift({ section: 'cold init (pglite)', what: 'store', value: 'PGlite', ok: null, note: why });
     return rows;
   },
 };

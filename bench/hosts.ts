@@ -33,6 +33,9 @@ import { runAlone, type Bench, type Row } from './lib/report.ts';
 import { simulatorPrograms } from './lib/sim-programs.ts';
 import { apiRoute, countingProxy, sqsAction } from './lib/counting-proxy.ts';
 import { costPerHostMonth, readPrices } from './lib/prices.ts';
+import { functionMemoryMb } from './lib/function-memory.ts';
+import { telemetryRowBytes, type TelemetryTable } from './lib/row-bytes.ts';
+import { telemetryRetention } from '#shared/domain/telemetry/retention';
 import { SETTINGS } from '#shared/config/settings';
 
 const LOG_DIR = resolve('.local/bench-logs/hosts');
@@ -56,39 +59,33 @@ const dbSize = async (db: Kysely<Database>) =>
   Number((await sql<{ n: number }>`SELECT pg_database_size(current_database())::bigint AS n`.execute(db)).rows[0].n);
 
 /**
- * Bytes a row costs on disk in each table, at any table size: the heap tuple (its datum with header, as
- * `pg_column_size(t.*)` gives it, + 4 B line pointer) and one entry per index (8 B index-tuple header + its key
- * columns' sizes, rounded up to 8, + 4 B line pointer, over B-tree's 90 % leaf fill). Dividing the tables' whole
- * on-disk size by their rows was page overhead on a short run (an 8 KiB page, FSM and VM forks for a few rows:
- * 10–14 KB "a row"). An index key that is an expression counts 8 B. TOAST (large values) is not counted.
+ * Each telemetry table's bytes per stored row (lib/row-bytes.ts: growth over a scratch copy filled with the
+ * table's own rows, not its size over a few rows). A table the run did not fill takes a sibling's figure, and
+ * says so: a roll-up table its raw table's (the same columns and one more), the ARC table the pool table's (a
+ * short run may end before a host's second sample, the first with ARC deltas).
  */
-async function rowSizes(db: Kysely<Database>): Promise<Map<string, number>> {
-  const keys = await sql<{ table: string; cols: (string | null)[] }>`
-    SELECT c.relname AS table,
-           array(SELECT a.attname::text FROM unnest(i.indkey::int2[]) k LEFT JOIN pg_attribute a
-                 ON a.attrelid = i.indrelid AND a.attnum = k) AS cols
-    FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_stat_user_tables s ON s.relid = c.oid`.execute(db);
-  const tables = await sql<{ relname: string; rows: number }>`SELECT relname, n_live_tup::bigint AS rows FROM pg_stat_user_tables`.execute(db);
-  const out = new Map<string, number>();
-  for (const { relname } of tables.rows) {
-    const indexes = keys.rows.filter((k) => k.table === relname).map((k) => k.cols);
-    const cols = [...new Set(indexes.flat().filter((c): c is string => !!c))];
-    const ident = (name: string) => sql.ref(name);
-    const r = await sql<Record<string, number | null>>`
-      SELECT avg(pg_column_size(t.*)) AS "row"${sql.join(
-        cols.map((c, i) => sql`, avg(pg_column_size(${ident(`t.${c}`)})) AS ${sql.ref(`c${i}`)}`),
-        sql``,
-      )} FROM ${sql.table(relname)} t`.execute(db);
-    const avg = r.rows[0] ?? {};
-    if (avg.row == null) {
-      out.set(relname, 0);
+async function rowSizes(db: Kysely<Database>): Promise<{ bytes: Map<string, number>; how: string }> {
+  const measured = await telemetryRowBytes(db);
+  const stand = (t: TelemetryTable): TelemetryTable[] =>
+    t.endsWith('_rollups')
+      ? [t.replace(/_rollups$/, '') as TelemetryTable, ...stand(t.replace(/_rollups$/, '') as TelemetryTable)]
+      : t === 'arc_telemetry'
+        ? ['pool_telemetry']
+        : [];
+  const bytes = new Map<string, number>();
+  const how: string[] = [];
+  for (const [t, m] of measured) {
+    if (m) {
+      bytes.set(t, m.bytes);
+      how.push(`${t} ${m.bytes.toFixed(0)} B (${m.measuredRows.toLocaleString('en')} rows copied from ${m.sourceRows.toLocaleString('en')})`);
       continue;
     }
-    const colSize = (c: string | null) => (c ? Number(avg[`c${cols.indexOf(c)}`] ?? 0) : 8);
-    const index = indexes.reduce((sum, key) => sum + (Math.ceil((8 + key.reduce((a, c) => a + colSize(c), 0)) / 8) * 8 + 4) / 0.9, 0);
-    out.set(relname, Number(avg.row) + 4 + index);
+    const other = stand(t).find((s) => measured.get(s));
+    if (!other) continue;
+    bytes.set(t, measured.get(other)!.bytes);
+    how.push(`${t} ${measured.get(other)!.bytes.toFixed(0)} B (no rows this run: ${other}'s)`);
   }
-  return out;
+  return { bytes, how: how.join(', ') };
 }
 
 /** /proc/<pid>: CPU ticks (user+system) and resident set. */
@@ -369,16 +366,26 @@ function costRows(
   bytesPerRow: Map<string, number>,
 ): Row[] {
   const prices = readPrices();
-  const invocations = agentInv.map((x) => ({ perDay: (x.count * DAY_S) / statsS / n, meanMs: x.ms / x.count }));
-  // rows a host keeps once retention runs: raw pool rows per day (pools × 8 640 at 10 s) kept one day, their
-  // roll-ups (one per pool and per ARC a minute / five minutes) kept 7 and 90 days
-  // pools per host: pool rows per ARC row (one ARC row per sample), whatever the window's edges cut off
+  const memoryOf = functionMemoryMb();
+  const invocations = agentInv.map((x) => ({ perDay: (x.count * DAY_S) / statsS / n, meanMs: x.ms / x.count, memoryMb: memoryOf(`functions/agent/${x.m}`) }));
+  // rows a host keeps once retention runs (the settings' bounds): raw samples every 10 s for HM_TELEMETRY_RAW_HOURS,
+  // 1-minute roll-ups HM_TELEMETRY_MINUTE_DAYS, 5-minute ones HM_TELEMETRY_FIVE_MINUTE_DAYS; one row per pool
+  // and one ARC row per sample (or bucket). Pools per host: pool rows per ARC row, whatever the window's edges cut off
   const raw = perTable.find((t) => t.name === 'pool_telemetry');
   const arc = perTable.find((t) => t.name === 'arc_telemetry');
   const poolsPerHost = raw && arc && arc.ins > 0 ? Math.max(1, Math.round(raw.ins / arc.ins)) : 2;
-  const bytes = bytesPerRow.get('pool_telemetry') || 800;
-  const keptRows = (poolsPerHost + 1) * (8640 + 1440 * 7 + 288 * 90);
-  const storeGb = (keptRows * bytes) / 1e9;
+  const keep = telemetryRetention();
+  const rawKept = keep.rawHours * 360;
+  const rollupsKept = keep.minuteDays * 1440 + keep.fiveMinuteDays * 288;
+  const kept: Array<[TelemetryTable, number]> = [
+    ['pool_telemetry', poolsPerHost * rawKept],
+    ['arc_telemetry', rawKept],
+    ['pool_telemetry_rollups', poolsPerHost * rollupsKept],
+    ['arc_telemetry_rollups', rollupsKept],
+  ];
+  const keptRows = kept.reduce((a, [, rows]) => a + rows, 0);
+  const keptBytes = kept.reduce((a, [t, rows]) => a + rows * (bytesPerRow.get(t) ?? Number.NaN), 0);
+  const storeGb = keptBytes / 1e9;
   const usage = { invocations, sqsPerDay: receivesPerHostDay, storeGb };
   return [100, 1000, 10_000].map((hosts) => {
     const { total, parts } = costPerHostMonth(usage, hosts, prices);
@@ -392,7 +399,7 @@ function costRows(
         .map(([k, v]) => `${k} ${v.toFixed(4)}`)
         .join(
           ', ',
-        )}; ${Math.round(invocations.reduce((a, x) => a + x.perDay, 0))} invocations and ${Math.round(receivesPerHostDay)} long polls per host per day (measured; long polls at least one per 20 s), ${(storeGb * 1000).toFixed(0)} MB kept (${keptRows.toLocaleString('en')} rows × ${bytes.toFixed(0)} B); prices: docs/scale.md; database instance not included`,
+        )}; ${Math.round(invocations.reduce((a, x) => a + x.perDay, 0))} invocations and ${Math.round(receivesPerHostDay)} long polls per host per day (measured; long polls at least one per 20 s), ${(storeGb * 1000).toFixed(0)} MB kept (${keptRows.toLocaleString('en')} rows, ${(keptBytes / keptRows).toFixed(0)} B a row on average, measured per table); prices: docs/scale.md; database instance not included`,
     };
   });
 }
@@ -486,7 +493,7 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
         await new Promise((r) => setTimeout(r, statsWaitS * 1000));
         const s1 = await tableStats(store.db);
         const size1 = await dbSize(store.db);
-        const bytesPerRow = await rowSizes(store.db);
+        const { bytes: bytesPerRow, how: rowBytesHow } = await rowSizes(store.db);
         // rows: what the swarm wrote from the first statistics snapshot to its window's end
         const statsS = (tEnd - tS0) / 1000;
         const scale = DAY_S / statsS / n;
@@ -497,7 +504,9 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
           })
           .filter((t) => t.ins >= 1 || t.upd >= 1)
           .sort((a, b) => b.ins + b.upd - (a.ins + a.upd));
-        // agent invocations over the same span, per host per day, and their mean duration (Lambda bills GB-s)
+        // agent invocations over the same span, per host per day, and their mean duration (Lambda bills GB-s at
+        // each function's own memory)
+        const memoryOf = functionMemoryMb();
         const agentInv = [...inv1]
           .filter(([m]) => m.startsWith('functions/agent/'))
           .map(([m, v]) => {
@@ -523,7 +532,7 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
           ...agentInv.map((x) => ({
             section,
             what: `  invocations/host/day ${x.m}`,
-            value: `${Math.round((x.count * DAY_S) / statsS / n).toLocaleString('en')} × ${fmtMs(x.ms / x.count)}`,
+            value: `${Math.round((x.count * DAY_S) / statsS / n).toLocaleString('en')} × ${fmtMs(x.ms / x.count)} at ${memoryOf(`functions/agent/${x.m}`)} MB`,
             ok: null,
           })),
           // under load, how long the agent's own requests took and how many the store bound refused (503)
@@ -547,7 +556,7 @@ async function swarmPhase(n: number, seconds: number): Promise<Row[]> {
             what: 'store growth per host per day (rows × size)',
             value: `${(perTable.reduce((sum, t) => sum + t.ins * (bytesPerRow.get(t.name) ?? 0), 0) / 2 ** 20).toFixed(2)} MiB`,
             ok: null,
-            note: 'rows inserted per host per day × each table’s bytes per live row (heap tuple and index entries from the rows’ own sizes, rowSizes in bench/hosts.ts; TOAST not counted) at the end of the run; before retention: raw telemetry (24 h) stops growing after the first day, roll-ups after 7 and 90 days',
+            note: `telemetry rows inserted per host per day × each table’s bytes per row (heap, indexes, TOAST, measured by growth over a scratch copy filled with the table's own rows: bench/lib/row-bytes.ts): ${rowBytesHow}; other tables not counted; before retention: raw telemetry (24 h) stops growing after the first day, roll-ups after 7 and 90 days`,
           },
           {
             section,

@@ -6,7 +6,7 @@
  * postgres://postgres:postgres@127.0.0.1:5432/postgres), BENCH_COLD_RUNS, BENCH_COLD_BUNDLES,
  * BENCH_PIPELINE_N, BENCH_E12_EVENTS, BENCH_E12_N, BENCH_E14_ROWS, BENCH_E14_N, BENCH_DISPATCH_N, BENCH_E8_N,
  * BENCH_NOTIFY_N, BENCH_NOTIFY_GAP_MS, BENCH_BACKUP_PASSES, BENCH_BACKUP_SEND_MIB, BENCH_HOSTS, BENCH_HOSTS_SECONDS, BENCH_STATS_WAIT_SECONDS, BENCH_IDLE_AGENT_SECONDS, BENCH_IDLE_SETTLE_SECONDS,
- * BENCH_SEED_TIMEOUT_MS.
+ * BENCH_SEED_TIMEOUT_MS, BENCH_ROW_BYTES_ROWS, BENCH_MEMORY_ROUNDS, BENCH_MEMORY_INVOCATIONS, BENCH_MEMORY_GAP_MS.
  * Benchmarks never run in `npm test`.
  *
  * Short mode (`npm run bench -- --short` or BENCH_SHORT=1; what CI runs): every section on small data (the knobs
@@ -26,6 +26,8 @@ import { e18 } from './e18.ts';
 import { notifyDelivery } from './notify-delivery.ts';
 import { backups } from './backups.ts';
 import { hosts } from './hosts.ts';
+import { storeRows } from './store-rows.ts';
+import { lambdaMemory } from './lambda-memory.ts';
 import { consoleBench } from './console.ts';
 import { fmtMs } from './lib/stats.ts';
 import { table, type Bench, type Row } from './lib/report.ts';
@@ -59,12 +61,15 @@ const SHORT_KNOBS: Record<string, string> = {
   BENCH_IDLE_SETTLE_SECONDS: '3',
   BENCH_IDLE_SWITCH_SECONDS: '6',
   BENCH_CONSOLE_N: '10',
+  BENCH_MEMORY_ROUNDS: '1',
+  BENCH_MEMORY_INVOCATIONS: '3',
+  BENCH_ROW_BYTES_ROWS: '2000',
 };
 if (short) for (const [k, v] of Object.entries(SHORT_KNOBS)) process.env[k] ??= v;
 /** In short mode a row is broken (fails the run) when its section crashed, was skipped, or saw a request fail. */
 const broken = (r: Row) => r.value === 'crashed' || r.value === 'skipped' || /request failed|failed:/i.test(r.note ?? '');
 
-const all: Bench[] = [bundles, coldInit, pipeline, e12, dispatch, e14, e8, e18, notifyDelivery, backups, hosts, consoleBench];
+const all: Bench[] = [bundles, coldInit, pipeline, e12, dispatch, e14, e8, e18, notifyDelivery, backups, storeRows, lambdaMemory, hosts, consoleBench];
 const only = process.env.BENCH_ONLY?.split(',')
   .map((s) => s.trim())
   .filter(Boolean);

@@ -18,7 +18,10 @@ import { buildConsole } from './build/console.ts';
 import { writeApiTypes } from './build/api-types.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
 import { pgNoNative } from './build/pg-no-native.ts';
-import { settingsNoDocs } from './build/settings-no-docs.ts';
+import { settingsLeftOut, settingsNoDocs } from './build/settings-no-docs.ts';
+import { pgNoPgpass } from './build/pg-no-pgpass.ts';
+import { taskKindsNoSchemas } from './build/task-kinds-no-schemas.ts';
+import { jsYamlLoadOnly } from './build/js-yaml-load-only.ts';
 import { builtinsViaRequire } from './build/builtins-require.ts';
 import { edgeYml, prodRefusedSettings } from './build/edge.ts';
 
@@ -73,10 +76,16 @@ if (!schemasOnly) {
   const fn = await esbuild.build({
     ...common,
     external: [...common.external!, '@aws-sdk/*'],
-    plugins: [...common.plugins!, kyselyNoSchema, pgNoNative, settingsNoDocs],
+    plugins: [...common.plugins!, kyselyNoSchema, pgNoNative, pgNoPgpass, settingsNoDocs, taskKindsNoSchemas, jsYamlLoadOnly],
     entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])),
     outdir: 'dist',
   });
+  // a function that names a setting the table left out of its bundle would fail at run time: stop here instead
+  for (const m of modules) {
+    const named = settingsLeftOut(readFileSync(`dist/${m}.js`, 'utf8'));
+    if (named.length)
+      throw new Error(`${m} reads ${named.join(', ')}, which the settings table does not list for functions (readers): add 'functions' to its readers`);
+  }
   // each function's IAM role follows from what its bundle holds (the dispatcher: it sends task messages)
   writeFileSync(
     FUNCTIONS_YML,

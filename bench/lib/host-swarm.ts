@@ -13,7 +13,7 @@ import { AgentApi } from '#agent/runtime/api';
 import { AgentClient } from '#agent/runtime/client';
 import { NodeQueue } from '#agent/sqs/queue';
 import { createTelemetryLoop } from '#agent/runtime/telemetry-loop';
-import type { PoolInventory } from '#shared/agent-api/inventory';
+import { syntheticPools as pools, syntheticSample } from './synthetic-host.ts';
 
 interface SwarmInput {
   apiUrl: string;
@@ -33,70 +33,7 @@ const counts: Record<string, number> = { register: 0, heartbeat: 0, telemetry: 0
 let firstError = '';
 const stop = new AbortController();
 
-function pools(host: number): PoolInventory[] {
-  return ['zroot', 'tank'].map((name, p) => ({
-    name,
-    guid: String(8_000_000_000_000_000 + host * 10 + p),
-    health: 'ONLINE',
-    size: 4e12,
-    allocated: 1.5e12,
-    free: 2.5e12,
-    vdevs: [{ name: `ada${p}`, type: 'disk', state: 'ONLINE', guid: String(7_000_000_000_000_000 + host * 10 + p) }],
-  }));
-}
-
-const sampleOf = (host: number, k: number) => ({
-  time: Date.now(),
-  intervalSeconds: input.telemetryS,
-  pools: pools(host).map((p) => ({
-    guid: p.guid,
-    name: p.name,
-    health: 'ONLINE',
-    size: 4e12,
-    allocated: 1.5e12 + k,
-    free: 2.5e12 - k,
-    fragmentation: 7,
-    dedupRatio: 1,
-    readIOPS: 10 + (k % 7),
-    writeIOPS: 20,
-    readBytesPerSecond: 4096,
-    writeBytesPerSecond: 8192,
-    readLatencyNanos: 150_000,
-    writeLatencyNanos: 250_000,
-  })),
-  arc: {
-    counters: {
-      hits: 1000 * k,
-      misses: 10 * k,
-      demandHits: 900 * k,
-      demandMisses: 9 * k,
-      prefetchHits: 100 * k,
-      prefetchMisses: k,
-      l2Hits: 0,
-      l2Misses: 0,
-      evictions: k,
-      l2ReadBytes: 0,
-      l2WriteBytes: 0,
-      evictNotEnough: 0,
-      memoryThrottle: 0,
-    },
-    sizes: {
-      size: 4e9,
-      targetSize: 5e9,
-      minSize: 1e9,
-      maxSize: 8e9,
-      dataSize: 3e9,
-      metadataSize: 5e8,
-      headerSize: 1e7,
-      otherSize: 2e7,
-      compressedSize: 2e9,
-      uncompressedSize: 3e9,
-      l2Size: 0,
-      l2Allocated: 0,
-      l2DeviceCount: 0,
-    },
-  },
-});
+const sampleOf = (host: number, k: number) => syntheticSample(host, k, input.telemetryS);
 
 const failed = (err: unknown) => {
   counts.errors++;

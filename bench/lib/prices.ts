@@ -5,7 +5,6 @@ import { resolve } from 'node:path';
 export const PRICE_KEYS = [
   'lambda_requests_per_million',
   'lambda_gb_second',
-  'lambda_memory_gb',
   'http_api_per_million',
   'sqs_fifo_per_million',
   'alarm_per_month',
@@ -27,8 +26,8 @@ export function readPrices(file = resolve('docs/scale.md')): Prices {
 }
 
 export interface PerHostUsage {
-  /** control-plane invocations per host per day, each with its mean duration in ms */
-  invocations: Array<{ perDay: number; meanMs: number }>;
+  /** control-plane invocations per host per day, each with its mean duration in ms and its function's memory in MB */
+  invocations: Array<{ perDay: number; meanMs: number; memoryMb: number }>;
   /** SQS requests per host per day (the long poll) */
   sqsPerDay: number;
   /** the store a host keeps at steady state, GB */
@@ -41,7 +40,8 @@ export interface PerHostUsage {
  */
 export function costPerHostMonth(u: PerHostUsage, hosts: number, p: Prices): { total: number; parts: Record<string, number> } {
   const inv = u.invocations.reduce((s, x) => s + x.perDay, 0) * 30;
-  const gbS = u.invocations.reduce((s, x) => s + x.perDay * (x.meanMs / 1000), 0) * 30 * p.lambda_memory_gb;
+  // Lambda bills each invocation's duration at its own function's memory (1 GB = 1 024 MB in AWS's GB-s)
+  const gbS = u.invocations.reduce((s, x) => s + x.perDay * (x.meanMs / 1000) * (x.memoryMb / 1024), 0) * 30;
   const parts = {
     'HTTP API': (inv / 1e6) * p.http_api_per_million,
     'Lambda requests': (inv / 1e6) * p.lambda_requests_per_million,

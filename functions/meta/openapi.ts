@@ -5,7 +5,7 @@ import { ok } from '#http/envelope';
 
 /**
  * The document ships beside the bundle (the build writes dist/functions/meta/openapi.json), not inside it: it
- * grows with every operation and would push this bundle past the 300 KB budget, and parsing JSON on first use
+ * grows with every operation and would push this bundle past the 250 KB budget, and parsing JSON on first use
  * is cheaper than compiling it as JavaScript at every cold start.
  */
 let document: Promise<unknown> | undefined;

@@ -22,6 +22,7 @@ function entry(fn: FunctionDef, role?: string): Record<string, unknown> {
     // the function's IAM role (a logical id in serverless.yml's resources), once the bundles say which it needs
     ...(role ? { role } : {}),
     ...(trigger && 'timeout' in trigger && trigger.timeout ? { timeout: trigger.timeout } : {}),
+    ...(schema?.memoryMb ? { memorySize: schema.memoryMb } : {}),
     // informational (the handler enforces its compiled spec's role): lets the deployed Lambda and this file say it
     ...(schema ? { tags: { role: schema.role } } : {}),
     events,

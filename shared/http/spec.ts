@@ -36,6 +36,13 @@ export interface EndpointSchema {
    * by the build (their bundle holds the dispatcher) and get the sending role.
    */
   queues?: 'create';
+  /**
+   * The function's Lambda memory in MB (serverless.yml `memorySize`) when not the provider's (256). Lambda
+   * bills memory × duration and gives CPU in proportion to memory, so less memory saves only where the time is
+   * spent waiting: the agent's telemetry and heartbeat at 128 MB measured the same GB-s or more, and a cold
+   * start twice as long (`npm run bench`, lambda-memory; docs/scale.md), so none sets it today.
+   */
+  memoryMb?: 128 | 192 | 256 | 512 | 1024;
   /** the statuses this endpoint can answer besides 401/403/500, for the OpenAPI document */
   responses?: Record<number, string>;
   /** the JSON Schema of the success response's `data` (the 2xx status in `responses`); checked by the suite */

@@ -118,3 +118,15 @@ test('a trigger’s pages become public GET routes of its one function, with no 
     },
   });
 });
+
+test('an endpoint’s own memory becomes its memorySize; the others keep the provider’s', async () => {
+  write({
+    'functions/agent/telemetry.ts': handler,
+    'functions/agent/telemetry.schema.ts': schema(`method: 'POST', route: '/api/agent/telemetry', memoryMb: 128`),
+    'functions/vm/list.ts': handler,
+    'functions/vm/list.schema.ts': schema(`method: 'GET', route: '/api/vm'`),
+  });
+  const yml = loadYaml(functionsYml(await declaredFunctions(root))) as Record<string, { memorySize?: number }>;
+  expect(yml['agent-telemetry'].memorySize).toBe(128);
+  expect(yml['vm-list']).not.toHaveProperty('memorySize');
+});

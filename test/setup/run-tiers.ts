@@ -5,6 +5,7 @@
  *     TEST_DATABASE_URL names a server (CI)
  *   - e2e — agents over SSH, Chromium, whole stacks — once
  *   - real-zfs — the real-OpenZFS guest — once
+ *   - with HM_TIERS_BENCH_SHORT=1 (CI), the bench's short mode, as the last pass
  * The passes run in lanes (HM_TEST_LANES, default 2): a pass takes the next free lane, the real-OpenZFS one
  * first because its guest is the longest single piece. Each pass's files wait on agents, SSH, a TCG guest and
  * timers more than they use a core (a stack pass used about one core of two), so two lanes fill the machine
@@ -34,6 +35,8 @@ interface Pass {
   args?: string[];
   /** passes with the same resource never run at once */
   resource?: string;
+  /** a command run instead of jest (the bench), judged by its exit status alone */
+  command?: string[];
 }
 
 const SECOND_PROFILE = 'freebsd-15.0';
@@ -61,6 +64,11 @@ if (postgresUrl)
     env: { ...process.env, HM_SIM_PROFILE: SECOND_PROFILE },
     resource: 'pebble',
   });
+// CI's bench in short mode (every section runs, no target judged) as the last pass: it takes the lane the
+// real-OpenZFS pass frees while the PostgreSQL pass still runs, instead of waiting for both after the tiers.
+// Its PostgreSQL (BENCH_PG_URL) is a server of its own, so the two never share a connection budget.
+if (process.env.HM_TIERS_BENCH_SHORT === '1')
+  passes.push({ label: 'bench --short (every section runs)', slug: 'bench', project: 'fast', env: process.env, command: ['npx', 'tsx', 'bench/run.ts', '--short'] });
 
 /** Samples the PostgreSQL server's client connections while a pass runs on it: the budget's measured peak. */
 async function sampleConnections(url: string) {
@@ -90,6 +98,7 @@ mkdirSync(logs, { recursive: true });
 const extra = process.argv.slice(2);
 const timings: string[] = [];
 let failedPasses = 0;
+let failedCommands = 0;
 const began = Date.now();
 const clock = () => `${Math.round((Date.now() - began) / 1000)} s`;
 
@@ -103,7 +112,8 @@ async function runPass(p: Pass): Promise<void> {
   // spawned, not spawnSync: the sampler's timer must keep running while jest does
   const args = p.args ?? ['-w', workers];
   const logFile = join(logs, `${p.slug}.log`);
-  const child = spawn('npx', ['jest', '--selectProjects', p.project, ...args, ...extra, ...(p.files ?? [])], {
+  const argv = p.command ?? ['npx', 'jest', '--selectProjects', p.project, ...args, ...extra, ...(p.files ?? [])];
+  const child = spawn(argv[0], argv.slice(1), {
     stdio: lanes > 1 ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: { ...p.env, HM_TEST_RESULTS: results, HM_TEST_PASS: p.slug },
   });
@@ -122,11 +132,12 @@ async function runPass(p: Pass): Promise<void> {
   const conn = sampler ? await sampler.stop() : null;
   timings.push(`${p.label}: ${took} s${conn ? `; PostgreSQL peak ${conn.peak} client connections of max_connections ${conn.max}` : ''}`);
   if (r.status !== 0) failedPasses++;
+  if (r.status !== 0 && p.command) failedCommands++;
   if (lanes > 1) {
     await new Promise((res) => setTimeout(res, 50)); // the log's last lines
     const text = readFileSync(logFile, 'utf8');
     console.log(`\n=== tier ${what}: ${r.status === 0 ? 'passed' : `FAILED (exit ${r.status}); its whole output:`} — ${took} s, ended at ${clock()}`);
-    if (r.status !== 0) console.log(text);
+    if (r.status !== 0 || p.command) console.log(text);
     else for (const line of text.split('\n').filter((l) => /^(Tests:|Test Suites:|real OpenZFS )/.test(l))) console.log(`  ${line}`);
   }
 }
@@ -164,6 +175,7 @@ let failed = 0;
 const distinct = new Set<string>();
 const files = new Map<string, number>();
 for (const i of passes.keys()) {
+  if (passes[i].command) continue; // judged by its exit status (failedPasses), no test cases
   let text = '';
   try {
     text = readFileSync(join(dir, `${i}.jsonl`), 'utf8');
@@ -193,6 +205,7 @@ for (const t of timings) console.log(`  ${t}`);
 console.log('slowest files:');
 for (const [f, ms] of [...files].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  ${Math.round(ms / 1000)} s  ${f}`);
 console.log(`distinct test cases: ${distinct.size}`);
+failed += failedCommands;
 if (failed === 0 && failedPasses > 0) failed = failedPasses;
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed || failedPasses ? 1 : 0);

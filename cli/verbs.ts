@@ -1,13 +1,19 @@
 import type { Command } from 'commander';
 import { clientFor, flagsOf, perform, type Io } from './context.ts';
 import { findNode, inventories, listNodes } from './cluster-lookup.ts';
-import { json, table } from './output.ts';
+import { human, json, safe, table } from './output.ts';
 import { resolveRef } from './resolve-refs.ts';
 import { CANCEL_TOO_LATE, cancelTask } from './task-cancel.ts';
 import { watchTask } from './watch.ts';
 import type { ApiData } from '#generated/api-types.ts';
 
 /** The daily commands, by name rather than by route: nodes, jails, VMs, tasks, a migration, a device replacement … */
+/** A power answer without a task: the guest was already as asked, said in words (the API's 200 `outcome: unchanged`). */
+const unchanged = (guest: string) => (data: unknown) => {
+  const d = data as { state?: unknown; outcome?: unknown };
+  return d.outcome === 'unchanged' ? `${guest} is already ${safe(String(d.state), true)}: nothing to do\n` : human(data);
+};
+
 export function addVerbs(program: Command, io: Io): void {
   const print = (cmd: Command, rows: Record<string, unknown>[], columns: string[]) =>
     void io.stdout.write(flagsOf(cmd).json ? json(rows) : table(rows, columns));
@@ -89,7 +95,7 @@ export function addVerbs(program: Command, io: Io): void {
       .addHelpText('after', `\nExample:\n  hostmgr jail ${action} web01\n`)
       .action(async (ref: string, _o, cmd: Command) => {
         const ctid = await resolveRef(clientFor(cmd, io), 'jail', ref);
-        await perform(cmd, io, 'POST', `/jail/${ctid}/power`, { body: { action } });
+        await perform(cmd, io, 'POST', `/jail/${ctid}/power`, { body: { action }, view: unchanged(`jail ${ctid}`) });
       });
   }
   jail
@@ -117,7 +123,10 @@ export function addVerbs(program: Command, io: Io): void {
     if (action === 'stop') c.option('--force', 'do not ask the guest: power it off at once (the same as poweroff)');
     c.action(async (ref: string, o: { force?: boolean }, cmd: Command) => {
       const rid = await resolveRef(clientFor(cmd, io), 'vm', ref);
-      await perform(cmd, io, 'POST', `/vm/${rid}/power`, { body: { action: action === 'stop' && o.force ? 'poweroff' : action } });
+      await perform(cmd, io, 'POST', `/vm/${rid}/power`, {
+        body: { action: action === 'stop' && o.force ? 'poweroff' : action },
+        view: unchanged(`VM ${rid}`),
+      });
     });
   }
 

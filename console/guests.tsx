@@ -4,7 +4,7 @@ import { ActionForm } from './action-form.tsx';
 import { PowerButtons } from './power-buttons.tsx';
 import { GuestSnapshots } from './snapshots.tsx';
 import { ErrorLine, useLoad } from './load.tsx';
-import { memberNodes } from './nodes.ts';
+import { allNodes, memberNodes } from './nodes.ts';
 import { poll } from './state.ts';
 import type { ApiData, Task } from './api-types.ts';
 
@@ -37,6 +37,26 @@ function useAfterTask(done: () => unknown): (taskId: number) => void {
   return setTaskId;
 }
 
+/** A guest's node by its name, linked to its page (any node: a pending one's guests have pages too). */
+function NodeLink({ id }: { id: string }) {
+  const nodes = useLoad(allNodes);
+  return <a href={`#/node/${id}`}>{nodes.data?.find((n) => n.id === id)?.name ?? id}</a>;
+}
+
+/** A guest's facts, its node named and linked. */
+function Facts<T extends Record<string, unknown>>({ of, keys }: { of: T; keys: readonly (keyof T & string)[] }) {
+  return (
+    <dl class="facts">
+      {keys.map((k) => (
+        <div key={k}>
+          <dt>{k === 'nodeId' ? 'node' : k}</dt>
+          <dd data-fact={k}>{k === 'nodeId' ? <NodeLink id={String(of[k])} /> : String(of[k] ?? '—')}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 export function JailPage({ ctid }: { ctid: number }) {
   const jail = useLoad(() => api<ApiData['GET /api/jail/{ctid}']>('GET', `/jail/${ctid}`), [ctid]);
   const nodes = useLoad(memberNodes);
@@ -47,16 +67,7 @@ export function JailPage({ ctid }: { ctid: number }) {
     <div>
       <h1>Jail {ctid}</h1>
       <ErrorLine error={jail.error} />
-      {j ? (
-        <dl class="facts">
-          {(['name', 'state', 'nodeId', 'hostname', 'dataset'] as const).map((k) => (
-            <div key={k}>
-              <dt>{k}</dt>
-              <dd data-fact={k}>{String(j[k] ?? '—')}</dd>
-            </div>
-          ))}
-        </dl>
-      ) : null}
+      {j ? <Facts of={j} keys={['name', 'state', 'nodeId', 'hostname', 'dataset']} /> : null}
       {j ? <PowerButtons kind="jail" id={ctid} name={String(j.name)} queued={follow} /> : null}
       <ActionForm
         label="Migrate"
@@ -115,30 +126,22 @@ export function VmPage({ rid }: { rid: number }) {
   const vm = useLoad(() => api<ApiData['GET /api/vm/{rid}']>('GET', `/vm/${rid}`), [rid]);
   const follow = useAfterTask(vm.reload);
   const v = vm.data;
-  const options = (v?.options ?? {}) as { qemuGuestAgent?: boolean; shutdownWaitTime?: number; vnc?: { enabled: boolean; resolution: string; wait: boolean } };
+  const options = v?.options;
+  const cloudInit = options?.cloudInit;
   return (
     <div>
       <h1>VM {rid}</h1>
       <ErrorLine error={vm.error} />
-      {v ? (
-        <dl class="facts">
-          {(['name', 'state', 'nodeId'] as const).map((k) => (
-            <div key={k}>
-              <dt>{k}</dt>
-              <dd data-fact={k}>{String(v[k] ?? '—')}</dd>
-            </div>
-          ))}
-        </dl>
-      ) : null}
+      {v ? <Facts of={v} keys={['name', 'state', 'nodeId']} /> : null}
       {v ? <PowerButtons kind="vm" id={rid} name={String(v.name)} queued={follow} /> : null}
       <ActionForm label="Set guest agent" submit={(f) => send('PUT', `/vm/${rid}/options/qemu-guest-agent`, { enabled: f.get('enabled') === 'on' })}>
         <label>
-          <input type="checkbox" name="enabled" checked={options.qemuGuestAgent ?? false} /> QEMU guest agent channel
+          <input type="checkbox" name="enabled" checked={options?.qemuGuestAgent ?? false} /> QEMU guest agent channel
         </label>
       </ActionForm>
       <ActionForm label="Set shutdown wait" submit={(f) => send('PUT', `/vm/${rid}/options/shutdown-wait-time`, { waitTime: Number(f.get('waitTime')) })}>
         <label>
-          Seconds <input name="waitTime" type="number" min={0} required value={options.shutdownWaitTime ?? ''} />
+          Seconds <input name="waitTime" type="number" min={0} required value={options?.shutdownWaitTime ?? ''} />
         </label>
       </ActionForm>
       <ActionForm
@@ -153,13 +156,13 @@ export function VmPage({ rid }: { rid: number }) {
         }
       >
         <label>
-          <input type="checkbox" name="vncEnabled" checked={options.vnc?.enabled ?? false} /> VNC enabled
+          <input type="checkbox" name="vncEnabled" checked={options?.vnc.enabled ?? false} /> VNC enabled
         </label>
         <label>
-          Resolution <input name="vncResolution" required value={options.vnc?.resolution ?? '1024x768'} />
+          Resolution <input name="vncResolution" required value={options?.vnc.resolution ?? '1024x768'} />
         </label>
         <label>
-          <input type="checkbox" name="vncWait" checked={options.vnc?.wait ?? false} /> wait for a client
+          <input type="checkbox" name="vncWait" checked={options?.vnc.wait ?? false} /> wait for a client
         </label>
         <label>
           New password (write-only) <input name="vncPassword" type="password" autocomplete="new-password" />
@@ -171,14 +174,15 @@ export function VmPage({ rid }: { rid: number }) {
           send('PUT', `/vm/${rid}/options/cloud-init`, { data: f.get('data'), metadata: f.get('metadata'), networkConfig: f.get('networkConfig') })
         }
       >
+        {/* what is saved now, so saving one field keeps the others (the API replaces all three) */}
         <label>
-          user-data <textarea name="data" rows={3} />
+          user-data <textarea name="data" rows={3} value={cloudInit?.data ?? ''} />
         </label>
         <label>
-          meta-data <textarea name="metadata" rows={2} />
+          meta-data <textarea name="metadata" rows={2} value={cloudInit?.metadata ?? ''} />
         </label>
         <label>
-          network-config <textarea name="networkConfig" rows={2} />
+          network-config <textarea name="networkConfig" rows={2} value={cloudInit?.networkConfig ?? ''} />
         </label>
       </ActionForm>
       <GuestSnapshots type="vm" id={rid} />

@@ -5,7 +5,7 @@ import type { ApiData, Task } from './api-types.ts';
 import { reachable } from './connection.ts';
 import { useLoad } from './load.tsx';
 import { said } from './messages.ts';
-import { memberNodes } from './nodes.ts';
+import { allNodes } from './nodes.ts';
 import { canAct, poll } from './state.ts';
 
 type Tasks = ApiData['GET /api/tasks'];
@@ -85,7 +85,7 @@ function toggle() {
  */
 export function TaskPanel() {
   useEffect(() => poll(refreshTasks, 1500), []);
-  const nodes = useLoad(memberNodes);
+  const nodes = useLoad(allNodes);
   const f = taskFilter.value;
   const list = ordered(active(f) ? (filtered.value ?? []) : tasks.value);
   const liveCount = tasks.value.filter(live).length;

@@ -132,7 +132,7 @@ test('hostmgr vm stop, E5/E17/E19 on the shut-off VM, hostmgr vm start: it runs 
   const again = await hostmgr(['vm', 'start', vmName]);
   expect(again.code).toBe(0);
   expect(again.stdout).not.toMatch(/task \d+/);
-  expect(again.stdout).toContain('unchanged');
+  expect(again.stdout).toBe(`VM ${rid} is already running: nothing to do\n`);
 });
 
 test('hostmgr vm stop --force powers off at once', async () => {
@@ -154,6 +154,8 @@ test('hostmgr jail stop / start by name: the hooks fire on the host', async () =
   expect(jail.state).toBe('running');
   const phases = jail.hookRuns!.filter((r) => r.atMs >= t0 && r.command.includes('/hooks/')).map((r) => r.phase);
   expect(phases).toEqual(['poststop', 'prestart']);
+  const again = await hostmgr(['jail', 'start', jailName]);
+  expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 0, stdout: `jail ${ctid} is already running: nothing to do\n` });
   const restart = await hostmgr(['jail', 'restart', String(ctid), '--json']);
   expect(restart.code).toBe(0);
   expect(JSON.parse(restart.stdout.slice(0, restart.stdout.indexOf('}') + 1))).toMatchObject({ guestId: ctid, action: 'restart', outcome: 'queued' });

@@ -13,6 +13,7 @@ import { freeGuestId } from '../http/jail-setup.ts';
 import { peerViaSshd, startSshd } from '../agent/sshd-server.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.ts';
 import { consoleTestHost } from '../helpers/console-host.ts';
+import { freeRids } from '../http/vm-fixtures.ts';
 
 /**
  * The web console in a real browser (the system's Chromium, provisioned like sshd) against the suite's stack,
@@ -33,6 +34,8 @@ let agent: TestAgent;
 let poolGuid: string;
 /** a jail on the console's host, for the jail page's checks and screenshot */
 let jailId: number;
+/** a shut-off VM on it, for the VM page's checks */
+let vmRid: number;
 const TEMPLATE = `console_backup_failed_${randomUUID().slice(0, 8)}`;
 const foreign: string[] = [];
 const pageErrors: string[] = [];
@@ -70,8 +73,15 @@ beforeAll(async () => {
   jailId = await freeGuestId();
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   mkdirSync(SHOTS, { recursive: true });
+  [vmRid] = await freeRids(1);
+  const host = consoleTestHost(jailId);
   agent = await startTestAgent({
-    host: consoleTestHost(jailId),
+    // and a shut-off VM for its page's options
+    host: {
+      ...host,
+      datasets: [...host.datasets, { name: `tank/vms/${vmRid}/disk0`, type: 'volume', usedBytes: 2 ** 30, volsizeBytes: 2 ** 34 }],
+      vms: [{ rid: vmRid, name: 'app', state: 'shut off', zvols: [`tank/vms/${vmRid}/disk0`] }],
+    },
     env: { HM_SIM_RESILVER_MS: '1500', HM_RESILVER_POLL_MS: '150', HM_TELEMETRY_INTERVAL: '1', HM_TELEMETRY_BATCH_INTERVAL: '3' },
   });
   await agent.ready();
@@ -514,8 +524,10 @@ test('a jail page shows the jail’s new node once its migration succeeds, witho
       testDb().selectFrom('guests').select('id').where('id', '=', ctid).where('node_id', '=', source.nodeId).executeTakeFirst(),
     );
     const { context, page } = await open(`/jail/${ctid}`, { token: await tokenFor('operator') });
-    const node = page.locator('[data-fact=nodeId]');
-    await expect(node.textContent()).resolves.toBe(source.nodeId);
+    // the node by its name, linked to its page
+    const nameOf = async (id: string) => String((await call('GET', `/cluster/nodes/${id}`)).body.data.name);
+    const nodeLink = (id: string, name: string) => page.locator(`[data-fact=nodeId] a[href="#/node/${id}"]`, { hasText: name });
+    await nodeLink(source.nodeId, await nameOf(source.nodeId)).waitFor();
     // a mark that a reload would wipe
     await page.evaluate(() => ((globalThis as unknown as { unreloaded: boolean }).unreloaded = true));
     const form = page.getByRole('form', { name: 'Migrate' });
@@ -527,7 +539,7 @@ test('a jail page shows the jail’s new node once its migration succeeds, witho
       testDb().selectFrom('tasks').select('id').where('kind', '=', 'jail.migrate').where('resource', '=', `jail:${ctid}`).executeTakeFirst(),
     );
     expect((await waitForTask(task.id, ['success', 'failed'], 90_000)).status).toBe('success');
-    await page.locator('[data-fact=nodeId]', { hasText: target.nodeId }).waitFor({ timeout: 20_000 });
+    await nodeLink(target.nodeId, await nameOf(target.nodeId)).waitFor({ timeout: 20_000 });
     expect((await call('GET', `/jail/${ctid}`)).body.data.nodeId).toBe(target.nodeId);
     expect(await page.evaluate(() => (globalThis as unknown as { unreloaded?: boolean }).unreloaded)).toBe(true);
     await context.close();
@@ -561,6 +573,40 @@ test('a jail page’s power buttons: Stop asks first naming the jail, the task s
   await power.getByRole('button', { name: 'Start', exact: true }).click();
   await power.locator('.answer', { hasText: 'The jail is already running: nothing to do.' }).waitFor();
   expect(await axeViolations(page)).toEqual([]);
+  await context.close();
+}, 60_000);
+
+test('a VM page shows its node by name and its saved cloud-init; saving one field keeps the others', async () => {
+  const operator = await tokenFor('operator');
+  await waitUntil('the VM in the store', () => testDb().selectFrom('guests').select('id').where('id', '=', vmRid).executeTakeFirst());
+  const set = await call('PUT', `/vm/${vmRid}/options/cloud-init`, {
+    token: operator,
+    body: { data: '#cloud-config\nhostname: app\n', metadata: 'instance-id: app\n', networkConfig: '' },
+  });
+  expect((await waitForTask(set.body.data.taskId, ['success', 'failed'], 30_000)).status).toBe('success');
+  const { context, page } = await open(`/vm/${vmRid}`, { token: operator });
+  const node = String((await call('GET', `/cluster/nodes/${agent.nodeId}`)).body.data.name);
+  await page.locator(`[data-fact=nodeId] a[href="#/node/${agent.nodeId}"]`, { hasText: node }).waitFor();
+  const form = page.getByRole('form', { name: 'Save cloud-init' });
+  await expect(form.locator('textarea[name=data]').inputValue()).resolves.toBe('#cloud-config\nhostname: app\n');
+  await expect(form.locator('textarea[name=metadata]').inputValue()).resolves.toBe('instance-id: app\n');
+  // the operator changes the meta-data alone: the user data saved before stays
+  await form.locator('textarea[name=metadata]').fill('instance-id: app-2\n');
+  await form.getByRole('button', { name: 'Save cloud-init' }).click();
+  const task = await waitUntil('the second cloud-init task', () =>
+    testDb()
+      .selectFrom('tasks')
+      .select('id')
+      .where('kind', '=', 'vm.cloud-init')
+      .where('resource', '=', `vm:${vmRid}`)
+      .where('id', '>', set.body.data.taskId)
+      .executeTakeFirst(),
+  );
+  expect((await waitForTask(task.id, ['success', 'failed'], 30_000)).status).toBe('success');
+  expect((await call('GET', `/vm/${vmRid}`, { token: operator })).body.data.options.cloudInit).toMatchObject({
+    data: '#cloud-config\nhostname: app\n',
+    metadata: 'instance-id: app-2\n',
+  });
   await context.close();
 }, 60_000);
 

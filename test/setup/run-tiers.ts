@@ -68,7 +68,13 @@ if (postgresUrl)
 // real-OpenZFS pass frees while the PostgreSQL pass still runs, instead of waiting for both after the tiers.
 // Its PostgreSQL (BENCH_PG_URL) is a server of its own, so the two never share a connection budget.
 if (process.env.HM_TIERS_BENCH_SHORT === '1')
-  passes.push({ label: 'bench --short (every section runs)', slug: 'bench', project: 'fast', env: process.env, command: ['npx', 'tsx', 'bench/run.ts', '--short'] });
+  passes.push({
+    label: 'bench --short (every section runs)',
+    slug: 'bench',
+    project: 'fast',
+    env: process.env,
+    command: ['npx', 'tsx', 'bench/run.ts', '--short'],
+  });
 
 /** Samples the PostgreSQL server's client connections while a pass runs on it: the budget's measured peak. */
 async function sampleConnections(url: string) {

@@ -113,7 +113,7 @@ async function runPass(p: Pass): Promise<void> {
   const results = join(dir, `${passes.indexOf(p)}.jsonl`);
   const what = `${p.label}${p.files ? ` (${p.files.length} profile-sensitive files)` : ''}`;
   console.log(`\n=== tier ${what}${lanes > 1 ? ` — started at ${clock()}` : ''}`);
-  const sampler = p.env.TEST_DATABASE_URL ? await sampleConnections(p.env.TEST_DATABASE_URL).catch(() => null) : null;
+  const sampler = p.env.TEST_DATABASE_URL && !p.command ? await sampleConnections(p.env.TEST_DATABASE_URL).catch(() => null) : null;
   const started = Date.now();
   // spawned, not spawnSync: the sampler's timer must keep running while jest does
   const args = p.args ?? ['-w', workers];

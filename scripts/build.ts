@@ -23,6 +23,7 @@ import { pgNoPgpass } from './build/pg-no-pgpass.ts';
 import { taskKindsNoSchemas } from './build/task-kinds-no-schemas.ts';
 import { jsYamlLoadOnly } from './build/js-yaml-load-only.ts';
 import { builtinsViaRequire } from './build/builtins-require.ts';
+import { middyStatusCodes } from './build/middy-status-codes.ts';
 import { edgeYml, prodRefusedSettings } from './build/edge.ts';
 
 const started = Date.now();
@@ -76,7 +77,7 @@ if (!schemasOnly) {
   const fn = await esbuild.build({
     ...common,
     external: [...common.external!, '@aws-sdk/*'],
-    plugins: [...common.plugins!, kyselyNoSchema, pgNoNative, pgNoPgpass, settingsNoDocs, taskKindsNoSchemas, jsYamlLoadOnly],
+    plugins: [middyStatusCodes, ...common.plugins!, kyselyNoSchema, pgNoNative, pgNoPgpass, settingsNoDocs, taskKindsNoSchemas, jsYamlLoadOnly],
     entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])),
     outdir: 'dist',
   });

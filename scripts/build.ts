@@ -17,6 +17,7 @@ import { docsPage } from './build/docs-page.ts';
 import { buildConsole } from './build/console.ts';
 import { writeApiTypes } from './build/api-types.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
+import { kyselyNoDdl } from './build/kysely-no-ddl.ts';
 import { pgNoNative } from './build/pg-no-native.ts';
 import { settingsLeftOut, settingsNoDocs } from './build/settings-no-docs.ts';
 import { pgNoPgpass } from './build/pg-no-pgpass.ts';
@@ -82,6 +83,7 @@ if (!schemasOnly) {
       middyStatusCodes,
       ...common.plugins!,
       kyselyNoSchema,
+      kyselyNoDdl,
       pgNoNative,
       pgNoPgpass,
       settingsNoDocs,

@@ -187,11 +187,24 @@ export function inlineSchemaReads(code: string): string {
   return `${[...consts].map(([json, id]) => `const ${id} = ${json};`).join('\n')}\n${out}`;
 }
 
+/**
+ * Each function of a standalone validator takes `{instancePath, parentData, parentDataProperty, rootData}` and
+ * hands them to the functions it calls; the last three serve only coercion into the parent (`coerceTypes`) and
+ * `$data` references. Where nothing but that hand-over reads them, they go from every signature and call (≈ 100
+ * bytes a function in the agent's inventory validator); a validator that reads them anywhere else is left as it is.
+ */
+export function withoutUnusedContext(code: string): string {
+  const out = code
+    .replaceAll('{instancePath="", parentData, parentDataProperty, rootData=data}={}', '{instancePath=""}={}')
+    .replace(/,parentData:[\w$."]+,parentDataProperty:[\w$."]+,rootData\}/g, '}');
+  return /\b(parentData|parentDataProperty|rootData)\b/.test(out) ? code : out;
+}
+
 function compile(schema: object, opts: Options): string {
   const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, inlineRefs: false, code: { source: true, esm: true }, ...opts });
   addFormats(ajv);
   const validate = ajv.compile(hoistObjects(schema));
-  return inlineSchemaReads(compactErrorSites(withoutSchemaPaths(toEsm(standaloneCode(ajv, validate)))));
+  return withoutUnusedContext(inlineSchemaReads(compactErrorSites(withoutSchemaPaths(toEsm(standaloneCode(ajv, validate))))));
 }
 
 /** Names of the integer-typed parameters of a path or query schema (checked for canonical decimal). */

@@ -98,11 +98,12 @@ const PARAM_FREE = new Set(['additionalProperties', 'enum']);
 /** The value of a params literal made of keys, strings and numbers only; undefined for anything else. */
 function literalParams(params: string): Record<string, unknown> | undefined {
   const rest = params.replace(new RegExp(STRING, 'g'), '""').replace(/[A-Za-z_$][\w$]*\s*:/g, ':');
-  if (!/^[\s{}:,"0-9.eE+-]*$/.test(rest)) return undefined;
+  const values = rest.split(/[\s{}:,]+/).filter(Boolean);
+  if (!values.every((v) => v === '""' || /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(v))) return undefined;
   return new Function(`return (${params});`)() as Record<string, unknown>;
 }
 
-/** The message ajv would write for this site, when the helper can rebuild it exactly; else null. */
+/** Whether the helper rebuilds this site's message exactly as ajv wrote it (so the site may leave it out). */
 function rebuildable(keyword: string, params: string, message: string): boolean {
   if (!AJV_MESSAGE_KEYWORDS.has(keyword) || !LITERAL_MESSAGE.test(message)) return false;
   const p = PARAM_FREE.has(keyword) ? {} : literalParams(params);
@@ -113,11 +114,12 @@ function rebuildable(keyword: string, params: string, message: string): boolean 
  * Every error site of a standalone validator (ajv's `allErrors` code) spells out the same statements:
  * `const errN = {instancePath, schemaPath, keyword, params, message}; if (vErrors === null) vErrors = [errN];
  * else vErrors.push(errN); errors++;` — ≈ 130 minified bytes a site, 371 sites in the agent's inventory. Each
- * becomes one call of a helper (shared/http/validator-error.ts, one copy per bundle), `vErrors = __err(vErrors, instancePath, keyword, params,
- * message); errors++;`, which builds the same object (schemaPath empty: see withoutSchemaPaths). A message that
- * is exactly the text ajv derives from its keyword and literal params (required, type, additionalProperties,
- * enum, the limits, pattern, format: checked here with the helper's own ajvMessage) is left for the helper to
- * rebuild. Same errors, same keys in the same order; a site of any other shape is left as it is.
+ * becomes one call of a helper (shared/http/validator-error.ts, one copy per bundle), `vErrors = __err(vErrors,
+ * instancePath, keyword, params, message); errors++;`, which builds the same object (schemaPath empty: see
+ * withoutSchemaPaths). A message that is exactly the text ajv derives from its keyword and literal params
+ * (required, type, additionalProperties, enum, the limits, pattern, format: checked here with the helper's own
+ * ajvMessage) is left for the helper to rebuild. Same errors, same keys in the same order; a site of any other
+ * shape is left as it is.
  */
 export function compactErrorSites(code: string): string {
   const head = /const (err\d+) = \{/g;

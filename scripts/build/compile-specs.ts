@@ -202,11 +202,64 @@ export function withoutUnusedContext(code: string): string {
   return /\b(parentData|parentDataProperty|rootData)\b/.test(out) ? code : out;
 }
 
+/**
+ * Functions of a standalone validator that are the same code but for the validators they call: the agent's
+ * inventory unrolls a vdev tree six levels deep, and four levels' functions differ only in which level's function
+ * checks their children. Each such group becomes one factory taking the called validators, and each member a
+ * constant made by it (`const validate31 = __twin0(validate25, validate33)`), after every declaration and in
+ * call order. Same code runs for each member; its `errors` property stays on the member itself.
+ */
+export function mergeTwinFunctions(code: string): string {
+  const head = /function (validate\d+)\(data, \{instancePath=""\}=\{\}\)\{/g;
+  const fns: { name: string; start: number; end: number; key: string; refs: string[] }[] = [];
+  for (let m = head.exec(code); m; m = head.exec(code)) {
+    const close = literalEnd(code, m.index + m[0].length - 1);
+    if (close < 0) return code;
+    const refs: string[] = [];
+    const key = code.slice(m.index, close + 1).replace(/\bvalidate\d+\b/g, (n) => {
+      if (n === m![1]) return '__self';
+      if (!refs.includes(n)) refs.push(n);
+      return `__a${refs.indexOf(n)}`;
+    });
+    fns.push({ name: m[1], start: m.index, end: close + 1, key, refs });
+    head.lastIndex = close + 1;
+  }
+  const exported = new Set([...code.matchAll(/export (?:const [\w$]+ = |default )(validate\d+)/g)].map((m) => m[1]));
+  const groups = new Map<string, typeof fns>();
+  for (const f of fns) if (!exported.has(f.name)) groups.set(f.key, [...(groups.get(f.key) ?? []), f]);
+  const twins = [...groups.values()].filter((g) => g.length > 1);
+  if (!twins.length) return code;
+  const member = new Map(twins.flatMap((g, i) => g.map((f) => [f.name, { f, group: i }] as const)));
+  // each constant after the members it is made from (a cycle among members: leave the code as it is)
+  const consts: string[] = [];
+  const state = new Map<string, 'busy' | 'done'>();
+  const emit = (name: string): boolean => {
+    if (state.get(name) === 'done') return true;
+    if (state.get(name) === 'busy') return false;
+    state.set(name, 'busy');
+    const { f, group } = member.get(name)!;
+    for (const r of f.refs) if (member.has(r) && !emit(r)) return false;
+    consts.push(`const ${name} = __twin${group}(${f.refs.join(', ')});`);
+    state.set(name, 'done');
+    return true;
+  };
+  for (const name of member.keys()) if (!emit(name)) return code;
+  let out = '';
+  let from = 0;
+  for (const f of [...member.values()].map((x) => x.f).sort((a, b) => a.start - b.start)) {
+    out += code.slice(from, f.start);
+    from = f.end;
+  }
+  out += code.slice(from);
+  const factories = twins.map((g, i) => `function __twin${i}(${g[0].refs.map((_, j) => `__a${j}`).join(', ')}) { return ${g[0].key}; }`);
+  return `${out}\n${factories.join('\n')}\n${consts.join('\n')}\n`;
+}
+
 function compile(schema: object, opts: Options): string {
   const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, inlineRefs: false, code: { source: true, esm: true }, ...opts });
   addFormats(ajv);
   const validate = ajv.compile(hoistObjects(schema));
-  return withoutUnusedContext(inlineSchemaReads(compactErrorSites(withoutSchemaPaths(toEsm(standaloneCode(ajv, validate))))));
+  return mergeTwinFunctions(withoutUnusedContext(inlineSchemaReads(compactErrorSites(withoutSchemaPaths(toEsm(standaloneCode(ajv, validate)))))));
 }
 
 /** Names of the integer-typed parameters of a path or query schema (checked for canonical decimal). */

@@ -17,12 +17,15 @@ import { docsPage } from './build/docs-page.ts';
 import { buildConsole } from './build/console.ts';
 import { writeApiTypes } from './build/api-types.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
+import { kyselyNoDdl } from './build/kysely-no-ddl.ts';
 import { pgNoNative } from './build/pg-no-native.ts';
 import { settingsLeftOut, settingsNoDocs } from './build/settings-no-docs.ts';
 import { pgNoPgpass } from './build/pg-no-pgpass.ts';
 import { taskKindsNoSchemas } from './build/task-kinds-no-schemas.ts';
 import { jsYamlLoadOnly } from './build/js-yaml-load-only.ts';
 import { builtinsViaRequire } from './build/builtins-require.ts';
+import { middyStatusCodes } from './build/middy-status-codes.ts';
+import { bundlesLoadingResults, resultEntries, taskResultsBeside } from './build/task-results-beside.ts';
 import { edgeYml, prodRefusedSettings } from './build/edge.ts';
 
 const started = Date.now();
@@ -76,8 +79,26 @@ if (!schemasOnly) {
   const fn = await esbuild.build({
     ...common,
     external: [...common.external!, '@aws-sdk/*'],
-    plugins: [...common.plugins!, kyselyNoSchema, pgNoNative, pgNoPgpass, settingsNoDocs, taskKindsNoSchemas, jsYamlLoadOnly],
+    plugins: [
+      middyStatusCodes,
+      ...common.plugins!,
+      kyselyNoSchema,
+      kyselyNoDdl,
+      pgNoNative,
+      pgNoPgpass,
+      settingsNoDocs,
+      taskKindsNoSchemas,
+      jsYamlLoadOnly,
+      taskResultsBeside,
+    ],
     entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])),
+    outdir: 'dist',
+  });
+  // each task kind's result validator, beside every function that loads one when it finishes a task of that kind
+  await esbuild.build({
+    ...common,
+    plugins: [middyStatusCodes, ...common.plugins!],
+    entryPoints: resultEntries(bundlesLoadingResults(fn.metafile!)),
     outdir: 'dist',
   });
   // a function that names a setting the table left out of its bundle would fail at run time: stop here instead

@@ -6,6 +6,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import { DEFAULT_BODY_LIMIT, type EndpointSchema } from '#http/spec';
 import type { RouteDef } from './routes.ts';
+import { AJV_MESSAGE_KEYWORDS, ajvMessage } from '#http/validator-error';
 
 const OUT = '.generated/spec';
 
@@ -87,23 +88,38 @@ const ERROR_LITERAL = new RegExp(
   String.raw`^\{instancePath(?::(.+?))?,schemaPath:"",keyword:"([A-Za-z$]+)",params:(\{.*\}),message:((?:${STRING}\+?)+|.+)\}$`,
   's',
 );
-/** A params literal of nothing but one string, and a message of nothing but string literals: evaluable here. */
-const LITERAL_PARAMS = new RegExp(String.raw`^\{\s*(missingProperty|type)\s*:\s*(${STRING})\s*\}$`);
+/** A message of nothing but string literals (evaluable here). */
 const LITERAL_MESSAGE = new RegExp(String.raw`^(?:${STRING}\+?)+$`);
 const literalText = (expr: string) => [...expr.matchAll(new RegExp(STRING, 'g'))].map((x) => JSON.parse(x[0]) as string).join('');
 
-/** ajv's message of a `required` or `type` error, as the helper below rebuilds it from the params. */
-const derivedMessage = (keyword: string, value: string) =>
-  keyword === 'required' ? `must have required property '${value}'` : keyword === 'type' ? `must be ${value}` : null;
+/** Keywords whose message does not read their params. */
+const PARAM_FREE = new Set(['additionalProperties', 'enum']);
+
+/** The value of a params literal made of keys, strings and numbers only; undefined for anything else. */
+function literalParams(params: string): Record<string, unknown> | undefined {
+  const rest = params.replace(new RegExp(STRING, 'g'), '""').replace(/[A-Za-z_$][\w$]*\s*:/g, ':');
+  const values = rest.split(/[\s{}:,]+/).filter(Boolean);
+  if (!values.every((v) => v === '""' || /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(v))) return undefined;
+  return new Function(`return (${params});`)() as Record<string, unknown>;
+}
+
+/** Whether the helper rebuilds this site's message exactly as ajv wrote it (so the site may leave it out). */
+function rebuildable(keyword: string, params: string, message: string): boolean {
+  if (!AJV_MESSAGE_KEYWORDS.has(keyword) || !LITERAL_MESSAGE.test(message)) return false;
+  const p = PARAM_FREE.has(keyword) ? {} : literalParams(params);
+  return p !== undefined && ajvMessage(keyword, p) === literalText(message);
+}
 
 /**
  * Every error site of a standalone validator (ajv's `allErrors` code) spells out the same statements:
  * `const errN = {instancePath, schemaPath, keyword, params, message}; if (vErrors === null) vErrors = [errN];
  * else vErrors.push(errN); errors++;` — ≈ 130 minified bytes a site, 371 sites in the agent's inventory. Each
- * becomes one call of a helper declared once, `vErrors = __err(vErrors, instancePath, keyword, params,
- * message); errors++;`, which builds the same object (schemaPath empty: see withoutSchemaPaths). A `required`
- * or `type` message that is exactly ajv's text for its params (checked here, on literals only) is left for the
- * helper to rebuild. Same errors, same keys in the same order; a site of any other shape is left as it is.
+ * becomes one call of a helper (shared/http/validator-error.ts, one copy per bundle), `vErrors = __err(vErrors,
+ * instancePath, keyword, params, message); errors++;`, which builds the same object (schemaPath empty: see
+ * withoutSchemaPaths). A message that is exactly the text ajv derives from its keyword and literal params
+ * (required, type, additionalProperties, enum, the limits, pattern, format: checked here with the helper's own
+ * ajvMessage) is left for the helper to rebuild. Same errors, same keys in the same order; a site of any other
+ * shape is left as it is.
  */
 export function compactErrorSites(code: string): string {
   const head = /const (err\d+) = \{/g;
@@ -119,31 +135,131 @@ export function compactErrorSites(code: string): string {
     if (!code.startsWith(tail, close + 1) || !parts) continue;
     const [, path, keyword, params, message] = parts;
     if (literalEnd(params, 0) !== params.length - 1) continue;
-    const p = LITERAL_PARAMS.exec(params);
-    const rebuilt = p && LITERAL_MESSAGE.test(message) && derivedMessage(keyword, JSON.parse(p[2]) as string) === literalText(message);
-    const args = [path ?? 'instancePath', JSON.stringify(keyword), params, ...(rebuilt ? [] : [message])];
+    const args = [path ?? 'instancePath', JSON.stringify(keyword), params, ...(rebuildable(keyword, params, message) ? [] : [message])];
     out += `${code.slice(from, m.index)}vErrors = __err(vErrors, ${args.join(', ')});errors++;`;
     from = close + 1 + tail.length;
     head.lastIndex = from;
     sites++;
   }
   if (!sites) return code;
-  const helper = [
-    'const __err = (v, instancePath, keyword, params, message) => {',
-    '  const e = { instancePath, schemaPath: "", keyword, params, message: message ?? (keyword === "required" ? "must have required property \'" + params.missingProperty + "\'" : "must be " + params.type) };',
-    '  if (v === null) return [e];',
-    '  v.push(e);',
-    '  return v;',
-    '};',
-  ].join('\n');
-  return `${helper}\n${out}${code.slice(from)}`;
+  return `import { pushError as __err } from '#http/validator-error';\n${out}${code.slice(from)}`;
+}
+
+/**
+ * ajv's standalone code declares each schema it compiled (`const schemaN = {…}`, the whole subschema) and reads
+ * a few values from it at error sites (`params: {allowedValues: schemaN.properties.type.enum}`) or for key
+ * checks; the whole object stays in the bundle for them (≈ 5 KB of the agent's inventory validator). Each such
+ * read becomes a constant holding just that value (JSON, identical values once); the declarations nothing else
+ * reads are then left for the bundler to drop. Same values (errors are compared by content, never identity).
+ */
+export function inlineSchemaReads(code: string): string {
+  const values = new Map<string, unknown>();
+  const decl = /const (schema\d+) = \{/g;
+  for (let m = decl.exec(code); m; m = decl.exec(code)) {
+    const open = m.index + m[0].length - 1;
+    const close = literalEnd(code, open);
+    if (close < 0) continue;
+    const text = code.slice(open, close + 1);
+    if (text.includes('"__proto__"')) continue;
+    try {
+      values.set(m[1], JSON.parse(text));
+    } catch {
+      // not JSON: its reads stay as they are
+    }
+  }
+  if (!values.size) return code;
+  const consts = new Map<string, string>();
+  const read = new RegExp(String.raw`\b(schema\d+)((?:\.[A-Za-z_$][\w$]*|\[(?:${STRING}|\d+)\])+)`, 'g');
+  const out = code.replace(read, (whole, name: string, path: string) => {
+    if (!values.has(name)) return whole;
+    const keys = [...path.matchAll(new RegExp(String.raw`\.([A-Za-z_$][\w$]*)|\[(${STRING}|\d+)\]`, 'g'))].map(
+      (k) => k[1] ?? (k[2].startsWith('"') ? (JSON.parse(k[2]) as string) : Number(k[2])),
+    );
+    let v: unknown = values.get(name);
+    for (const k of keys) {
+      if (!v || typeof v !== 'object' || !Object.hasOwn(v, k)) return whole;
+      v = (v as Record<string | number, unknown>)[k];
+    }
+    if (v === undefined) return whole;
+    const json = JSON.stringify(v);
+    if (!consts.has(json)) consts.set(json, `__sv${consts.size}`);
+    return consts.get(json)!;
+  });
+  if (!consts.size) return code;
+  return `${[...consts].map(([json, id]) => `const ${id} = ${json};`).join('\n')}\n${out}`;
+}
+
+/**
+ * Each function of a standalone validator takes `{instancePath, parentData, parentDataProperty, rootData}` and
+ * hands them to the functions it calls; the last three serve only coercion into the parent (`coerceTypes`) and
+ * `$data` references. Where nothing but that hand-over reads them, they go from every signature and call (≈ 100
+ * bytes a function in the agent's inventory validator); a validator that reads them anywhere else is left as it is.
+ */
+export function withoutUnusedContext(code: string): string {
+  const out = code
+    .replaceAll('{instancePath="", parentData, parentDataProperty, rootData=data}={}', '{instancePath=""}={}')
+    .replace(/,parentData:[\w$."]+,parentDataProperty:[\w$."]+,rootData\}/g, '}');
+  return /\b(parentData|parentDataProperty|rootData)\b/.test(out) ? code : out;
+}
+
+/**
+ * Functions of a standalone validator that are the same code but for the validators they call: the agent's
+ * inventory unrolls a vdev tree six levels deep, and four levels' functions differ only in which level's function
+ * checks their children. Each such group becomes one factory taking the called validators, and each member a
+ * constant made by it (`const validate31 = __twin0(validate25, validate33)`), after every declaration and in
+ * call order. Same code runs for each member; its `errors` property stays on the member itself.
+ */
+export function mergeTwinFunctions(code: string): string {
+  const head = /function (validate\d+)\(data, \{instancePath=""\}=\{\}\)\{/g;
+  const fns: { name: string; start: number; end: number; key: string; refs: string[] }[] = [];
+  for (let m = head.exec(code); m; m = head.exec(code)) {
+    const close = literalEnd(code, m.index + m[0].length - 1);
+    if (close < 0) return code;
+    const refs: string[] = [];
+    const key = code.slice(m.index, close + 1).replace(/\bvalidate\d+\b/g, (n) => {
+      if (n === m![1]) return '__self';
+      if (!refs.includes(n)) refs.push(n);
+      return `__a${refs.indexOf(n)}`;
+    });
+    fns.push({ name: m[1], start: m.index, end: close + 1, key, refs });
+    head.lastIndex = close + 1;
+  }
+  const exported = new Set([...code.matchAll(/export (?:const [\w$]+ = |default )(validate\d+)/g)].map((m) => m[1]));
+  const groups = new Map<string, typeof fns>();
+  for (const f of fns) if (!exported.has(f.name)) groups.set(f.key, [...(groups.get(f.key) ?? []), f]);
+  const twins = [...groups.values()].filter((g) => g.length > 1);
+  if (!twins.length) return code;
+  const member = new Map(twins.flatMap((g, i) => g.map((f) => [f.name, { f, group: i }] as const)));
+  // each constant after the members it is made from (a cycle among members: leave the code as it is)
+  const consts: string[] = [];
+  const state = new Map<string, 'busy' | 'done'>();
+  const emit = (name: string): boolean => {
+    if (state.get(name) === 'done') return true;
+    if (state.get(name) === 'busy') return false;
+    state.set(name, 'busy');
+    const { f, group } = member.get(name)!;
+    for (const r of f.refs) if (member.has(r) && !emit(r)) return false;
+    consts.push(`const ${name} = __twin${group}(${f.refs.join(', ')});`);
+    state.set(name, 'done');
+    return true;
+  };
+  for (const name of member.keys()) if (!emit(name)) return code;
+  let out = '';
+  let from = 0;
+  for (const f of [...member.values()].map((x) => x.f).sort((a, b) => a.start - b.start)) {
+    out += code.slice(from, f.start);
+    from = f.end;
+  }
+  out += code.slice(from);
+  const factories = twins.map((g, i) => `function __twin${i}(${g[0].refs.map((_, j) => `__a${j}`).join(', ')}) { return ${g[0].key}; }`);
+  return `${out}\n${factories.join('\n')}\n${consts.join('\n')}\n`;
 }
 
 function compile(schema: object, opts: Options): string {
   const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, inlineRefs: false, code: { source: true, esm: true }, ...opts });
   addFormats(ajv);
   const validate = ajv.compile(hoistObjects(schema));
-  return compactErrorSites(withoutSchemaPaths(toEsm(standaloneCode(ajv, validate))));
+  return mergeTwinFunctions(withoutUnusedContext(inlineSchemaReads(compactErrorSites(withoutSchemaPaths(toEsm(standaloneCode(ajv, validate)))))));
 }
 
 /** Names of the integer-typed parameters of a path or query schema (checked for canonical decimal). */

@@ -9,7 +9,7 @@ const SCHEMA_FIELDS = new Set(['payload', 'result']);
  * The task-kind table (shared/agent-api/task-kinds.ts) as a function bundle needs it: each kind's resource,
  * exclusivity, configuration flag, secret fields, peers and undo flag, without its `payload` and `result`
  * schemas. No function reads those at run time: they type the code, and the build compiles the results into
- * .generated/task-results.js, which the finish path runs. The schema constants they were built from then have no
+ * .generated/task-results/ (a validator per kind), which the finish path runs. The schema constants they were built from then have no
  * reader either: their builder calls (`exact(…)`) are marked pure so esbuild drops them, and `peersFrom`'s first
  * argument (a schema, there for its type) becomes `0`. Measured (esbuild metafile): 6.1 → ≈ 2 KB in each of the
  * functions that plan tasks. Through TypeScript's syntax tree, so the source's layout does not matter.

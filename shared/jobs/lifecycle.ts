@@ -75,7 +75,7 @@ export async function finishTask(
     throw conflict('task_attempt_superseded', `task ${taskId} is at attempt ${task.attempts}; the report of attempt ${r.attempt} is not recorded`);
   }
   // a success whose result is not the kind's fails: its outcome could not trust it
-  const invalid = r.status === 'success' ? resultProblem(task.kind, r.result) : null;
+  const invalid = r.status === 'success' ? await resultProblem(task.kind, r.result) : null;
   const status = invalid ? 'failed' : r.status;
   if (task.status === status) return { task, changed: false }; // a retried report that already landed
   if (task.status !== 'running' && task.status !== 'interrupted') {

@@ -111,6 +111,23 @@ test('every endpoint’s built body validator answers as ajv’s own compilation
   expect(checked).toBeGreaterThan(2000);
 });
 
+test('every endpoint’s built path and query validator answers as ajv’s own compilation (coercing types)', async () => {
+  let checked = 0;
+  const modules = [...new Set(readRoutes().map((r) => r.module))];
+  for (const module of modules) {
+    const schema = await loadSchema(module);
+    if (!schema?.path && !schema?.query) continue;
+    const spec = (await import(`#spec/${module.replace(/^functions\//, '')}`)).default as { request: Validator };
+    const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, inlineRefs: false, coerceTypes: true });
+    addFormats(ajv);
+    // as scripts/build/compile-specs.ts builds it
+    const request = { type: 'object', properties: { path: schema.path ?? { type: 'object' }, query: schema.query ?? { type: 'object' } } };
+    const hoisted = hoistObjects(request) as Schema;
+    checked += expectSameAnswers(spec.request, ajv.compile(hoisted), instance(hoisted, hoisted));
+  }
+  expect(checked).toBeGreaterThan(1000);
+});
+
 test('every task kind’s built result validator answers as ajv’s own compilation', () => {
   let checked = 0;
   for (const kind of TASK_KINDS) {

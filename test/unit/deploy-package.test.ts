@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import { load } from 'js-yaml';
@@ -12,6 +12,7 @@ import { SECURITY_HEADERS } from '#http/security-headers';
 import { EDGE_SECRET_HEADER } from '#http/client-address';
 import { staticFiles } from '#http/static-files';
 import { nodeDeadLetterQueueName } from '#shared/queue/config';
+import { TASK_KINDS } from '#shared/agent-api/task-kinds';
 
 /**
  * What README promises `serverless deploy` creates, checked on the artifacts `serverless package` builds
@@ -51,7 +52,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const resources = (type: string) => Object.values(template.Resources).filter((r) => r.Type === type);
 
-test('one zip per function, holding only its bundle, its source map, its data file if it has one, and dist/package.json', async () => {
+/** The modules the build writes beside a bundle for it to import on demand (`<op>.result.<kind>.js` and maps). */
+const besideBundle = (bundle: string) =>
+  readdirSync(dirname(bundle))
+    .filter((n) => n.startsWith(`${basename(bundle, '.js')}.result.`))
+    .map((n) => `${dirname(bundle)}/${n}`);
+
+test('one zip per function, holding only its bundle, its source map, its data file or the modules it loads if it has them, and dist/package.json', async () => {
   const fns = declared();
   expect(fns.length).toBeGreaterThan(30);
   for (const fn of fns) {
@@ -61,8 +68,11 @@ test('one zip per function, holding only its bundle, its source map, its data fi
       .map((f) => f.name)
       .sort();
     const data = fn.bundle.replace(/\.js$/, '.json');
-    expect(files).toEqual([fn.bundle, `${fn.bundle}.map`, ...(existsSync(data) ? [data] : []), 'dist/package.json'].sort());
+    expect(files).toEqual([fn.bundle, `${fn.bundle}.map`, ...(existsSync(data) ? [data] : []), ...besideBundle(fn.bundle), 'dist/package.json'].sort());
   }
+  // the finish route loads each task kind's result validator from beside its bundle (scripts/build/task-results-beside.ts)
+  const finish = await JSZip.loadAsync(readFileSync(join(dir, 'agent-task-finish.zip')));
+  for (const kind of TASK_KINDS) expect(finish.file(`dist/functions/agent/task-finish.result.${kind}.js`)).not.toBeNull();
   // GET /api/openapi.json reads its document from beside its bundle
   const openapi = await JSZip.loadAsync(readFileSync(join(dir, 'meta-openapi.zip')));
   expect(JSON.parse(await openapi.file('dist/functions/meta/openapi.json')!.async('string')).openapi).toBe('3.1.0');

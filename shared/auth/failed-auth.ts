@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '#store/tables';
 import { isExemptSource, type FailedAuthSettings } from './failed-auth-settings.ts';
@@ -10,30 +10,17 @@ type FailedAuthVerdict =
   /** more than the limit in the current window: refuse for `retryAfterS` seconds */
   | { limited: true; failures: number; retryAfterS: number };
 
-/** An IPv6 address's eight groups (a zone, which names no other host, dropped), through the URL parser. */
-function ipv6Groups(address: string): number[] {
-  const host = new URL(`http://[${address.replace(/%.*$/, '')}]/`).hostname.slice(1, -1);
-  const part = (s: string) => (s ? s.split(':').map((g) => Number.parseInt(g, 16)) : []);
-  const [head, tail] = host.split('::');
-  if (tail === undefined) return part(head);
-  const h = part(head);
-  const t = part(tail);
-  return [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t];
-}
-
 /**
  * Whom a failure is counted against: an IPv4 address as it is (also when the gateway spells it IPv4-mapped), an
  * IPv6 address by its /64 — one subscriber's prefix, through which a client can rotate at will — and anything
- * else as it is. The /64 is written in RFC 5952's form (what the URL parser writes: lower case, the longest run
- * of zero groups as `::`). Node's own parsers, not an address library: every function bundle authenticates. The
- * sources are the gateway's peer address or a header value that passed `isIP` (shared/http/client-address.ts).
+ * else as it is.
  */
 export function countedSource(source: string): string {
-  if (isIP(source) !== 6) return source;
-  const g = ipv6Groups(source);
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return [g[6] >> 8, g[6] & 255, g[7] >> 8, g[7] & 255].join('.');
-  const prefix = g.slice(0, 4).map((x) => x.toString(16));
-  return `${new URL(`http://[${prefix.join(':')}::]/`).hostname.slice(1, -1)}/64`;
+  if (!ipaddr.isValid(source)) return source;
+  const a = ipaddr.process(source);
+  if (a.kind() === 'ipv4') return a.toString();
+  const bytes = a.toByteArray().fill(0, 8);
+  return `${ipaddr.fromByteArray(bytes).toString()}/64`;
 }
 
 /**

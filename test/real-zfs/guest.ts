@@ -58,6 +58,13 @@ export async function bootGuest(log: (line: string) => void = (l) => console.log
       continue;
     }
     const { child, port, version, how } = booted;
+    try {
+      await memoryBackedVarTmp(port, keyFile);
+    } catch (e) {
+      await kill(child);
+      rmSync(workDir, { recursive: true, force: true });
+      throw e;
+    }
     log(`real-zfs guest: OpenZFS ${version} under ${accel.toUpperCase()} (${how}), SSH on 127.0.0.1:${port}`);
     const stop = async () => {
       await kill(child);
@@ -148,6 +155,24 @@ async function coldBoot(image: GuestImage, accel: Accelerator, workDir: string, 
     await kill(child);
     log(`real-zfs guest: cold boot under ${accel.toUpperCase()} failed`);
     return e as Error;
+  }
+}
+
+/**
+ * /var/tmp (where every suite and the host-check kit keep their vdev files and streams) as tmpfs: a file vdev's
+ * writes and fsyncs then stay in the guest's memory instead of going through ext4, virtio and the qcow2 layer, all
+ * emulated. Measured on a resumed guest (28 Nov): `zpool create` of a mirror 486 → 420 ms, `zfs destroy -r`
+ * 365 → 230 ms, `zpool destroy` 407 → 314 ms, `zfs rollback` 267 → 222 ms; commands that write no data about
+ * the same. ZFS sees a file vdev either way (openzfs/zfs module/zfs/vdev_file.c); nothing a test compares depends on the file system
+ * under it. Sparse files take memory only for what is written (the suites write a few MB a pool).
+ */
+async function memoryBackedVarTmp(port: number, keyFile: string): Promise<void> {
+  const exec = executorFor(port, keyFile);
+  try {
+    const r = await exec.run(['sh', '-c', 'mount -t tmpfs -o size=1200M,mode=1777 tmpfs /var/tmp']);
+    if (r.code !== 0) throw new Error(`mounting tmpfs on the guest's /var/tmp exited ${r.code}: ${r.stderr}`);
+  } finally {
+    await exec.close();
   }
 }
 

@@ -186,7 +186,21 @@ export class SshExecutor implements Executor {
       let ch: Channel | null = null;
       try {
         const conn = await this.client();
-        ch = await new Promise<Channel>((resolve, reject) => conn.exec(command, (err, c) => (err ? reject(err) : resolve(c))));
+        let exit: { code: number | null; signal?: string } = { code: null };
+        let onExit: () => void = () => undefined;
+        const exited = new Promise<void>((resolve) => (onExit = resolve));
+        ch = await new Promise<Channel>((resolve, reject) =>
+          conn.exec(command, (err, c) => {
+            if (err) return reject(err);
+            // listened to here, not after the await: a quick command's exit status can arrive in the same read as
+            // the exec's reply, and ssh2 emits 'exit' while it parses that read, before a promise continuation runs
+            c.on('exit', (code: number | null, signal?: string) => {
+              exit = { code, signal };
+              onExit();
+            });
+            resolve(c);
+          }),
+        );
         channel = ch;
         if (killed) stop();
         let stderr = '';
@@ -194,8 +208,6 @@ export class SshExecutor implements Executor {
         ch.stderr.on('data', (c: string) => {
           if (stderr.length < 1 << 20) stderr += c;
         });
-        let exit: { code: number | null; signal?: string } = { code: null };
-        const exited = new Promise<void>((resolve) => ch!.on('exit', (code, signal) => ((exit = { code, signal }), resolve())));
         const outEnded = new Promise<void>((resolve) => ch!.on('end', () => resolve()));
         const errEnded = new Promise<void>((resolve) => ch!.stderr.on('end', () => resolve()));
         const closed = new Promise<void>((resolve) => ch!.on('close', () => resolve()));

@@ -39,6 +39,11 @@ const stack = await startStack({
   // failed authentication: the suite's own address 127.0.0.1 is exempt, so tests of 401s never meet the limit; the
   // limit's tests send from other loopback addresses and meet it after 5 failures
   functionEnv: {
+    // the store's bounds (the product's default is 5 s each): the suite's stacks share two cores with a TCG guest,
+    // Chromium and the other pass, and PGlite answers one statement at a time; a CI run saw E-power's first request
+    // answer 503 cluster_consensus_unavailable at 5 s. The tests of the bound itself set their own.
+    HM_DB_CONNECT_TIMEOUT_MS: '30000',
+    HM_DB_QUERY_TIMEOUT_MS: '30000',
     HM_SWEEP_UNSENT_S: '2',
     HM_NOTIFY_BACKOFF_S: '0.3',
     HM_NOTIFY_MAX_ATTEMPTS: '4',

@@ -40,7 +40,7 @@ const stack = await startStack({
   // limit's tests send from other loopback addresses and meet it after 5 failures
   functionEnv: {
     // the store's bounds (the product's default is 5 s each): the suite's stacks share two cores with a TCG guest,
-    // Chromium and the other pass, and PGlite answers one statement at a time; a CI run saw E-power's first request
+    // Chromium and the other pass, and PGlite answers one statement at a time; a CI run saw a VM power request (hostmgr vm stop)
     // answer 503 cluster_consensus_unavailable at 5 s. The tests of the bound itself set their own.
     HM_DB_CONNECT_TIMEOUT_MS: '30000',
     HM_DB_QUERY_TIMEOUT_MS: '30000',

@@ -2,5 +2,6 @@
 import { spawnSync } from 'node:child_process';
 import { REAL_ZFS_ARGS } from './jest-args.ts';
 
-const r = spawnSync('npx', ['jest', '--selectProjects', 'real-zfs', ...REAL_ZFS_ARGS, ...process.argv.slice(2)], { stdio: 'inherit' });
+// the operator's arguments (files, -t …) first: --selectProjects and --reporters take every word after them
+const r = spawnSync('npx', ['jest', ...process.argv.slice(2), '--selectProjects', 'real-zfs', ...REAL_ZFS_ARGS], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

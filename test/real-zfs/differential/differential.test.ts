@@ -20,16 +20,21 @@ let ran = 0;
 beforeAll(async () => {
   g = await guest();
 });
+const onTheGuest = () =>
+  guestTarget(async (script) => {
+    const r = await g.run(['sh', '-c', script]);
+    return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+  });
 afterAll(async () => {
-  await g?.close();
+  if (!g) return;
+  // the last sequence's pools go too: a later file's `zpool create tank` refuses a /tank that one left mounted
+  await onTheGuest().reset();
+  await g.close();
 });
 
 describe.each(SEQUENCES.map((s) => [s.id, s] as const))('%s', (_id, seq) => {
   test(seq.title, async () => {
-    const target = guestTarget(async (script) => {
-      const r = await g.run(['sh', '-c', script]);
-      return { code: r.code, stdout: r.stdout, stderr: r.stderr };
-    });
+    const target = onTheGuest();
     // the guest works in its own process while the simulator works in this one: the two sides run at once
     const onGuest = target.reset().then(() => runSequence(seq, target));
     const simulated = {} as Record<ProfileId, (Result | null)[]>;

@@ -6,9 +6,14 @@ import { defaultVmOptions } from '#shared/agent-api/vm-defaults';
 import type { VmConfig, VmOptions, VmState } from '#shared/domain/vms/types';
 import { syncMacBindings } from '#domain/vms/mac-objects';
 
-/** Guest ids are cluster-wide and shared with other test files: pick ones nobody holds. */
+/**
+ * Guest ids are cluster-wide and shared with other test files: pick ones nobody holds, and none with a past either —
+ * an earlier file's guest that an agent's inventory removed leaves its tasks (`vm:<id>`), which tasksOf would return.
+ */
 export async function freeRids(count: number): Promise<number[]> {
-  const taken = new Set((await testDb().selectFrom('guests').select('id').execute()).map((r) => r.id));
+  const guests = await testDb().selectFrom('guests').select('id').execute();
+  const tasks = await testDb().selectFrom('tasks').select('resource').distinct().where('resource', 'like', '%:%').execute();
+  const taken = new Set([...guests.map((r) => r.id), ...tasks.map((t) => Number(t.resource.split(':')[1])).filter(Number.isInteger)]);
   const out: number[] = [];
   while (out.length < count) {
     const id = 2000 + Math.floor(Math.random() * 7999);

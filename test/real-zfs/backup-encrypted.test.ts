@@ -1,7 +1,7 @@
 import { backupRun } from '#agent/jobs/backup-run';
 import { restoreBackup } from '#agent/jobs/backup-restore';
 import { type Guest, guest } from './guest.ts';
-import { createPool, dropPool, jobContext, propsWithSource, VDEV_DIR, values } from './scenario.ts';
+import { createPool, dropPool, jobContext, PASSPHRASE_ROOT, propsWithSource, VDEV_DIR, values } from './scenario.ts';
 
 /**
  * A dataset that inherits its encryption (hmesrc/enc/db under the encryption root hmesrc/enc, its key in a file)
@@ -33,7 +33,7 @@ beforeAll(async () => {
   await createPool(g, SRC);
   await createPool(g, BK);
   await g.ok(['sh', '-c', `printf '%s' '${PASSPHRASE}' > ${KEYFILE} && chmod 600 ${KEYFILE}`]);
-  await g.ok(['zfs', 'create', '-o', 'encryption=on', '-o', 'keyformat=passphrase', '-o', `keylocation=file://${KEYFILE}`, ROOT]);
+  await g.ok(['zfs', 'create', ...PASSPHRASE_ROOT, '-o', `keylocation=file://${KEYFILE}`, ROOT]);
   await g.ok(['zfs', 'create', DS]);
   await g.ok(['zfs', 'create', `${BK}/backups`]);
 });

@@ -10,7 +10,7 @@ import {
 } from '#agent/drivers/zfs/replication';
 import { mountForUse } from '#agent/drivers/zfs/mount';
 import { executorFor, type BootedGuest, bootGuest, type Guest, guest } from './guest.ts';
-import { createPool, propsWithSource, values } from './scenario.ts';
+import { createPool, PASSPHRASE_ROOT, propsWithSource, values } from './scenario.ts';
 import type { SshExecutor } from '#agent/executors/ssh';
 
 /**
@@ -95,19 +95,7 @@ test('an encrypted dataset travels raw, arrives with its keylocation, and the ta
     if (w.code) throw new Error(w.stderr);
   }
   const DS = `${POOL}/jails/db`;
-  await a.ok([
-    'zfs',
-    'create',
-    '-o',
-    'encryption=on',
-    '-o',
-    'keyformat=passphrase',
-    '-o',
-    `keylocation=file://${KEY}`,
-    '-o',
-    'mountpoint=/usr/local/jails/db',
-    DS,
-  ]);
+  await a.ok(['zfs', 'create', ...PASSPHRASE_ROOT, '-o', `keylocation=file://${KEY}`, '-o', 'mountpoint=/usr/local/jails/db', DS]);
   await a.sh('printf initial > /usr/local/jails/db/initial.txt');
   await migrate(DS, '/usr/local/jails/db');
   expect((await bOk(['zfs', 'get', '-H', '-o', 'value', 'encryptionroot,keylocation,keystatus,mounted', DS])).split('\n').filter(Boolean)).toEqual([

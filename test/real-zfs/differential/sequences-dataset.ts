@@ -1,5 +1,6 @@
 import { WORK, type Sequence, type Step } from './sequence.ts';
 import { files, pool } from './sequences-pool.ts';
+import { PASSPHRASE_ROOT } from '../scenario.ts';
 
 /** Datasets: create with properties, list/get as the agent reads them, snapshots, rename, set, mount, zvols, destroy. */
 export const INVENTORY = ['zfs', 'list', '-Hp', '-o', 'name,type,used,avail,refer,volsize'];
@@ -228,7 +229,7 @@ export const DATASET_SEQUENCES: Sequence[] = [
       files(1),
       pool('tank', 0),
       keyFile(),
-      { run: ['zfs', 'create', '-o', 'encryption=on', '-o', 'keyformat=passphrase', '-o', `keylocation=file://${WORK}/key`, 'tank/enc'] },
+      { run: ['zfs', 'create', ...PASSPHRASE_ROOT, '-o', `keylocation=file://${WORK}/key`, 'tank/enc'] },
       { run: ['zfs', 'create', 'tank/enc/c'] },
       { run: value('encryption,encryptionroot', 'tank/enc') },
       { run: value('encryption,encryptionroot', 'tank/enc/c') },

@@ -1,6 +1,7 @@
 import { WORK, type Sequence, type Step } from './sequence.ts';
 import { files, pool } from './sequences-pool.ts';
 import { KEY, keyFile, MOUNTS, sourced, value, write } from './sequences-dataset.ts';
+import { PASSPHRASE_ROOT } from '../scenario.ts';
 
 /**
  * send/recv as the agent runs them: a backup job's stream (backup-stream.ts), E20's replication (replication.ts),
@@ -44,7 +45,7 @@ const encPools: Step[] = [
   pool('tank', 0),
   pool('bk', 1),
   keyFile(),
-  { run: ['zfs', 'create', '-o', 'encryption=on', '-o', 'keyformat=passphrase', '-o', `keylocation=file://${WORK}/key`, 'tank/enc'] },
+  { run: ['zfs', 'create', ...PASSPHRASE_ROOT, '-o', `keylocation=file://${WORK}/key`, 'tank/enc'] },
   { run: ['zfs', 'create', 'tank/enc/d'] },
   write('/tank/enc/d/file'),
 ];

@@ -6,8 +6,8 @@
  *   - e2e — agents over SSH, Chromium, whole stacks — once
  *   - real-zfs — the real-OpenZFS guest — once
  *   - with HM_TIERS_BENCH_SHORT=1 (CI), the bench's short mode, as the last pass
- * The passes run in lanes (HM_TEST_LANES, default 2): a pass takes the next free lane, in the order below
- * (fast, then the real-OpenZFS guest in one lane; the stack and e2e passes in the other). Each pass's files wait on agents, SSH, a TCG guest and
+ * The passes run in lanes (HM_TEST_LANES, default 2): a pass takes the next free lane, the real-OpenZFS one
+ * first because its guest is the longest single piece. Each pass's files wait on agents, SSH, a TCG guest and
  * timers more than they use a core (a stack pass used about one core of two), so two lanes fill the machine
  * where one left it half idle. Passes that share a fixed resource never overlap: the stack passes both start
  * pebble on its fixed ports. With two lanes a pass prints its PASS/FAIL lines as they come and its whole output
@@ -47,17 +47,14 @@ const onPglite: NodeJS.ProcessEnv = { ...process.env, TEST_DATABASE_URL: '' };
 const plan = tiers.plan(process.cwd());
 const sensitive = plan.fast.filter((f: string) => plan.profileSensitive.includes(f));
 
-// in the order lanes take them: with two lanes, one runs fast (its 15.0 files too) and then the real-OpenZFS
-// guest, the longest single piece; the other the stack and e2e passes, which share pebble's ports or would
-// wait on each other's cores anyway. Both lanes then end within a minute or two of each other; the bench
-// takes whichever frees first.
+// in the order lanes take them
 const passes: Pass[] = [];
-passes.push({ label: 'fast', slug: 'fast', project: 'fast', env: onPglite });
-passes.push({ label: 'stack on PGlite', slug: 'stack-pglite', project: 'stack', env: onPglite, resource: 'pebble' });
-if (postgresUrl && sensitive.length)
-  passes.push({ label: `fast on ${SECOND_PROFILE}`, slug: 'fast-15', project: 'fast', env: { ...onPglite, HM_SIM_PROFILE: SECOND_PROFILE }, files: sensitive });
 // the real-OpenZFS guest (no store): its own closing line, as `npm run test:real-zfs` prints it
 passes.push({ label: 'real OpenZFS', slug: 'real-zfs', project: 'real-zfs', env: onPglite, args: REAL_ZFS_ARGS });
+passes.push({ label: 'fast', slug: 'fast', project: 'fast', env: onPglite });
+if (postgresUrl && sensitive.length)
+  passes.push({ label: `fast on ${SECOND_PROFILE}`, slug: 'fast-15', project: 'fast', env: { ...onPglite, HM_SIM_PROFILE: SECOND_PROFILE }, files: sensitive });
+passes.push({ label: 'stack on PGlite', slug: 'stack-pglite', project: 'stack', env: onPglite, resource: 'pebble' });
 passes.push({ label: 'e2e', slug: 'e2e', project: 'e2e', env: onPglite });
 if (postgresUrl)
   passes.push({

@@ -123,7 +123,10 @@ try {
 } catch {
   /* already gone */
 }
-await Promise.race([exited, sleep(60_000)]);
+// the bound's timer is cleared once npm start has exited: left pending, it kept this check alive 60 s after it passed
+let bound: NodeJS.Timeout | undefined;
+await Promise.race([exited, new Promise((r) => (bound = setTimeout(r, 60_000)))]);
+clearTimeout(bound);
 if (exitCode === undefined) failures.push('npm start did not exit within 60 s of SIGINT');
 await sleep(1500);
 const left = leftovers();

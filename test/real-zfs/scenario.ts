@@ -11,9 +11,10 @@ import { executorFor, type Guest } from './guest.ts';
 export const VDEV_DIR = '/var/tmp/hm-vdevs';
 
 /**
- * `zfs create` options of a passphrase encryption root with OpenZFS's fewest PBKDF2 iterations (100 000, its
- * MIN_PBKDF2_ITERATIONS; the default is 350 000): every key load derives the key again, and under TCG each
- * derivation took seconds — 21 % of the differential's time. What is compared does not depend on the count.
+ * `zfs create` options of a passphrase encryption root with OpenZFS's fewest PBKDF2 iterations (100 000: openzfs/zfs
+ * include/sys/fs/zfs.h MIN_PBKDF2_ITERATIONS, DEFAULT_PBKDF2_ITERATIONS 350 000; FreeBSD 14 and 15 carry the same
+ * OpenZFS header): every key load derives the key again, and under TCG each derivation took seconds — 21 % of the
+ * differential's time. What is compared does not depend on the count.
  */
 export const PASSPHRASE_ROOT = ['-o', 'encryption=on', '-o', 'keyformat=passphrase', '-o', 'pbkdf2iters=100000'];
 

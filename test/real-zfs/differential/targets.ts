@@ -59,29 +59,39 @@ export function guestTarget(sh: (script: string) => Promise<Result>): Target & {
       return [s, r];
     },
     /**
-     * The steps as one script: each command as `run`/`pipe` runs it (stdin from printf, else /dev/null), its exit
-     * code and its output and error files printed base64-encoded after a marker line, so one round trip carries
-     * a whole sequence and the outputs come back byte for byte.
+     * The steps as one script: each command as `run`/`pipe` runs it (stdin from printf, else /dev/null) with its
+     * output and error in files of its own, and its exit codes echoed after a marker line; at the end one `stat`
+     * prints every file's size and one `cat | base64` carries them all, so one round trip returns a whole sequence
+     * byte for byte. Under TCG a process costs ≈ 40 ms, as much as a third of a cheap `zfs` step: the script starts
+     * three per batch, not three per step.
      */
     async batch(steps) {
       const dir = '/var/tmp/hm-diff.batch';
+      const files = steps.flatMap((_, i) => [`${i}.o`, `${i}.e1`, `${i}.e2`]);
       const body = steps.map((step, i) => {
+        const [o, e1, e2] = [`${dir}/${i}.o`, `${dir}/${i}.e1`, `${dir}/${i}.e2`];
         const cmd = (argv: string[], stdin?: string) => (stdin === undefined ? `${line(argv)} </dev/null` : `printf '%s' ${shq(stdin)} | ${line(argv)}`);
         const run =
           'pipe' in step
-            ? `${line(step.pipe[0])} </dev/null >${stream} 2>${dir}/e1; c1=$?; ${line(step.pipe[1])} <${stream} >${dir}/o 2>${dir}/e2; c2=$?`
-            : `: >${dir}/e1; c1=0; ${cmd('setup' in step ? step.setup : step.run, step.stdin)} >${dir}/o 2>${dir}/e2; c2=$?`;
-        return `${run}\necho "@@@ ${i} $c1 $c2"; for f in o e1 e2; do base64 -w0 ${dir}/$f; echo; done`;
+            ? `${line(step.pipe[0])} </dev/null >${stream} 2>${e1}; c1=$?; ${line(step.pipe[1])} <${stream} >${o} 2>${e2}; c2=$?`
+            : `: >${e1}; c1=0; ${cmd('setup' in step ? step.setup : step.run, step.stdin)} >${o} 2>${e2}; c2=$?`;
+        return `${run}\necho "@@@ ${i} $c1 $c2"`;
       });
-      const r = await sh(`rm -rf ${dir} && mkdir -p ${dir} || exit 99\n${body.join('\n')}\nrm -rf ${dir}`);
+      const collect = `cd ${dir} && echo "@@@ sizes" $(stat -c %s ${files.join(' ')}) && cat ${files.join(' ')} | base64 -w0 && echo`;
+      const r = await sh(`rm -rf ${dir} && mkdir -p ${dir} || exit 99\n${body.join('\n')}\n${collect}\ncode=$?; cd / && rm -rf ${dir}; exit $code`);
       if (r.code !== 0) throw new Error(`batch on the guest failed (${r.code}): ${r.stderr}`);
       const lines = r.stdout.split('\n');
-      const b64 = (t: string) => Buffer.from(t, 'base64').toString('utf8');
+      const at = lines.findIndex((l) => l.startsWith('@@@ sizes '));
+      const sizes = at < 0 ? [] : lines[at].slice('@@@ sizes '.length).split(' ').map(Number);
+      if (sizes.length !== files.length) throw new Error(`batch on the guest printed no sizes: ${r.stdout.slice(-400)}${r.stderr}`);
+      const data = Buffer.from(lines[at + 1], 'base64');
+      let offset = 0;
+      const contents = sizes.map((n) => data.subarray(offset, (offset += n)).toString('utf8'));
       return steps.map((step, i) => {
-        const at = lines.indexOf(lines.find((l) => l.startsWith(`@@@ ${i} `)) ?? '@@@ missing');
-        if (at < 0) throw new Error(`batch on the guest printed no result for step ${i}: ${r.stdout.slice(-400)}${r.stderr}`);
-        const [, , c1, c2] = lines[at].split(' ');
-        const [o, e1, e2] = [lines[at + 1], lines[at + 2], lines[at + 3]].map(b64);
+        const mark = lines.find((l) => l.startsWith(`@@@ ${i} `));
+        if (!mark) throw new Error(`batch on the guest printed no result for step ${i}: ${r.stdout.slice(-400)}${r.stderr}`);
+        const [, , c1, c2] = mark.split(' ');
+        const [o, e1, e2] = contents.slice(3 * i, 3 * i + 3);
         const recv: Result = { code: Number(c2), stdout: o, stderr: e2 };
         return 'pipe' in step ? ([{ code: Number(c1), stdout: '', stderr: e1 }, recv] as [Result, Result]) : recv;
       });

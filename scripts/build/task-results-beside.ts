@@ -5,27 +5,17 @@ import { TASK_RESULTS_DIR } from './compile-task-results.ts';
 const LOADER = /(^|[\\/])shared[\\/]jobs[\\/]result-validators\.ts$/;
 
 /**
- * Task results' validators as a function bundle loads them: shared/jobs/result-validators.ts imports a kind's
- * validator from .generated/task-results/ when a task of that kind first finishes; in a bundle it imports the
- * file the build writes beside the bundle, `<bundle>.result.<kind>.js` (each validator bundled alone), which the
- * function's package takes with it (`dist/<module>.*`). Same validator, same caching; the finish route's bundle
- * no longer holds every kind's (agent/task-finish 266 → ≈ 234 KB, esbuild metafile).
+ * Task kinds' validators as a function bundle loads them: shared/jobs/result-validators.ts imports a kind's
+ * validators from .generated/task-results/ when a task of that kind first needs them; in a bundle it imports the
+ * file the build writes beside the bundle, `<bundle>.result.<kind>.js` (each kind's bundled alone), which the
+ * function's package takes with it (`dist/<module>.*`). Same validators, cached by the module loader alike; the
+ * finish route's bundle no longer holds every kind's (agent/task-finish 266 → ≈ 234 KB, esbuild metafile).
  */
 export const taskResultsBeside: esbuild.Plugin = {
   name: 'task-results-beside',
   setup(build) {
     build.onLoad({ filter: LOADER }, () => ({
-      contents: [
-        'const loaded = new Map();',
-        'export function resultValidator(kind) {',
-        '  let v = loaded.get(kind);',
-        '  if (!v) {',
-        "    v = import(import.meta.url.replace(/\\.js$/, '.result.' + kind + '.js')).then((m) => m.default);",
-        '    loaded.set(kind, v);',
-        '  }',
-        '  return v;',
-        '}',
-      ].join('\n'),
+      contents: ['export function kindValidators(kind) {', "  return import(import.meta.url.replace(/\\.js$/, '.result.' + kind + '.js'));", '}'].join('\n'),
       loader: 'js',
     }));
   },

@@ -1,5 +1,7 @@
-import type { KindOutcome, TaskOutcome } from '#shared/jobs/lifecycle';
-import { isTaskKind, type TaskKind } from '#shared/agent-api/task-kinds';
+import type { Db } from '#store/tables';
+import type { KindOutcome, TaskOf, TaskOutcome } from '#shared/jobs/lifecycle';
+import { taskOfItsKind } from '#shared/jobs/task-of-kind';
+import type { TaskKind } from '#shared/agent-api/task-kinds';
 import { notifyTaskEnded } from './notifications/raise.ts';
 import { completeMigration } from './jails/migrate.ts';
 import { applyVmTaskOutcome } from './vms/outcomes.ts';
@@ -57,12 +59,15 @@ export const taskOutcomes: { [K in TaskKind]: KindOutcome<K> } = {
 
 const ENDED = new Set(['success', 'failed', 'interrupted', 'cancelled']);
 
+/** A kind's outcome for a task of that kind: K ties the two, so the call needs no cast. */
+const outcomeOfItsKind = <K extends TaskKind>(trx: Db, task: TaskOf<K>) => taskOutcomes[task.kind](trx, task);
+
 /**
  * What follows a task's start or end: an ended task's event and notification (./notifications/raise.ts), then
- * the outcome of its kind (a kind this control plane does not know has none).
+ * the outcome of its kind, which reads the task as its kind's (a kind this control plane does not know has none).
  */
 export const applyTaskOutcome: TaskOutcome = async (trx, task) => {
   if (ENDED.has(task.status)) await notifyTaskEnded(trx, task);
-  if (!isTaskKind(task.kind)) return;
-  await (taskOutcomes[task.kind] as TaskOutcome)(trx, task);
+  const typed = await taskOfItsKind(task);
+  if (typed) await outcomeOfItsKind<TaskKind>(trx, typed);
 };

@@ -1,5 +1,13 @@
 import { isTaskKind } from '#shared/agent-api/task-kinds';
-import { resultValidator } from './result-validators.ts';
+import { kindValidators } from './result-validators.ts';
+import type { ValidationError } from '#generated/task-results.js';
+
+/** A validator's first problems as `<what>.<path>: <message>`. */
+export const problemsOf = (what: string, errors: ValidationError[] | null | undefined): string =>
+  (errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${what}${e.instancePath.replaceAll('/', '.')}: ${e.message ?? 'is invalid'}`)
+    .join('; ') || 'invalid';
 
 /**
  * Why a successful task's result is not what its kind declares (shared/agent-api/task-kinds.ts), or null when it is: the
@@ -8,8 +16,7 @@ import { resultValidator } from './result-validators.ts';
  */
 export async function resultProblem(kind: string, result: unknown): Promise<string | null> {
   if (!isTaskKind(kind)) return null;
-  const validate = await resultValidator(kind);
+  const validate = (await kindValidators(kind)).result;
   if (validate(result === undefined ? null : result)) return null;
-  const problems = (validate.errors ?? []).slice(0, 5).map((e) => `result${e.instancePath.replaceAll('/', '.')}: ${e.message ?? 'is invalid'}`);
-  return `the agent reported a ${kind} result that does not match the kind's schema (${problems.join('; ') || 'invalid'})`;
+  return `the agent reported a ${kind} result that does not match the kind's schema (${problemsOf('result', validate.errors)})`;
 }

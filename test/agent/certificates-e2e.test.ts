@@ -198,7 +198,14 @@ test('E22: 404 unknown, 400 bad id, 409 not managed / issuance active / already 
       resource: `certificate:${queued}`,
       exclusive: true,
       status: 'running',
-      payload: JSON.stringify({ certificateId: queued }),
+      // a payload of its kind: anything that ends this task reads it as one (shared/jobs/task-of-kind.ts)
+      payload: JSON.stringify({
+        certificateId: queued,
+        name: 'held',
+        domain: 'held.example.com',
+        directoryUrl: 'https://acme.invalid/dir',
+        operation: 'initial',
+      }),
       requested_by: 'test',
     })
     .returning('id')

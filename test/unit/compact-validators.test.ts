@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import { readRoutes } from '#scripts/build/routes';
 import { compactErrorSites, hoistObjects, loadSchema } from '#scripts/build/compile-specs';
 import { TASK_KINDS, taskKinds } from '#shared/agent-api/task-kinds';
-import taskResults from '#generated/task-results.js';
+import taskResults, { payloads } from '#generated/task-results.js';
 
 /**
  * The build rewrites every error site of its standalone validators into one helper call
@@ -128,13 +128,16 @@ test('every endpoint’s built path and query validator answers as ajv’s own c
   expect(checked).toBeGreaterThan(1000);
 });
 
-test('every task kind’s built result validator answers as ajv’s own compilation', () => {
+test.each([
+  ['result', taskResults],
+  ['payload', payloads],
+] as const)('every task kind’s built %s validator answers as ajv’s own compilation', (part, built) => {
   let checked = 0;
   for (const kind of TASK_KINDS) {
     const ajv = new Ajv({ allErrors: true, strict: false, inlineRefs: false });
     addFormats(ajv);
-    const hoisted = hoistObjects(structuredClone(taskKinds[kind].result)) as Schema;
-    checked += expectSameAnswers(taskResults[kind] as Validator, ajv.compile(hoisted), instance(hoisted, hoisted));
+    const hoisted = hoistObjects(structuredClone(taskKinds[kind][part])) as Schema;
+    checked += expectSameAnswers(built[kind] as Validator, ajv.compile(hoisted), instance(hoisted, hoisted));
   }
   expect(checked).toBeGreaterThan(500);
 });

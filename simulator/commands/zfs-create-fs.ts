@@ -17,6 +17,7 @@ import { parseRecvProps } from './zfs-recv-props.ts';
  * inherits its encryption root, with keylocation `none` (zfs_crypto_create: only a root has a keylocation).
  */
 const NEW_FS_USED = 24_576;
+const MIN_PBKDF2_ITERATIONS = 100_000;
 
 function encryption(ctx: CommandContext, name: string, props: Record<string, string>): Record<string, string> | string {
   const parent = parentOf(name);
@@ -60,6 +61,12 @@ export function createFilesystem(ctx: CommandContext, o: ParsedOptions): Command
   const missing: string[] = [];
   for (let p = parentOf(name); p && !findDataset(host, p); p = parentOf(p)) missing.unshift(p);
   if (missing.length && !o.flags.has('p')) return fail(`cannot create '${name}': parent does not exist`);
+  // zfs_valid_proplist (lib/libzfs/libzfs_dataset.c, case ZFS_PROP_PBKDF2_ITERS): fewer iterations than
+  // MIN_PBKDF2_ITERATIONS (include/sys/fs/zfs.h, the same in FreeBSD 14's and 15's OpenZFS) are refused, EZFS_BADPROP
+  const iters = props.pbkdf2iters;
+  if (iters !== undefined && Number(iters) < MIN_PBKDF2_ITERATIONS) {
+    return fail(`cannot create '${name}': minimum pbkdf2 iterations is ${MIN_PBKDF2_ITERATIONS}`);
+  }
   if (o.flags.has('n')) return {};
   const now = Math.floor(ctx.now / 1000);
   for (const p of missing) {

@@ -1,6 +1,7 @@
 import type { TaskRow } from '#store/tables';
 import { isTaskKind, type TaskKind } from '#shared/agent-api/task-kinds';
 import type { TaskOf } from './lifecycle.ts';
+import type { ValidationError } from '#generated/task-results.js';
 import { problemsOf } from './result-check.ts';
 import { kindValidators } from './result-validators.ts';
 
@@ -16,7 +17,7 @@ export async function taskOfItsKind(task: TaskRow): Promise<TaskOf<TaskKind> | n
   if (!isTaskKind(kind)) return null;
   const v = await kindValidators(kind);
   const { payload, result } = task;
-  const unlike = (what: string, errors: Parameters<typeof problemsOf>[1]) =>
+  const unlike = (what: string, errors: ValidationError[] | null | undefined) =>
     new Error(`task ${task.id} (${kind}): its stored ${what} is not its kind's (${problemsOf(what, errors)})`);
   if (!v.payload(payload)) throw unlike('payload', v.payload.errors);
   if (result === null || v.result(result)) return { ...task, kind, payload, result };

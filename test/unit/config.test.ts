@@ -132,14 +132,12 @@ describe('settings', () => {
 describe("serverless.yml's environment block", () => {
   const block = (load(readFileSync('serverless.yml', 'utf8')) as { provider: { environment: Record<string, unknown> } }).provider.environment;
   const readBy = (reader: Reader) => Object.entries(SETTINGS).flatMap(([name, spec]) => ((spec.readers as readonly Reader[]).includes(reader) ? [name] : []));
-  // Node's own variable (source maps in stack traces), not one of hostmgr's settings
-  const NOT_OURS = ['NODE_OPTIONS'];
 
   test("names every setting the functions read, and nothing the table does not list as the functions'", () => {
     const functions = readBy('functions');
     expect(functions.length).toBeGreaterThan(20);
     expect(functions.filter((n) => !(n in block))).toEqual([]);
-    expect(Object.keys(block).filter((n) => !functions.includes(n) && !NOT_OURS.includes(n))).toEqual([]);
+    expect(Object.keys(block).filter((n) => !functions.includes(n))).toEqual([]);
   });
 
   test('a value taken from the deploy shell is taken from the variable of its own name (the local store URL aside)', () => {

@@ -6,6 +6,7 @@ import { fromMiddyError } from '#http/middy-errors';
 import { mapStoreError } from '#store/tx';
 import type { Principal } from '#shared/auth/tokens';
 import { log } from '#shared/log/logger';
+import { mappedStack } from '#shared/log/mapped-stack';
 
 /** Per-invocation state, kept on the Lambda context (Middy's `internal` is shared between invocations). */
 interface RequestState {
@@ -54,7 +55,7 @@ export const responder = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGate
     } else {
       request.response = errorResponse(500, 'internal_error', 'an unexpected error occurred; see the server log for the request id');
       const e = err as Error;
-      logLine(request, 500, { code: 'internal_error', cause: e?.message, stack: e?.stack });
+      logLine(request, 500, { code: 'internal_error', cause: e?.message, stack: mappedStack(e?.stack) });
     }
   },
 });

@@ -21,6 +21,8 @@ import { kyselyNoDdl } from './build/kysely-no-ddl.ts';
 import { pgNoNative } from './build/pg-no-native.ts';
 import { settingsLeftOut, settingsNoDocs } from './build/settings-no-docs.ts';
 import { pgNoPgpass } from './build/pg-no-pgpass.ts';
+import { pgTextOnly } from './build/pg-text-only.ts';
+import { pgNoChannelBinding } from './build/pg-no-channel-binding.ts';
 import { taskKindsNoSchemas } from './build/task-kinds-no-schemas.ts';
 import { jsYamlLoadOnly } from './build/js-yaml-load-only.ts';
 import { builtinsViaRequire } from './build/builtins-require.ts';
@@ -56,9 +58,10 @@ if (!schemasOnly) {
     format: 'esm',
     minify: true,
     sourcemap: true,
-    // serverless.yml sets NODE_OPTIONS=--enable-source-maps, which parses a function's map at import when it is
-    // there. Without embedded sources the map is 3× smaller (notifications/count: 1151 KB → 358 KB) and that parse
-    // costs ≈ 9 ms instead of ≈ 15 ms of cold start (median of 7 imports each); traces still map to file:line.
+    // The map stays beside the bundle, in its package, and is read only when a 500's stack is logged
+    // (shared/log/mapped-stack.ts): Node's --enable-source-maps would parse it on every cold start (≈ 6–8 ms of
+    // ≈ 70 ms here). Without embedded sources it is 3× smaller (notifications/count: 1151 KB → 358 KB); traces
+    // still map to file:line.
     sourcesContent: false,
     legalComments: 'none',
     // CommonJS dependencies (pg) call require() for node builtins; give the ESM bundle a real one.
@@ -86,6 +89,8 @@ if (!schemasOnly) {
       kyselyNoDdl,
       pgNoNative,
       pgNoPgpass,
+      pgTextOnly,
+      pgNoChannelBinding,
       settingsNoDocs,
       taskKindsNoSchemas,
       jsYamlLoadOnly,

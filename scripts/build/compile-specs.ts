@@ -103,8 +103,13 @@ function literalParams(params: string): Record<string, unknown> | undefined {
   return new Function(`return (${params});`)() as Record<string, unknown>;
 }
 
+/** ajv's loop over a long `required` list (loopRequired): the message quotes the loop variable it also passes. */
+const LOOP_REQUIRED = /^\{missingProperty: ([A-Za-z_$][\w$]*)\}$/;
+
 /** Whether the helper rebuilds this site's message exactly as ajv wrote it (so the site may leave it out). */
 function rebuildable(keyword: string, params: string, message: string): boolean {
+  const loop = keyword === 'required' ? LOOP_REQUIRED.exec(params) : null;
+  if (loop) return message === `"must have required property '"+${loop[1]}+"'"`;
   if (!AJV_MESSAGE_KEYWORDS.has(keyword) || !LITERAL_MESSAGE.test(message)) return false;
   const p = PARAM_FREE.has(keyword) ? {} : literalParams(params);
   return p !== undefined && ajvMessage(keyword, p) === literalText(message);
@@ -255,8 +260,20 @@ export function mergeTwinFunctions(code: string): string {
   return `${out}\n${factories.join('\n')}\n${consts.join('\n')}\n`;
 }
 
+const REQUIRED_UNROLLED = 2;
+
 function compile(schema: object, opts: Options): string {
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, inlineRefs: false, code: { source: true, esm: true }, ...opts });
+  // loopRequired: a `required` list of more than REQUIRED_UNROLLED names is checked in a loop over it, not one
+  // statement a name (same errors, same order; ≈ 4 KB less in the agent's inventory validator)
+  const ajv = new Ajv({
+    allErrors: true,
+    useDefaults: true,
+    strict: false,
+    inlineRefs: false,
+    loopRequired: REQUIRED_UNROLLED,
+    code: { source: true, esm: true },
+    ...opts,
+  });
   addFormats(ajv);
   const validate = ajv.compile(hoistObjects(schema));
   return mergeTwinFunctions(withoutUnusedContext(inlineSchemaReads(compactErrorSites(withoutSchemaPaths(toEsm(standaloneCode(ajv, validate)))))));

@@ -28,6 +28,7 @@ import { jsYamlLoadOnly } from './build/js-yaml-load-only.ts';
 import { builtinsViaRequire } from './build/builtins-require.ts';
 import { middyStatusCodes } from './build/middy-status-codes.ts';
 import { bundlesLoadingResults, resultEntries, taskResultsBeside } from './build/task-results-beside.ts';
+import { ipLibraryBeside, ipLibraryEntries } from './build/ip-library-beside.ts';
 import { edgeYml, prodRefusedSettings } from './build/edge.ts';
 
 const started = Date.now();
@@ -95,15 +96,17 @@ if (!schemasOnly) {
       taskKindsNoSchemas,
       jsYamlLoadOnly,
       taskResultsBeside,
+      ipLibraryBeside,
     ],
     entryPoints: Object.fromEntries(modules.map((m) => [m, `${m}.ts`])),
     outdir: 'dist',
   });
-  // each task kind's result validator, beside every function that loads one when it finishes a task of that kind
+  // each task kind's result validator, beside every function that loads one when it finishes a task of that kind,
+  // and ipaddr.js beside every function that loads it on use
   await esbuild.build({
     ...common,
     plugins: [middyStatusCodes, ...common.plugins!],
-    entryPoints: resultEntries(bundlesLoadingResults(fn.metafile!)),
+    entryPoints: { ...resultEntries(bundlesLoadingResults(fn.metafile!)), ...ipLibraryEntries(fn.metafile!) },
     outdir: 'dist',
   });
   // a function that names a setting the table left out of its bundle would fail at run time: stop here instead

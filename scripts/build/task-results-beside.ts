@@ -1,6 +1,7 @@
 import type * as esbuild from 'esbuild';
 import { TASK_KINDS } from '#shared/agent-api/task-kinds';
 import { TASK_RESULTS_DIR } from './compile-task-results.ts';
+import { bundlesLoading } from './bundles-loading.ts';
 
 const LOADER = /(^|[\\/])shared[\\/]jobs[\\/]result-validators\.ts$/;
 
@@ -22,10 +23,7 @@ export const taskResultsBeside: esbuild.Plugin = {
 };
 
 /** The bundles (dist/<module>.js) that load validators beside them, from the functions' metafile. */
-export const bundlesLoadingResults = (meta: esbuild.Metafile): string[] =>
-  Object.entries(meta.outputs)
-    .filter(([out, o]) => out.endsWith('.js') && Object.keys(o.inputs).some((i) => LOADER.test(i)))
-    .map(([out]) => out.replace(/\.js$/, ''));
+export const bundlesLoadingResults = (meta: esbuild.Metafile): string[] => bundlesLoading(meta, LOADER);
 
 /** esbuild entry points writing every kind's validator beside each of those bundles. */
 export const resultEntries = (bundles: string[]): Record<string, string> =>

@@ -1,7 +1,7 @@
-import ipaddr from 'ipaddr.js';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '#store/tables';
 import { isExemptSource, type FailedAuthSettings } from './failed-auth-settings.ts';
+import { ipLibrary } from './ip-library.ts';
 
 /** What counting one failed authentication decided. */
 type FailedAuthVerdict =
@@ -15,7 +15,8 @@ type FailedAuthVerdict =
  * IPv6 address by its /64 — one subscriber's prefix, through which a client can rotate at will — and anything
  * else as it is.
  */
-export function countedSource(source: string): string {
+export async function countedSource(source: string): Promise<string> {
+  const ipaddr = await ipLibrary();
   if (!ipaddr.isValid(source)) return source;
   const a = ipaddr.process(source);
   if (a.kind() === 'ipv4') return a.toString();
@@ -31,7 +32,7 @@ export function countedSource(source: string): string {
  */
 export async function recordFailedAuth(db: Kysely<Database>, source: string, settings: FailedAuthSettings, now = new Date()): Promise<FailedAuthVerdict> {
   if (isExemptSource(source, settings)) return { limited: false, failures: 0 };
-  const counted = countedSource(source);
+  const counted = await countedSource(source);
   const expired = new Date(now.getTime() - settings.windowS * 1000);
   const row = await db
     .insertInto('auth_failures')

@@ -79,11 +79,15 @@ describe('the audit row and the failed-auth limit key on the client', () => {
     const viewer = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}::35`;
     const direct = `192.0.2.${1 + Math.floor(Math.random() * 250)}`;
     // an IPv6 client is counted by its /64
-    const counted = (source: string) =>
-      testDb().selectFrom('auth_failures').select(['source', 'failures']).where('source', '=', countedSource(source)).executeTakeFirst();
+    const counted = async (source: string) =>
+      testDb()
+        .selectFrom('auth_failures')
+        .select(['source', 'failures'])
+        .where('source', '=', await countedSource(source))
+        .executeTakeFirst();
     await testDb()
       .deleteFrom('auth_failures')
-      .where('source', 'in', [countedSource(viewer), direct])
+      .where('source', 'in', [await countedSource(viewer), direct])
       .execute();
 
     expect((await failedCredential(viaEdge(`${viewer}:443`), 'bad token')).statusCode).toBe(401);

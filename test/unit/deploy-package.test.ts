@@ -52,10 +52,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const resources = (type: string) => Object.values(template.Resources).filter((r) => r.Type === type);
 
-/** The modules the build writes beside a bundle for it to import on demand (`<op>.result.<kind>.js` and maps). */
+/** The modules the build writes beside a bundle for it to import on demand (`<op>.result.<kind>.js`, `<op>.ipaddr.js` and maps). */
 const besideBundle = (bundle: string) =>
   readdirSync(dirname(bundle))
-    .filter((n) => n.startsWith(`${basename(bundle, '.js')}.result.`))
+    .filter((n) => n.startsWith(`${basename(bundle, '.js')}.result.`) || n.startsWith(`${basename(bundle, '.js')}.ipaddr.`))
     .map((n) => `${dirname(bundle)}/${n}`);
 
 test('one zip per function, holding only its bundle, its source map, its data file or the modules it loads if it has them, and dist/package.json', async () => {
@@ -73,6 +73,9 @@ test('one zip per function, holding only its bundle, its source map, its data fi
   // the finish route loads each task kind's result validator from beside its bundle (scripts/build/task-results-beside.ts)
   const finish = await JSZip.loadAsync(readFileSync(join(dir, 'agent-task-finish.zip')));
   for (const kind of TASK_KINDS) expect(finish.file(`dist/functions/agent/task-finish.result.${kind}.js`)).not.toBeNull();
+  // and every function that may refuse a credential ipaddr.js for the failed-auth key (scripts/build/ip-library-beside.ts)
+  const nodesList = await JSZip.loadAsync(readFileSync(join(dir, 'nodes-list.zip')));
+  expect(nodesList.file('dist/functions/nodes/list.ipaddr.js')).not.toBeNull();
   // GET /api/openapi.json reads its document from beside its bundle
   const openapi = await JSZip.loadAsync(readFileSync(join(dir, 'meta-openapi.zip')));
   expect(JSON.parse(await openapi.file('dist/functions/meta/openapi.json')!.async('string')).openapi).toBe('3.1.0');

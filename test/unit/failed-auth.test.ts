@@ -75,8 +75,8 @@ test('an IPv6 client is counted by its /64: rotating through the prefix does not
   expect(verdicts.map((v) => v.limited)).toEqual([false, false, false, true]);
   // the next /64 is another client
   expect(await recordFailedAuth(testDb(), `${prefix.replace(/:7$/, ':8')}::1`, s)).toEqual({ limited: false, failures: 1 });
-  expect(countedSource(`${prefix}:1:2:3:4`)).toBe(`${prefix}::/64`);
+  expect(await countedSource(`${prefix}:1:2:3:4`)).toBe(`${prefix}::/64`);
   // IPv4, also IPv4-mapped, counts the exact address
-  expect(countedSource('203.0.113.9')).toBe('203.0.113.9');
-  expect(countedSource('::ffff:203.0.113.9')).toBe('203.0.113.9');
+  expect(await countedSource('203.0.113.9')).toBe('203.0.113.9');
+  expect(await countedSource('::ffff:203.0.113.9')).toBe('203.0.113.9');
 });

@@ -1,7 +1,10 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '#store/tables';
-import { familyOf, parsePrefix } from '../domain/network/routes.ts';
+import ipaddr from 'ipaddr.js';
+import { routeMath } from '../domain/network/routes.ts';
 import type { Seed } from './schema.ts';
+
+const { familyOf, parsePrefix } = routeMath(ipaddr);
 
 /**
  * The seed's firewall NAT sections (E18): network objects, NAT rules and WireGuard clients. Checked with the

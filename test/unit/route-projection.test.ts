@@ -2,8 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { testDb, uid } from '../helpers/api.ts';
-import { coveringKeys, indexRoutes, longestPrefixMatch, parsePrefix, prefixKey, type RouteEntry, type RouteTable } from '#domain/network/routes';
+import { routeMath, type RouteEntry, type RouteTable } from '#domain/network/routes';
 import { hasRouteTable, projectRoutes, routesByKey } from '#domain/network/route-projection';
+
+const { coveringKeys, indexRoutes, longestPrefixMatch, parsePrefix, prefixKey } = routeMath(ipaddr);
 
 /** E18's routing-table projection and its longest-prefix match by covering-prefix keys. */
 const r = (family: 'inet' | 'inet6', destination: string, gateway: string, flags = 'UGS', iface = 'em0'): RouteEntry => ({

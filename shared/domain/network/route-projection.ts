@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '#store/tables';
-import { indexRoutes, type AddressFamily, type RouteEntry, type RouteTable } from './routes.ts';
+import { ipLibrary } from '#shared/auth/ip-library';
+import { routeMath, type AddressFamily, type RouteEntry, type RouteTable } from './routes.ts';
 
 const CHUNK = 1000;
 
@@ -37,6 +38,8 @@ export async function projectRoutes(trx: Db, nodeId: string, tables: RouteTable[
   for (const [fib, { table, hash }] of reported) {
     if (storedHash.get(fib) === hash) continue;
     await trx.insertInto('node_route_tables').values({ node_id: nodeId, fib, hash }).execute();
+    // ipaddr.js is loaded here, when a table changed, not at every start of the agent routes
+    const { indexRoutes } = routeMath(await ipLibrary());
     const rows = [...indexRoutes(table.routes)].map(([prefix, r]) => ({
       node_id: nodeId,
       fib,

@@ -1,9 +1,11 @@
 import ipaddr from 'ipaddr.js';
 import { conflict } from '#shared/errors/domain-errors';
 import type { Db } from '#store/tables';
-import { coveringKeys, familyOf, longestPrefixMatch, nextHopOf, parsePrefix, type AddressFamily, type Prefix, type RouteEntry } from './routes.ts';
+import { routeMath, type AddressFamily, type Prefix, type RouteEntry } from './routes.ts';
 import { hasRouteTable, routesByKey } from './route-projection.ts';
 import { fibOfInterface, findNetworkObject, requireNatRule, type NatRule, type NetworkObject } from './nat-rules.ts';
+
+const { coveringKeys, familyOf, longestPrefixMatch, nextHopOf, parsePrefix } = routeMath(ipaddr);
 
 /** One static return route E18 suggests (the spec's "Firewall NAT route suggestion"). */
 interface RouteSuggestion {

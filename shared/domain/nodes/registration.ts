@@ -1,4 +1,4 @@
-import ipaddr from 'ipaddr.js';
+import { isIPv4, isIPv6 } from 'node:net';
 import { ValidationError } from '#shared/errors/domain-errors';
 import { sql } from 'kysely';
 import type { HostInventory } from '#domain/inventory';
@@ -26,11 +26,12 @@ async function project(trx: Db, nodeId: string, inventory: HostInventory, asOf?:
 }
 
 /**
- * A node's address is an IP address — IPv4 in dotted decimal or IPv6 (ipaddr.js) — never a name or any other
- * text: peers connect to it over SSH (E20, E15) and E16 compares it. 400 naming `body.ip` otherwise.
+ * A node's address is an IP address — IPv4 in dotted decimal or IPv6 without a zone (node:net, which the store's
+ * connection loads anyway) — never a name or any other text: peers connect to it over SSH (E20, E15) and E16
+ * compares it. 400 naming `body.ip` otherwise.
  */
 export function checkNodeAddress(ip: string): void {
-  if (!ipaddr.IPv4.isValidFourPartDecimal(ip) && !(ipaddr.IPv6.isValid(ip) && !ip.includes('%'))) {
+  if (!isIPv4(ip) && !(isIPv6(ip) && !ip.includes('%'))) {
     throw new ValidationError([{ field: 'body.ip', problem: 'must be an IP address (IPv4 dotted decimal or IPv6)' }]);
   }
 }

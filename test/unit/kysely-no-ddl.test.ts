@@ -1,7 +1,8 @@
 /**
- * Function bundles carry kysely's query compiler without its DDL and MERGE methods (scripts/build/kysely-no-ddl.ts).
- * Bundled here as the build does and run by node: queries of every kind the functions write compile to the same
- * SQL and parameters as stock kysely does in-process, and a DDL node fails with the message naming the build.
+ * Function bundles carry kysely's query compiler without its DDL, MERGE and other dialects' methods
+ * (scripts/build/kysely-no-ddl.ts). Bundled here as the build does and run by node: queries of every kind the
+ * functions write compile to the same SQL and parameters as stock kysely does in-process, and a DDL node or
+ * MySQL's ON DUPLICATE KEY fails with the message naming the build.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -69,20 +70,26 @@ test('the compiler without DDL compiles every kind of query as stock kysely, and
         "import * as k from './kysely.js';",
         `const db = (${compileOnly.toString()})(k);`,
         `const queries = ${QUERIES};`,
-        'let ddl = null;',
+        'let ddl = null, mysql = null;',
         "try { new k.PostgresQueryCompiler().compileQuery(k.CreateTableNode.create(k.TableNode.create('t')), { queryId: 'q' }); } catch (e) { ddl = e.message; }",
-        'process.stdout.write(JSON.stringify({ queries, ddl }));',
+        "try { db.insertInto('t').values({ a: 1 }).onDuplicateKeyUpdate({ a: 2 }).compile(); } catch (e) { mysql = e.message; }",
+        'process.stdout.write(JSON.stringify({ queries, ddl, mysql }));',
       ].join('\n'),
     );
     const run = spawnSync(process.execPath, [join(dir, 'run.mjs')], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
-    const out = JSON.parse(run.stdout) as { queries: unknown[]; ddl: string | null };
+    const out = JSON.parse(run.stdout) as { queries: unknown[]; ddl: string | null; mysql: string | null };
     expect(out.queries).toEqual(JSON.parse(JSON.stringify(stock)));
     expect(out.queries).toHaveLength(6);
     expect(out.ddl).toBe(DDL_LEFT_OUT);
-    // every listed method was found (a kysely upgrade that renames one shows here, not only as a build warning)
+    expect(out.mysql).toBe(DDL_LEFT_OUT);
+    // every listed method was found (a kysely upgrade that renames one shows here, not only as a build warning),
+    // and each calls the one function that throws
     const bundle = (await import('node:fs')).readFileSync(join(dir, 'kysely.js'), 'utf8');
-    for (const m of DDL_METHODS) expect(bundle).toMatch(new RegExp(`\\b${m}\\([^)]*\\)\\{throw new Error\\(`));
+    const callees = DDL_METHODS.map((m) => new RegExp(`\\b${m}\\([^)]*\\)\\{return ([\\w$]+)\\(\\)\\}`).exec(bundle)?.[1]);
+    expect(callees.filter((c) => !c)).toEqual([]);
+    expect(new Set(callees).size).toBe(1);
+    expect(bundle).toMatch(new RegExp(`function ${callees[0]!.replace('$', '\\$')}\\(\\)\\{throw new Error\\(`));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

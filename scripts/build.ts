@@ -25,7 +25,7 @@ import { pgTextOnly } from './build/pg-text-only.ts';
 import { pgNoChannelBinding } from './build/pg-no-channel-binding.ts';
 import { taskKindsNoSchemas } from './build/task-kinds-no-schemas.ts';
 import { jsYamlLoadOnly } from './build/js-yaml-load-only.ts';
-import { builtinsViaRequire } from './build/builtins-require.ts';
+import { builtinsViaRequire, REQUIRE_BANNER } from './build/builtins-require.ts';
 import { middyStatusCodes } from './build/middy-status-codes.ts';
 import { bundlesLoadingResults, resultEntries, taskResultsBeside } from './build/task-results-beside.ts';
 import { ipLibraryBeside, ipLibraryEntries } from './build/ip-library-beside.ts';
@@ -66,7 +66,7 @@ if (!schemasOnly) {
     sourcesContent: false,
     legalComments: 'none',
     // CommonJS dependencies (pg) call require() for node builtins; give the ESM bundle a real one.
-    banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+    banner: { js: REQUIRE_BANNER },
     external: ['pg-native', 'cloudflare:sockets'],
     metafile: true,
     logLevel: 'warning',

@@ -10,6 +10,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { PROGRAM_DIRS } from '#simulator/profiles';
+import { REQUIRE_BANNER } from '#scripts/build/builtins-require';
 
 export async function simulatorPrograms(dir: string): Promise<string> {
   const bin = join(dir, 'bin');
@@ -22,7 +23,7 @@ export async function simulatorPrograms(dir: string): Promise<string> {
     target: 'node24',
     format: 'esm',
     outfile: cli,
-    banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+    banner: { js: REQUIRE_BANNER },
     logLevel: 'warning',
   });
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -3,6 +3,9 @@ import type * as esbuild from 'esbuild';
 
 const BUILTIN = new Set(builtinModules);
 
+/** The first line of every ESM bundle: a real `require` for the CommonJS code inside (pg) and for builtinsViaRequire. */
+export const REQUIRE_BANNER = "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
+
 /**
  * An ESM `import … from 'node:http'` makes Node build the module's ESM facade, which reads every export,
  * getters included; on Node 24 node:http's lazy web exports then load undici. @middy/util imports

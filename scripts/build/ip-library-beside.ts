@@ -5,7 +5,7 @@ const LOADER = /(^|[\\/])shared[\\/]auth[\\/]ip-library\.ts$/;
 
 /**
  * ipaddr.js as a function bundle loads it: shared/auth/ip-library.ts imports it when first used (a refused
- * credential's failed-auth key); in a bundle it imports the copy the build writes beside the bundle,
+ * credential's failed-auth key, a changed routing table); in a bundle it imports the copy the build writes beside the bundle,
  * `<bundle>.ipaddr.js`, which the function's package takes with it (`dist/<module>.*`). A bundle whose own code
  * also imports ipaddr.js keeps that copy inside as well (−12.6 KB in the functions that use it for nothing else).
  */

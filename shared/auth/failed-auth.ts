@@ -7,8 +7,8 @@ import { ipLibrary } from './ip-library.ts';
 type FailedAuthVerdict =
   /** within the limit (or an exempt source): answer the failure as it is */
   | { limited: false; failures: number }
-  /** more than the limit in the current window: refuse for `retryAfterS` seconds */
-  | { limited: true; failures: number; retryAfterS: number };
+  /** more than the limit in the current window: refuse `counted` (countedSource) for `retryAfterS` seconds */
+  | { limited: true; failures: number; retryAfterS: number; counted: string };
 
 /**
  * Whom a failure is counted against: an IPv4 address as it is (also when the gateway spells it IPv4-mapped), an
@@ -47,7 +47,7 @@ export async function recordFailedAuth(db: Kysely<Database>, source: string, set
     .executeTakeFirstOrThrow();
   if (row.failures <= settings.limit) return { limited: false, failures: row.failures };
   const endsAt = new Date(row.window_started_at).getTime() + settings.windowS * 1000;
-  return { limited: true, failures: row.failures, retryAfterS: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)) };
+  return { limited: true, failures: row.failures, retryAfterS: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)), counted };
 }
 
 /** Drops the rows of windows that ended before `now` (they would restart at the next failure anyway). */

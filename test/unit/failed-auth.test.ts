@@ -16,8 +16,8 @@ test('more than the limit within the window is limited until the window ends; th
   expect(await recordFailedAuth(testDb(), source, s, at(t0, 1))).toEqual({ limited: false, failures: 2 });
   expect(await recordFailedAuth(testDb(), source, s, at(t0, 2))).toEqual({ limited: false, failures: 3 });
   // the window opened at t0 and lasts 10 s: at t0+2.5 s, 7.5 s are left, rounded up
-  expect(await recordFailedAuth(testDb(), source, s, at(t0, 2.5))).toEqual({ limited: true, failures: 4, retryAfterS: 8 });
-  expect(await recordFailedAuth(testDb(), source, s, at(t0, 9.9))).toEqual({ limited: true, failures: 5, retryAfterS: 1 });
+  expect(await recordFailedAuth(testDb(), source, s, at(t0, 2.5))).toEqual({ limited: true, failures: 4, retryAfterS: 8, counted: source });
+  expect(await recordFailedAuth(testDb(), source, s, at(t0, 9.9))).toEqual({ limited: true, failures: 5, retryAfterS: 1, counted: source });
   expect(await recordFailedAuth(testDb(), source, s, at(t0, 10))).toEqual({ limited: false, failures: 1 });
   const row = await testDb().selectFrom('auth_failures').selectAll().where('source', '=', source).executeTakeFirstOrThrow();
   expect(row.window_started_at.getTime()).toBe(at(t0, 10).getTime());

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { tooManyRequests, unauthorized, type HttpError } from '#http/errors';
-import { countedSource, pruneFailedAuth, recordFailedAuth } from '#shared/auth/failed-auth';
+import { pruneFailedAuth, recordFailedAuth } from '#shared/auth/failed-auth';
 import { failedAuthSettings } from '#shared/auth/failed-auth-settings';
 import { clientAddress } from '#http/client-address';
 import { getDb } from '#store/db';
@@ -22,7 +22,7 @@ export async function failedCredential(event: APIGatewayProxyEventV2, reason: st
   if (!verdict.limited) return unauthorized(reason);
   // the 429 is recorded in the audit log by the pipeline's audit step, like every refusal
   return tooManyRequests(
-    `too many failed authentications from ${await countedSource(source)}: more than ${settings.limit} in ${settings.windowS} s; retry after ${verdict.retryAfterS} s (a valid token is still accepted)`,
+    `too many failed authentications from ${verdict.counted}: more than ${settings.limit} in ${settings.windowS} s; retry after ${verdict.retryAfterS} s (a valid token is still accepted)`,
     verdict.retryAfterS,
   );
 }

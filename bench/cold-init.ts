@@ -18,10 +18,7 @@ import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { load } from 'js-yaml';
 import { builtinsViaRequire, REQUIRE_BANNER } from '#scripts/build/builtins-require';
-import { pgNoNative } from '#scripts/build/pg-no-native';
-import { pgNoPgpass } from '#scripts/build/pg-no-pgpass';
-import { pgTextOnly } from '#scripts/build/pg-text-only';
-import { pgNoChannelBinding } from '#scripts/build/pg-no-channel-binding';
+import { pgCuts } from '#scripts/build/pg-cuts';
 import { apiEvent } from './lib/events.ts';
 import { builtFunctions, compiledSpec, type BuiltFunction } from './lib/routes.ts';
 import { fmtKB, fmtMs, median } from './lib/stats.ts';
@@ -100,7 +97,7 @@ async function bundleStoreFloor(dir: string): Promise<{ file: string; bytes: num
     logLevel: 'error',
     banner: { js: REQUIRE_BANNER },
     external: ['pg-native', 'cloudflare:sockets'],
-    plugins: [builtinsViaRequire, pgNoNative, pgNoPgpass, pgTextOnly, pgNoChannelBinding],
+    plugins: [builtinsViaRequire, ...pgCuts],
   });
   return { file, bytes: statSync(file).size };
 }

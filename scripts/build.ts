@@ -18,11 +18,8 @@ import { buildConsole } from './build/console.ts';
 import { writeApiTypes } from './build/api-types.ts';
 import { kyselyNoSchema } from './build/kysely-no-schema.ts';
 import { kyselyNoDdl } from './build/kysely-no-ddl.ts';
-import { pgNoNative } from './build/pg-no-native.ts';
+import { pgCuts } from './build/pg-cuts.ts';
 import { settingsLeftOut, settingsNoDocs } from './build/settings-no-docs.ts';
-import { pgNoPgpass } from './build/pg-no-pgpass.ts';
-import { pgTextOnly } from './build/pg-text-only.ts';
-import { pgNoChannelBinding } from './build/pg-no-channel-binding.ts';
 import { taskKindsNoSchemas } from './build/task-kinds-no-schemas.ts';
 import { jsYamlLoadOnly } from './build/js-yaml-load-only.ts';
 import { builtinsViaRequire, REQUIRE_BANNER } from './build/builtins-require.ts';
@@ -88,10 +85,7 @@ if (!schemasOnly) {
       ...common.plugins!,
       kyselyNoSchema,
       kyselyNoDdl,
-      pgNoNative,
-      pgNoPgpass,
-      pgTextOnly,
-      pgNoChannelBinding,
+      ...pgCuts,
       settingsNoDocs,
       taskKindsNoSchemas,
       jsYamlLoadOnly,
